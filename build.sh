@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Every build, serve and test entry point of meshmate. Usage: ./build.sh COMMAND
+#   setup   install what is missing (Debian packages, cargo tools, npm and PyPI packages)
+#   build   native release binary, wasm packages into pkg/, the web app
+#   serve   build, then serve the app on localhost with COOP/COEP headers
+#   test    setup, then every test: Rust (native), wasm in headless Chromium, browser end to end
+#   bench   native bench (nodes signature and nodes per second)
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT="$(pwd)"
+
+log() { printf '== %s\n' "$*" >&2; }
+
+# --- setup ---------------------------------------------------------------------------
+DEBIAN_PACKAGES=(stockfish glaurung toga2 chromium chromium-driver rustc-web cargo-web rust-web-src lld-22 binaryen python3-venv)
+
+setup_debian() {
+  local missing=()
+  for p in "${DEBIAN_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    log "installing Debian packages: ${missing[*]}"
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+  fi
+}
+
+setup_python() {
+  if ! python3 -c 'import chess' 2>/dev/null; then
+    log "installing python-chess from PyPI"
+    python3 -m pip install -q 'chess==1.11.2'
+  fi
+}
+
+setup_wasm() { :; }   # filled by the browser-engine work
+setup_www() { :; }    # filled by the front-end work
+
+cmd_setup() { setup_debian; setup_python; setup_wasm; setup_www; }
+
+# --- build ---------------------------------------------------------------------------
+build_native() { log "building native release binary"; cargo build --release --quiet; }
+build_wasm() { :; }
+build_www() { :; }
+
+cmd_build() { build_native; build_wasm; build_www; }
+
+# --- test ----------------------------------------------------------------------------
+test_native() { log "native tests"; cargo test --release; }
+test_wasm() { :; }
+test_www() { :; }
+
+cmd_test() { cmd_setup; build_native; test_native; test_wasm; test_www; }
+
+# --- serve ---------------------------------------------------------------------------
+cmd_serve() { cmd_build; log "serving is provided by the browser-engine work"; }
+
+# --- bench ---------------------------------------------------------------------------
+cmd_bench() { build_native; "$ROOT/target/release/meshmate" bench "$@"; }
+
+case "${1:-}" in
+  setup) cmd_setup ;;
+  build) cmd_build ;;
+  serve) cmd_serve ;;
+  test) cmd_test ;;
+  bench) shift; cmd_bench "$@" ;;
+  *) sed -n '2,8p' "$0"; exit 2 ;;
+esac

@@ -1,0 +1,11 @@
+//! meshmate: a chess engine whose searcher is a resumable state machine, so the same
+//! search can run on one thread, on many real threads, or on a simulated parallel
+//! computer. See `../shared/DESIGN.md` for the map.
+#![deny(missing_docs)]
+
+pub mod chess;
+pub mod clock;
+pub mod eval;
+pub mod search;
+pub mod tt;
+pub mod uci;
