@@ -1,1 +1,13 @@
-//! placeholder
+//! The game on top of cozy-chess: FEN with precise errors, UCI and SAN move text,
+//! game history for repetitions, and the draw rules.
+
+mod fen;
+mod game;
+mod notation;
+mod rules;
+
+pub use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
+pub use fen::{parse_fen, FenError, START_FEN};
+pub use game::{Game, MoveError, Outcome};
+pub use notation::{format_san, format_uci, parse_san, parse_uci};
+pub use rules::{has_insufficient_material, legal_moves};

@@ -1,1 +1,18 @@
-//! placeholder
+//! The sequential searcher (a resumable state machine), its move ordering and
+//! pruning, the quiescence search, and the iterative-deepening driver with time control.
+
+mod driver;
+mod heuristics;
+mod ordering;
+mod qsearch;
+mod score;
+mod searcher;
+mod see;
+mod time;
+
+pub use driver::{search, Control, Info, Line, Listener, ScoreBound, SearchResult, SearchSettings};
+pub use qsearch::{quiescence, QuiescenceStats};
+pub use score::{Score, INFINITY, MATE, MAX_PLY};
+pub use searcher::{Progress, RootMove, SearchOptions, Searcher};
+pub use see::see;
+pub use time::{Budget, Limits};

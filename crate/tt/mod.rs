@@ -1,1 +1,133 @@
-//! placeholder
+//! The transposition table, shared by every searcher of every machine.
+//!
+//! Race contract: the table is read and written by many threads without locks. Each
+//! entry is two `AtomicU64` words, `check = key ^ data` and `data`. A torn entry (one
+//! word from one writer, one from another) fails the `check ^ data == key` test and is
+//! simply a miss, so a racy read can cost a hash hit but never yields wrong data for a
+//! position. Relaxed ordering suffices for the same reason.
+
+mod entry;
+
+pub use entry::{Bound, Entry};
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// Two words per slot, two slots per bucket: one kept by depth, one always replaced.
+const SLOTS_PER_BUCKET: usize = 2;
+const BYTES_PER_SLOT: usize = 16;
+
+/// A lock-free table of search results keyed by Zobrist hash.
+pub struct TranspositionTable {
+    words: Box<[AtomicU64]>,
+    buckets: usize,
+    generation: AtomicU8,
+}
+
+/// The table could not be allocated (the memory allocator refused).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllocError {
+    /// The size that was asked for, in MiB.
+    pub mib: usize,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate a {} MiB hash table", self.mib)
+    }
+}
+
+impl TranspositionTable {
+    /// Allocates a table of `mib` MiB (at least one bucket), reporting refusal instead
+    /// of aborting, as browsers on phones often refuse memory growth.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, AllocError> {
+        let bytes = mib.saturating_mul(1 << 20);
+        let buckets = (bytes / (BYTES_PER_SLOT * SLOTS_PER_BUCKET)).max(1);
+        let len = buckets * SLOTS_PER_BUCKET * 2;
+        let mut words: Vec<AtomicU64> = Vec::new();
+        words.try_reserve_exact(len).map_err(|_| AllocError { mib })?;
+        words.resize_with(len, || AtomicU64::new(0));
+        Ok(TranspositionTable { words: words.into_boxed_slice(), buckets, generation: AtomicU8::new(0) })
+    }
+
+    /// Size in MiB as allocated.
+    pub fn mib(&self) -> usize {
+        self.words.len() * 8 >> 20
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for w in self.words.iter() {
+            w.store(0, Relaxed);
+        }
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Starts a new search: entries of older searches become preferred victims.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Relaxed);
+        self.generation.store((g + 1) & Entry::GENERATION_MASK, Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        ((key as u128 * self.buckets as u128) >> 64) as usize * SLOTS_PER_BUCKET * 2
+    }
+
+    fn load(&self, at: usize) -> (u64, u64) {
+        (self.words[at].load(Relaxed), self.words[at + 1].load(Relaxed))
+    }
+
+    /// Looks `key` up.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let base = self.bucket(key);
+        (0..SLOTS_PER_BUCKET).find_map(|slot| {
+            let (check, data) = self.load(base + slot * 2);
+            (data != 0 && check ^ data == key).then(|| Entry::unpack(data))
+        })
+    }
+
+    /// Stores a result. Slot 0 keeps the deepest (or most recent search's) entry; the
+    /// other slot takes whatever slot 0 refuses, so fresh results are never lost.
+    pub fn store(&self, key: u64, mut entry: Entry) {
+        entry.generation = self.generation.load(Relaxed);
+        let base = self.bucket(key);
+        let mut target = base + 2;
+        for slot in 0..SLOTS_PER_BUCKET {
+            let at = base + slot * 2;
+            let (check, data) = self.load(at);
+            if data != 0 && check ^ data == key {
+                let old = Entry::unpack(data);
+                if entry.mv.is_none() {
+                    entry.mv = old.mv;
+                }
+                if entry.bound != Bound::Exact && old.depth > entry.depth + 2 && old.generation == entry.generation {
+                    return;
+                }
+                target = at;
+                break;
+            }
+            if slot == 0 {
+                let old = Entry::unpack(data);
+                if data == 0 || old.generation != entry.generation || old.depth <= entry.depth {
+                    target = at;
+                    break;
+                }
+            }
+        }
+        let data = entry.pack();
+        self.words[target].store(key ^ data, Relaxed);
+        self.words[target + 1].store(data, Relaxed);
+    }
+
+    /// Per mille of the first thousand slots holding an entry of the current search.
+    pub fn hashfull(&self) -> u32 {
+        let g = self.generation.load(Relaxed);
+        let sample = (self.words.len() / 2).min(1000);
+        let used = (0..sample)
+            .filter(|&i| {
+                let data = self.words[i * 2 + 1].load(Relaxed);
+                data != 0 && Entry::unpack(data).generation == g
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}

@@ -1,0 +1,117 @@
+//! Move lists with ordering scores: TT move, good captures by MVV-LVA, killers,
+//! quiet moves by history, bad captures (negative SEE) last. Fixed capacity, so
+//! generating moves allocates nothing.
+
+use super::heuristics::Heuristics;
+use super::see::{captured_value, see, SEE_VALUE};
+use cozy_chess::{Board, Move, Piece};
+use std::mem::MaybeUninit;
+
+/// More moves than any legal position has.
+pub const MAX_MOVES: usize = 256;
+
+const TT_MOVE: i32 = 1 << 30;
+const GOOD_CAPTURE: i32 = 1 << 24;
+const KILLER: [i32; 2] = [1 << 22, (1 << 22) - 1];
+const BAD_CAPTURE: i32 = -(1 << 24);
+
+/// A move and its ordering score.
+#[derive(Clone, Copy)]
+pub struct ScoredMove {
+    /// The move.
+    pub mv: Move,
+    /// Higher is tried first.
+    pub score: i32,
+}
+
+/// A fixed-capacity move list that hands out moves best-first (selection sort: most
+/// nodes cut off after a few moves, so sorting the whole list would be wasted).
+pub struct MoveList {
+    /// Entries `0..len` are initialised; the rest is never read.
+    moves: [MaybeUninit<ScoredMove>; MAX_MOVES],
+    len: usize,
+    next: usize,
+}
+
+impl Default for MoveList {
+    /// An empty list; leaving the array uninitialised saves clearing 2 KiB per node.
+    fn default() -> Self {
+        MoveList { moves: [const { MaybeUninit::uninit() }; MAX_MOVES], len: 0, next: 0 }
+    }
+}
+
+/// Whether a move wins material outright (capture or promotion).
+pub fn is_tactical(board: &Board, mv: Move) -> bool {
+    mv.promotion.is_some() || captured_value(board, mv) > 0
+}
+
+impl MoveList {
+    /// Fills the list with every legal move (`tactical_only`: captures and queen
+    /// promotions), scored for ordering. `filter` can exclude moves (root restrictions).
+    pub fn generate(&mut self, board: &Board, tactical_only: bool, tt_move: Option<Move>, killers: [Option<Move>; 2], heur: &Heuristics, ply_filter: impl Fn(Move) -> bool) {
+        self.len = 0;
+        self.next = 0;
+        let stm = board.side_to_move();
+        let enemy = board.colors(!stm);
+        board.generate_moves(|pm| {
+            for mv in pm {
+                let capture = enemy.has(mv.to) || (pm.piece == Piece::Pawn && mv.from.file() != mv.to.file());
+                if tactical_only && !capture && mv.promotion != Some(Piece::Queen) {
+                    continue;
+                }
+                if !ply_filter(mv) {
+                    continue;
+                }
+                let score = if Some(mv) == tt_move {
+                    TT_MOVE
+                } else if capture || mv.promotion.is_some() {
+                    let attacker = SEE_VALUE[pm.piece as usize] / 10;
+                    let mvv = captured_value(board, mv) * 8 - attacker;
+                    if mv.promotion.is_some_and(|p| p != Piece::Queen) {
+                        BAD_CAPTURE + mvv
+                    } else if see(board, mv) >= 0 {
+                        GOOD_CAPTURE + mvv
+                    } else {
+                        BAD_CAPTURE + mvv
+                    }
+                } else if Some(mv) == killers[0] {
+                    KILLER[0]
+                } else if Some(mv) == killers[1] {
+                    KILLER[1]
+                } else {
+                    heur.history(stm, mv)
+                };
+                self.moves[self.len] = MaybeUninit::new(ScoredMove { mv, score });
+                self.len += 1;
+            }
+            false
+        });
+    }
+
+    /// The best remaining move, or `None` when all were handed out.
+    pub fn pick(&mut self) -> Option<ScoredMove> {
+        if self.next >= self.len {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.len {
+            if self.get(i).score > self.get(best).score {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.next += 1;
+        Some(self.get(self.next - 1))
+    }
+
+    fn get(&self, i: usize) -> ScoredMove {
+        debug_assert!(i < self.len);
+        // SAFETY: `generate` initialised every entry below `len`, and callers pass `i < len`.
+        unsafe { self.moves[i].assume_init() }
+    }
+
+    /// Ordering score that marks a capture with a losing exchange.
+    pub fn is_bad_capture(score: i32) -> bool {
+        score < BAD_CAPTURE / 2
+    }
+}

@@ -1,0 +1,599 @@
+//! The sequential searcher as a resumable state machine.
+//!
+//! The tree lives in an explicit stack of [`Frame`]s, not on the Rust call stack, so a
+//! search can be paused after any [`Searcher::step`], a subtree (a frame with its window
+//! and depth) can be handed to another processor, and a thousand simulated processors
+//! can take turns on one thread. The algorithm is principal variation search
+//! (NegaScout), fail-soft, with the pruning and ordering of DESIGN.md. Leaves call the
+//! quiescence search, a bounded inner loop.
+//!
+//! Each node goes through these phases (the "Step N" comments in the code):
+//! 1. enter: draw rules, mate distance, table probe, leaf → quiescence
+//! 2. null move (with a verification search when material is low)
+//! 3. generate and order the moves
+//! 4. for each move: choose extension and reduction, push the child
+//! 5. take the child's value: re-search failed reductions and zero windows, raise alpha
+//! 6. finish: mate or stalemate, store in the table, return the value to the parent
+
+use super::heuristics::Heuristics;
+use super::ordering::{is_tactical, MoveList};
+use super::qsearch::{quiescence, QuiescenceStats};
+use super::score::{from_table, to_table, INFINITY, MATE, MAX_PLY};
+use crate::chess::has_insufficient_material;
+use crate::eval::evaluate;
+use crate::tt::{Bound, Entry, TranspositionTable};
+use cozy_chess::{Board, Move, Piece};
+use std::sync::Arc;
+
+/// Switches that change what the search computes, not only how fast.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Turns off everything whose result depends on search order or window (table
+    /// cutoffs, null move, reductions, mate-distance pruning), so the root value at a
+    /// fixed depth is the exact minimax value of the search with check extensions and
+    /// quiescence at the leaves.
+    pub pure: bool,
+}
+
+/// What the child being searched is for, decided when it was pushed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pending {
+    /// The null-move search: fails high ⇒ this node is cut.
+    NullMove,
+    /// Verification of a null-move cutoff at reduced depth, same side to move.
+    NullVerify,
+    /// A move searched at reduced depth with a zero window.
+    Reduced,
+    /// A move searched at full depth with a zero window (PV nodes only).
+    ZeroWindow,
+    /// The move's final search; its value counts.
+    Final,
+}
+
+/// Where a frame stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Not entered yet.
+    Enter,
+    /// Ready to try the next move.
+    NextMove,
+    /// Waiting for a child's value.
+    Awaiting(Pending),
+}
+
+/// One node of the tree being searched. Everything needed to resume or hand off the
+/// node is here: position, window, depth, ordered moves and the best result so far.
+pub struct Frame {
+    board: Board,
+    alpha: i32,
+    beta: i32,
+    original_alpha: i32,
+    depth: i32,
+    ply: usize,
+    pv_node: bool,
+    in_check: bool,
+    null_allowed: bool,
+    /// Whether this node's hash is on the path stack (pushed on entry, popped on return).
+    on_path: bool,
+    static_eval: i32,
+    phase: Phase,
+    moves: MoveList,
+    tt_move: Option<Move>,
+    best_score: i32,
+    best_move: Option<Move>,
+    moves_searched: usize,
+    quiets_tried: [Move; 64],
+    quiets_count: usize,
+    current: Option<Move>,
+    current_depth: i32,
+    current_quiet: bool,
+}
+
+impl Frame {
+    fn empty() -> Frame {
+        let a1 = cozy_chess::Square::A1;
+        Frame {
+            board: Board::default(),
+            alpha: 0,
+            beta: 0,
+            original_alpha: 0,
+            depth: 0,
+            ply: 0,
+            pv_node: false,
+            in_check: false,
+            null_allowed: true,
+            on_path: false,
+            static_eval: 0,
+            phase: Phase::Enter,
+            moves: MoveList::default(),
+            tt_move: None,
+            best_score: -INFINITY,
+            best_move: None,
+            moves_searched: 0,
+            quiets_tried: [Move { from: a1, to: a1, promotion: None }; 64],
+            quiets_count: 0,
+            current: None,
+            current_depth: 0,
+            current_quiet: false,
+        }
+    }
+}
+
+/// What a call to [`Searcher::step`] left behind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// More steps are needed.
+    Running,
+    /// The root's value is known.
+    Done(i32),
+}
+
+/// The root's move that is being searched, for `info currmove`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Its 1-based position in the root's order.
+    pub number: usize,
+}
+
+/// A sequential PVS searcher that advances one node per [`Searcher::step`].
+pub struct Searcher {
+    frames: Vec<Frame>,
+    top: usize,
+    /// Hashes of the game before the root, then of each position on the current path.
+    hashes: Vec<u64>,
+    game_len: usize,
+    root_filter: Vec<Move>,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    tt: Arc<TranspositionTable>,
+    heuristics: Box<Heuristics>,
+    lmr: [[u8; 64]; 64],
+    options: SearchOptions,
+    nodes: u64,
+    seldepth: usize,
+    root_move: Option<RootMove>,
+}
+
+impl Searcher {
+    /// A searcher sharing `tt`. Allocates all its frames once, here.
+    pub fn new(tt: Arc<TranspositionTable>) -> Searcher {
+        let mut lmr = [[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        Searcher {
+            frames: (0..=MAX_PLY + 1).map(|_| Frame::empty()).collect(),
+            top: 0,
+            hashes: Vec::with_capacity(1024 + MAX_PLY),
+            game_len: 0,
+            root_filter: Vec::with_capacity(256),
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 1],
+            tt,
+            heuristics: Box::default(),
+            lmr,
+            options: SearchOptions::default(),
+            nodes: 0,
+            seldepth: 0,
+            root_move: None,
+        }
+    }
+
+    /// Uses another table (after a Hash resize).
+    pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt;
+    }
+
+    /// Sets the switches for the following searches.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.options = options;
+    }
+
+    /// Forgets killers and history (new game).
+    pub fn clear_heuristics(&mut self) {
+        self.heuristics.clear();
+    }
+
+    /// Positions visited since the last [`Searcher::reset_counters`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Deepest ply reached since the last [`Searcher::reset_counters`].
+    pub fn seldepth(&self) -> usize {
+        self.seldepth
+    }
+
+    /// Zeroes the node and selective-depth counters.
+    pub fn reset_counters(&mut self) {
+        self.nodes = 0;
+        self.seldepth = 0;
+    }
+
+    /// The root move being searched.
+    pub fn root_move(&self) -> Option<RootMove> {
+        self.root_move
+    }
+
+    /// The principal variation of the last finished root search.
+    pub fn pv(&self) -> &[Option<Move>] {
+        &self.pv[0][..self.pv_len[0]]
+    }
+
+    /// The root's best move so far (after at least one move was fully searched).
+    pub fn root_best(&self) -> Option<(Move, i32)> {
+        let root = &self.frames[0];
+        root.best_move.map(|m| (m, root.best_score))
+    }
+
+    /// Prepares a search of `board` (reached after positions with hashes `history`)
+    /// to `depth` within `alpha..beta`. `root_moves`, if not empty, restricts the moves
+    /// searched at the root (UCI `searchmoves`, MultiPV exclusions).
+    pub fn start(&mut self, board: &Board, history: &[u64], alpha: i32, beta: i32, depth: i32, root_moves: &[Move]) {
+        self.hashes.clear();
+        self.hashes.extend_from_slice(history);
+        self.game_len = history.len();
+        self.root_filter.clear();
+        self.root_filter.extend_from_slice(root_moves);
+        self.top = 0;
+        self.root_move = None;
+        self.pv_len = [0; MAX_PLY + 1];
+        self.init_frame(0, board.clone(), alpha, beta, depth, true, true);
+    }
+
+    /// Pushes a child of the top frame.
+    fn push(&mut self, board: Board, alpha: i32, beta: i32, depth: i32, pv_node: bool, null_allowed: bool) {
+        self.top += 1;
+        self.init_frame(self.top, board, alpha, beta, depth, pv_node, null_allowed);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn init_frame(&mut self, index: usize, board: Board, alpha: i32, beta: i32, depth: i32, pv_node: bool, null_allowed: bool) {
+        let f = &mut self.frames[index];
+        f.board = board;
+        f.alpha = alpha;
+        f.beta = beta;
+        f.original_alpha = alpha;
+        f.depth = depth;
+        f.ply = index;
+        f.pv_node = pv_node;
+        f.null_allowed = null_allowed;
+        f.on_path = false;
+        f.phase = Phase::Enter;
+        f.best_score = -INFINITY;
+        f.best_move = None;
+        f.moves_searched = 0;
+        f.quiets_count = 0;
+        f.current = None;
+    }
+
+    /// Advances the search by one node (entering it, or taking a child's value and
+    /// choosing the next move).
+    pub fn step(&mut self) -> Progress {
+        match self.frames[self.top].phase {
+            Phase::Enter => self.enter(),
+            Phase::NextMove => self.next_move(),
+            Phase::Awaiting(_) => unreachable!("a frame awaiting a child is never on top"),
+        }
+    }
+
+    /// Runs to completion (or until `budget` steps were taken).
+    pub fn run(&mut self, mut budget: u64) -> Progress {
+        loop {
+            let p = self.step();
+            budget = budget.saturating_sub(1);
+            if matches!(p, Progress::Done(_)) || budget == 0 {
+                return p;
+            }
+        }
+    }
+
+    fn is_repetition(&self, board: &Board) -> bool {
+        let hash = board.hash();
+        let len = self.hashes.len();
+        let window = (board.halfmove_clock() as usize).min(len);
+        (2..=window).step_by(2).any(|back| self.hashes[len - back] == hash)
+    }
+
+    /// Step 1: entering a node.
+    fn enter(&mut self) -> Progress {
+        self.nodes += 1;
+        let top = self.top;
+        let pure = self.options.pure;
+        let f = &mut self.frames[top];
+        let ply = f.ply;
+        self.seldepth = self.seldepth.max(ply);
+        self.pv_len[ply] = 0;
+        f.in_check = !f.board.checkers().is_empty();
+        if ply > 0 {
+            let f = &self.frames[top];
+            if f.board.halfmove_clock() >= 100 || has_insufficient_material(&f.board) || self.is_repetition(&f.board) {
+                return self.finish_with(0);
+            }
+            if ply >= MAX_PLY - 1 {
+                let v = evaluate(&f.board);
+                return self.finish_with(v);
+            }
+        }
+        let f = &mut self.frames[top];
+        if !pure && ply > 0 {
+            f.alpha = f.alpha.max(-MATE + ply as i32);
+            f.beta = f.beta.min(MATE - ply as i32 - 1);
+            if f.alpha >= f.beta {
+                let v = f.alpha;
+                return self.finish_with(v);
+            }
+        }
+        if f.depth <= 0 {
+            let mut stats = QuiescenceStats::default();
+            let v = quiescence(&f.board, f.alpha, f.beta, ply, &mut stats);
+            self.nodes += stats.nodes.saturating_sub(1);
+            self.seldepth = self.seldepth.max(stats.seldepth);
+            return self.finish_with(v);
+        }
+        let hash = f.board.hash();
+        f.on_path = true;
+        self.hashes.push(hash);
+        let entry = self.tt.probe(hash);
+        let f = &mut self.frames[top];
+        f.tt_move = entry.and_then(|e| e.mv).filter(|&m| f.board.is_legal(m));
+        if let Some(e) = entry {
+            let score = from_table(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= f.beta,
+                Bound::Upper => score <= f.alpha,
+            };
+            if !pure && !f.pv_node && ply > 0 && e.depth as i32 >= f.depth && usable {
+                return self.finish_with(score);
+            }
+        }
+        f.static_eval = if f.in_check {
+            -INFINITY
+        } else {
+            entry.map_or_else(|| evaluate(&f.board), |e| e.eval as i32)
+        };
+        self.try_null_move()
+    }
+
+    /// Step 2: null move. If passing the move still fails high at reduced depth, the
+    /// node is assumed to fail high; with little material (zugzwang danger) a search
+    /// without null move at reduced depth verifies it first.
+    fn try_null_move(&mut self) -> Progress {
+        let top = self.top;
+        let f = &self.frames[top];
+        let stm = f.board.side_to_move();
+        let pieces = f.board.colors(stm) & !(f.board.pieces(Piece::Pawn) | f.board.pieces(Piece::King));
+        let allowed = !self.options.pure
+            && !f.pv_node
+            && !f.in_check
+            && f.null_allowed
+            && f.depth >= 3
+            && f.static_eval >= f.beta
+            && !pieces.is_empty()
+            && f.beta.abs() < MATE - MAX_PLY as i32;
+        if !allowed {
+            return self.generate();
+        }
+        let Some(child) = f.board.null_move() else { return self.generate() };
+        let r = 3 + f.depth / 4;
+        let (beta, depth) = (f.beta, f.depth);
+        self.frames[top].phase = Phase::Awaiting(Pending::NullMove);
+        self.push(child, -beta, -beta + 1, depth - 1 - r, false, false);
+        Progress::Running
+    }
+
+    /// Step 3: generate and order the moves.
+    fn generate(&mut self) -> Progress {
+        let top = self.top;
+        let killers = self.heuristics.killers(self.frames[top].ply);
+        self.heuristics.clear_killers(self.frames[top].ply + 2);
+        let f = &mut self.frames[top];
+        let filter = &self.root_filter;
+        let at_root = f.ply == 0 && !filter.is_empty();
+        f.moves.generate(&f.board, false, f.tt_move, killers, &self.heuristics, |m| !at_root || filter.contains(&m));
+        f.phase = Phase::NextMove;
+        Progress::Running
+    }
+
+    /// Step 4: pick the next move, choose its depth and window, push the child.
+    fn next_move(&mut self) -> Progress {
+        let top = self.top;
+        let pure = self.options.pure;
+        let f = &mut self.frames[top];
+        let Some(sm) = f.moves.pick() else { return self.finish_node() };
+        let mv = sm.mv;
+        let mut child = f.board.clone();
+        child.play_unchecked(mv);
+        let gives_check = !child.checkers().is_empty();
+        let quiet = !is_tactical(&f.board, mv);
+        let extension = i32::from(gives_check && f.ply < MAX_PLY / 2);
+        let new_depth = f.depth - 1 + extension;
+        f.current = Some(mv);
+        f.current_depth = new_depth;
+        f.current_quiet = quiet;
+        if f.ply == 0 {
+            self.root_move = Some(RootMove { mv, number: f.moves_searched + 1 });
+        }
+        let (alpha, beta, pv_node) = (f.alpha, f.beta, f.pv_node);
+        if f.moves_searched == 0 {
+            f.phase = Phase::Awaiting(Pending::Final);
+            self.push(child, -beta, -alpha, new_depth, pv_node, true);
+            return Progress::Running;
+        }
+        let reduction = if !pure && quiet && !gives_check && !f.in_check && f.depth >= 3 && f.moves_searched >= 2 + usize::from(pv_node) {
+            let mut r = self.lmr[(f.depth as usize).min(63)][f.moves_searched.min(63)] as i32;
+            r -= i32::from(pv_node);
+            r -= self.heuristics.history(f.board.side_to_move(), mv) / 8192;
+            r.clamp(0, new_depth - 1)
+        } else {
+            0
+        };
+        let pending = if reduction > 0 {
+            Pending::Reduced
+        } else if pv_node {
+            Pending::ZeroWindow
+        } else {
+            Pending::Final
+        };
+        f.phase = Phase::Awaiting(pending);
+        self.push(child, -alpha - 1, -alpha, new_depth - reduction, false, true);
+        Progress::Running
+    }
+
+    /// Pops the top frame and hands `value` (from that frame's side) to its parent.
+    fn finish_with(&mut self, value: i32) -> Progress {
+        let f = &mut self.frames[self.top];
+        if f.on_path {
+            f.on_path = false;
+            self.hashes.pop();
+        }
+        if self.top == 0 {
+            self.frames[0].phase = Phase::Enter;
+            return Progress::Done(value);
+        }
+        self.top -= 1;
+        self.child_returned(value)
+    }
+
+    /// Step 5: the child of the top frame returned `child_value`.
+    fn child_returned(&mut self, child_value: i32) -> Progress {
+        let top = self.top;
+        let f = &mut self.frames[top];
+        let Phase::Awaiting(pending) = f.phase else { unreachable!("only awaiting frames receive values") };
+        match pending {
+            Pending::NullMove => {
+                let score = -child_value;
+                if score < f.beta {
+                    return self.generate();
+                }
+                let stm = f.board.side_to_move();
+                let pieces = f.board.colors(stm) & !(f.board.pieces(Piece::Pawn) | f.board.pieces(Piece::King));
+                if pieces.len() > 1 || f.depth < 6 {
+                    let v = if score >= MATE - MAX_PLY as i32 { f.beta } else { score };
+                    return self.finish_node_with_cutoff(v);
+                }
+                let (board, beta, depth) = (f.board.clone(), f.beta, f.depth);
+                f.phase = Phase::Awaiting(Pending::NullVerify);
+                let r = 3 + depth / 4;
+                // The verification child is this same position: its frame sits one ply
+                // deeper only so the stack stays uniform; its value is not negated.
+                self.push(board, beta - 1, beta, depth - 1 - r, false, false);
+                Progress::Running
+            }
+            Pending::NullVerify => {
+                if child_value >= f.beta {
+                    self.finish_node_with_cutoff(child_value)
+                } else {
+                    self.generate()
+                }
+            }
+            Pending::Reduced | Pending::ZeroWindow => {
+                let score = -child_value;
+                let mv = f.current.expect("a move is being searched");
+                let mut child = f.board.clone();
+                child.play_unchecked(mv);
+                let (alpha, beta, depth, pv_node) = (f.alpha, f.beta, f.current_depth, f.pv_node);
+                if score <= alpha {
+                    return self.take_score(score);
+                }
+                if pending == Pending::Reduced {
+                    f.phase = Phase::Awaiting(if pv_node { Pending::ZeroWindow } else { Pending::Final });
+                    self.push(child, -alpha - 1, -alpha, depth, false, true);
+                } else if score < beta {
+                    f.phase = Phase::Awaiting(Pending::Final);
+                    self.push(child, -beta, -alpha, depth, true, true);
+                } else {
+                    return self.take_score(score);
+                }
+                Progress::Running
+            }
+            Pending::Final => self.take_score(-child_value),
+        }
+    }
+
+    /// A move's final score: raise best and alpha; a cutoff finishes the node.
+    fn take_score(&mut self, score: i32) -> Progress {
+        let top = self.top;
+        let f = &mut self.frames[top];
+        let mv = f.current.expect("a move is being searched");
+        f.moves_searched += 1;
+        f.phase = Phase::NextMove;
+        if score > f.best_score {
+            f.best_score = score;
+            if score > f.alpha {
+                f.best_move = Some(mv);
+                f.alpha = score;
+                let ply = f.ply;
+                self.pv[ply][0] = Some(mv);
+                let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+                let (head, tail) = self.pv.split_at_mut(ply + 1);
+                head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+                self.pv_len[ply] = child_len + 1;
+                if score >= self.frames[top].beta {
+                    let f = &self.frames[top];
+                    if f.current_quiet {
+                        let (side, ply, depth, n) = (f.board.side_to_move(), f.ply, f.depth, f.quiets_count);
+                        let tried = f.quiets_tried;
+                        self.heuristics.reward(side, ply, depth, mv, &tried[..n]);
+                    }
+                    return self.finish_node();
+                }
+            }
+        }
+        let f = &mut self.frames[top];
+        if f.current_quiet && f.quiets_count < f.quiets_tried.len() {
+            f.quiets_tried[f.quiets_count] = mv;
+            f.quiets_count += 1;
+        }
+        Progress::Running
+    }
+
+    /// A null-move cutoff: store a lower bound and return.
+    fn finish_node_with_cutoff(&mut self, score: i32) -> Progress {
+        let top = self.top;
+        let f = &mut self.frames[top];
+        f.best_score = score;
+        f.best_move = None;
+        self.finish_node()
+    }
+
+    /// Step 6: all moves searched or a cutoff; mate/stalemate, store and return.
+    fn finish_node(&mut self) -> Progress {
+        let top = self.top;
+        let f = &self.frames[top];
+        let score = if f.moves_searched == 0 && f.best_score == -INFINITY {
+            if f.in_check {
+                -MATE + f.ply as i32
+            } else {
+                0
+            }
+        } else {
+            f.best_score
+        };
+        let bound = if score >= f.beta {
+            Bound::Lower
+        } else if f.best_move.is_some() && score > f.original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval = if f.in_check { 0 } else { f.static_eval };
+        self.tt.store(
+            f.board.hash(),
+            Entry {
+                mv: f.best_move,
+                score: to_table(score, f.ply),
+                eval: eval as i16,
+                depth: f.depth.clamp(0, 255) as u8,
+                bound,
+                generation: 0,
+            },
+        );
+        self.finish_with(score)
+    }
+}
