@@ -1,0 +1,144 @@
+// Wires the page: one engine client, one game session, and the views that follow them.
+// Each concern lives in its own module; this file only connects their callbacks.
+import 'chessground/assets/chessground.base.css';
+import 'chessground/assets/chessground.brown.css';
+import 'chessground/assets/chessground.cburnett.css';
+import './style.css';
+import { Analysis } from './analysis.js';
+import { Board } from './board.js';
+import { EngineClient } from './engineClient.js';
+import { EnginePanel } from './enginePanel.js';
+import { EvalBar } from './evalBar.js';
+import { ImportExport } from './importExport.js';
+import { isolationMessage, probeDevice } from './isolation.js';
+import { MoveList } from './moveList.js';
+import { Notices } from './notices.js';
+import { Play } from './play.js';
+import { Session } from './session.js';
+import { loadSettings, saveSettings } from './settings.js';
+import { WorkerView } from './workerView.js';
+
+const $ = (selector) => document.querySelector(selector);
+const settings = loadSettings();
+const save = () => saveSettings(settings);
+const device = probeDevice();
+const notices = new Notices($('.notices'));
+
+const notice = $('.isolation-notice');
+notice.textContent = isolationMessage(device);
+notice.hidden = device.isolated;
+
+const workerView = new WorkerView($('.worker-view'));
+const engine = new EngineClient({
+  // A plain module worker served as a static file next to the page (not bundled).
+  createWorker: () => new Worker(new URL('engine/worker.js', document.baseURI), { type: 'module', name: 'meshmate-engine' }),
+  onStatus: (status) => {
+    enginePanel.showStatus(status);
+    $('.engine-status').textContent = `engine: ${enginePanel.statusEl.textContent}`;
+    $('.engine-status').dataset.status = status;
+  },
+  onError: (message) => notices.error(message),
+  onEvent: (event) => workerView.receive(event),
+  onOptions: (options) => {
+    enginePanel.setOptions(options);
+    active().update();
+  },
+});
+
+const session = new Session({ onChange: () => refresh(), onTick: () => play.render() });
+const board = new Board($('#board'), {
+  onMove: (move) => {
+    if (!session.move(move)) notices.error(`Illegal move ${move.from}-${move.to}.`);
+  },
+  onCancel: () => refresh(),
+});
+const moveList = new MoveList($('.move-list'), (ply) => session.goTo(ply));
+const play = new Play({
+  panel: $('.play-panel'),
+  bars: { top: $('.player-bar.top'), bottom: $('.player-bar.bottom') },
+  engine,
+  session,
+  settings,
+  onSettings: save,
+  onError: (message) => notices.error(message),
+  orientation: () => board.orientation,
+  onNewGame: (color) => board.setOrientation(color),
+});
+const analysis = new Analysis({
+  panel: $('.analysis-panel'),
+  engine,
+  session,
+  evalBar: new EvalBar($('.eval-bar')),
+  board,
+  settings,
+  onSettings: save,
+  onPlayLine: (uci) => session.move(uci),
+});
+const enginePanel = new EnginePanel({
+  panel: $('.engine-panel'),
+  engine,
+  settings,
+  maxThreads: device.maxThreads,
+  onChange: () => {
+    save();
+    if (settings.mode === 'analyse') analysis.restart();
+  },
+});
+new ImportExport({
+  panel: $('.import-export'),
+  currentGame: () => session.game,
+  onLoad: (game) => {
+    setMode('analyse');
+    session.replaceGame(game);
+  },
+  onError: (message) => notices.error(message),
+  onNote: (message) => notices.note(message),
+});
+
+function active() {
+  return settings.mode === 'analyse' ? analysis : play;
+}
+
+/** Redraws the board and the move list and lets the active view react to the new state. */
+function refresh() {
+  const { game } = session;
+  const position = game.positionAt();
+  const last = game.moves[game.cursor - 1];
+  const movable = settings.mode === 'analyse' ? (position.isGameOver() ? null : 'both') : play.movableColor();
+  board.show(position, { movable, lastMove: last ? [last.from, last.to] : undefined });
+  moveList.render(game);
+  play.update();
+  analysis.update();
+  analysis.render();
+}
+
+function setMode(mode) {
+  settings.mode = mode;
+  save();
+  document.body.dataset.mode = mode;
+  for (const tab of document.querySelectorAll('[data-mode]')) tab.setAttribute('aria-selected', String(tab.dataset.mode === mode));
+  for (const panel of document.querySelectorAll('[data-panel]')) panel.hidden = panel.dataset.panel !== mode;
+  // Deactivate first, so the newly active view's job is the one the engine keeps.
+  (mode === 'analyse' ? play : analysis).setActive(false);
+  active().setActive(true);
+  refresh();
+}
+
+for (const tab of document.querySelectorAll('[data-mode]')) tab.addEventListener('click', () => setMode(tab.dataset.mode));
+const navigate = { first: () => 0, prev: (g) => g.cursor - 1, next: (g) => g.cursor + 1, last: (g) => g.moves.length };
+for (const button of document.querySelectorAll('[data-nav]')) {
+  button.addEventListener('click', () => session.goTo(Math.max(0, Math.min(session.game.moves.length, navigate[button.dataset.nav](session.game)))));
+}
+$('[data-action="flip"]').addEventListener('click', () => {
+  board.flip();
+  refresh();
+});
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'f' && !e.target.closest('input, textarea, select')) $('[data-action="flip"]').click();
+});
+
+const restoreError = session.restore();
+if (restoreError) notices.error(restoreError);
+board.setOrientation(session.playerColor);
+setMode(settings.mode === 'analyse' ? 'analyse' : 'play');
+engine.boot();
