@@ -35,21 +35,38 @@ setup_python() {
 }
 
 setup_wasm() { :; }   # filled by the browser-engine work
-setup_www() { :; }    # filled by the front-end work
+# The front end's npm packages (exact versions in www/package-lock.json); reinstalled when the lock changes.
+setup_www() {
+  if [ ! -f "$ROOT/www/node_modules/.package-lock.json" ] || [ "$ROOT/www/package-lock.json" -nt "$ROOT/www/node_modules/.package-lock.json" ]; then
+    log "installing the front end's npm packages"
+    (cd "$ROOT/www" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
 
 cmd_setup() { setup_debian; setup_python; setup_wasm; setup_www; }
 
 # --- build ---------------------------------------------------------------------------
 build_native() { log "building native release binary"; cargo build --release --quiet; }
 build_wasm() { :; }
-build_www() { :; }
+# The web app: Vite bundles www/ into www/dist and copies engine/, console.html, pkg/ and
+# coi-serviceworker.js beside it, so www/dist is a static site anyone can host.
+build_www() {
+  setup_www
+  log "building the web app into www/dist"
+  (cd "$ROOT/www" && nice npx vite build --logLevel warn)
+}
 
 cmd_build() { build_native; build_wasm; build_www; }
 
 # --- test ----------------------------------------------------------------------------
 test_native() { log "native tests"; cargo test --release; }
 test_wasm() { :; }
-test_www() { :; }
+# End-to-end tests of the built app: Playwright drives Debian's Chromium against www/serve.mjs.
+test_www() {
+  build_www
+  log "browser end-to-end tests (screenshots in www/test-results/)"
+  (cd "$ROOT/www" && npm test)
+}
 
 cmd_test() { cmd_setup; build_native; test_native; test_wasm; test_www; }
 
