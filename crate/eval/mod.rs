@@ -1,8 +1,89 @@
 //! Static evaluation: pure functions of a position.
-use cozy_chess::Board;
+//!
+//! A tapered evaluation: every term is a [`Score`] pair (middlegame, endgame), summed for
+//! White minus Black, then blended by the game phase (how much non-pawn material is
+//! left). All weights live in one [`EvalParams`] so that [`tune`] can fit them to game
+//! results; [`evaluate`] uses the compiled-in [`EvalParams::DEFAULT`].
+//!
+//! The terms are written once, generic over a [`Terms`] sink: the search sums them
+//! ([`evaluate`]), the tuner records which weights a position uses and how often.
+use cozy_chess::{Board, Color, Piece};
 
-/// Evaluates `board` in centipawns from the side to move's point of view.
+mod default_params;
+mod king;
+mod material;
+mod params;
+mod pawns;
+mod pieces;
+pub mod tune;
+
+pub use params::{s, EvalParams, Score, Weights};
+
+/// Largest magnitude [`evaluate`] returns, below any mate score.
+pub const MAX_EVAL: i32 = 9_999;
+
+/// Phase of the starting position: knights and bishops count 1, rooks 2, queens 4.
+pub const PHASE_MAX: i32 = 24;
+
+/// Evaluates `board` in centipawns from the side to move's point of view, with the
+/// default weights. Allocation-free; |value| <= [`MAX_EVAL`].
 pub fn evaluate(board: &Board) -> i32 {
-    let _ = board;
-    0
+    evaluate_with(board, &EvalParams::DEFAULT)
+}
+
+/// [`evaluate`] with the given weights (for tuning and experiments).
+#[inline(always)]
+pub fn evaluate_with(board: &Board, params: &EvalParams) -> i32 {
+    let mut sum = ScoreSum::default();
+    add_terms(board, params, &mut sum);
+    let white = taper(sum.0, phase(board));
+    let relative = if board.side_to_move() == Color::White { white } else { -white };
+    relative.clamp(-MAX_EVAL, MAX_EVAL)
+}
+
+/// Game phase from non-pawn material: [`PHASE_MAX`] with all pieces, 0 with none
+/// (capped, so extra queens from promotion do not overshoot).
+pub fn phase(board: &Board) -> i32 {
+    let minors = (board.pieces(Piece::Knight) | board.pieces(Piece::Bishop)).len() as i32;
+    let rooks = board.pieces(Piece::Rook).len() as i32;
+    let queens = board.pieces(Piece::Queen).len() as i32;
+    (minors + 2 * rooks + 4 * queens).min(PHASE_MAX)
+}
+
+/// Blends a score by phase. Rounds toward zero, so `taper(-x) == -taper(x)` and the
+/// evaluation stays colour-symmetric.
+pub fn taper(score: Score, phase: i32) -> i32 {
+    (score.mg * phase + score.eg * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
+/// Where evaluation terms go. Each call says: `color` gets `weight` `count` times
+/// (`weight` is a reference into the parameters being evaluated).
+pub(crate) trait Terms {
+    fn add(&mut self, weight: &Score, color: Color, count: i32);
+}
+
+/// The search's sink: White's total minus Black's.
+#[derive(Default)]
+struct ScoreSum(Score);
+
+impl Terms for ScoreSum {
+    #[inline(always)]
+    fn add(&mut self, weight: &Score, color: Color, count: i32) {
+        let signed = if color == Color::White { count } else { -count };
+        self.0 += *weight * signed;
+    }
+}
+
+/// Feeds every term of `board` to `terms`.
+#[inline(always)]
+pub(crate) fn add_terms<T: Terms>(board: &Board, params: &EvalParams, terms: &mut T) {
+    terms.add(&params.tempo, board.side_to_move(), 1);
+    for color in Color::ALL {
+        let mut attack_on_enemy_king = king::KingAttack::new(board, !color);
+        material::add_terms(board, color, params, terms);
+        pawns::add_terms(board, color, params, terms);
+        pieces::add_terms(board, color, params, terms, &mut attack_on_enemy_king);
+        attack_on_enemy_king.finish(color, params, terms);
+        king::add_shelter_terms(board, color, params, terms);
+    }
 }
