@@ -88,7 +88,7 @@ export class EngineClient {
     worker.onmessage = (e) => this.receive(e.data);
     worker.onerror = (e) => {
       e.preventDefault?.();
-      this.fail(`the engine crashed: ${e.message || 'worker error'}`);
+      this.fail(e.message ? `the engine crashed: ${e.message}` : 'the engine worker failed to load or crashed');
     };
     worker.onmessageerror = () => this.fail('the engine sent a message the page could not read');
     this.bootTimer = setTimeout(() => this.fail('the engine did not answer within a minute'), BOOT_TIMEOUT_MS);

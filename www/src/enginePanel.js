@@ -17,18 +17,18 @@ export class EnginePanel {
   /**
    * @param {object} p
    * @param {HTMLElement} p.panel
+   * @param {HTMLElement} p.statusEl  where the engine's name and status are shown
    * @param {import('./engineClient.js').EngineClient} p.engine
    * @param {object} p.settings  shared settings (algorithm, threads, hash)
    * @param {number} p.maxThreads  threads the device offers (1 if not cross-origin isolated)
    * @param {() => void} p.onChange  an option changed: settings must be saved and searches restarted
    */
-  constructor({ panel, engine, settings, maxThreads, onChange }) {
-    Object.assign(this, { panel, engine, settings, maxThreads, onChange });
+  constructor({ panel, statusEl, engine, settings, maxThreads, onChange }) {
+    Object.assign(this, { panel, statusEl, engine, settings, maxThreads, onChange });
     const q = (name) => panel.querySelector(`[name="${name}"]`);
     this.algorithm = q('algorithm');
     this.threads = q('threads');
     this.hash = q('hash');
-    this.statusEl = panel.querySelector('.engine-status');
     this.algorithm.addEventListener('change', () => this.changed('algorithm', this.algorithm.value));
     this.threads.addEventListener('change', () => this.changed('threads', Number(this.threads.value)));
     this.hash.addEventListener('change', () => this.changed('hash', Number(this.hash.value)));
@@ -74,7 +74,7 @@ export class EnginePanel {
 
   showStatus(status) {
     const name = this.engine.name ? `${this.engine.name}: ` : '';
-    this.statusEl.textContent = `${name}${STATUS_TEXT[status] ?? status}`;
+    this.statusEl.textContent = `${name || 'engine: '}${STATUS_TEXT[status] ?? status}`;
     this.statusEl.dataset.status = status;
   }
 }

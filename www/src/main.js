@@ -32,11 +32,7 @@ const workerView = new WorkerView($('.worker-view'));
 const engine = new EngineClient({
   // A plain module worker served as a static file next to the page (not bundled).
   createWorker: () => new Worker(new URL('engine/worker.js', document.baseURI), { type: 'module', name: 'meshmate-engine' }),
-  onStatus: (status) => {
-    enginePanel.showStatus(status);
-    $('.engine-status').textContent = `engine: ${enginePanel.statusEl.textContent}`;
-    $('.engine-status').dataset.status = status;
-  },
+  onStatus: (status) => enginePanel.showStatus(status),
   onError: (message) => notices.error(message),
   onEvent: (event) => workerView.receive(event),
   onOptions: (options) => {
@@ -76,6 +72,7 @@ const analysis = new Analysis({
 });
 const enginePanel = new EnginePanel({
   panel: $('.engine-panel'),
+  statusEl: $('.engine-status'),
   engine,
   settings,
   maxThreads: device.maxThreads,

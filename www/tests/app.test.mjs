@@ -1,0 +1,289 @@
+// End-to-end tests of the play/analyse app: Debian's Chromium (playwright-core) against the
+// built app served by www/serve.mjs, with the real engine worker and wasm packages.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { RESULTS, collectErrors, launchBrowser, startServer } from './browser.mjs';
+
+const ENGINE_READY_MS = 90000;
+const ENGINE_MOVE_MS = 60000;
+const DESKTOP = { width: 1366, height: 860 };
+const PHONE = { width: 390, height: 844 };
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A fresh page (empty localStorage) on the app, its error log, and the engine up. */
+async function openApp(t, { viewport = DESKTOP, url = server.url, contextOptions = {} } = {}) {
+  const context = await browser.newContext({ viewport, ...contextOptions });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  const started = Date.now();
+  await page.goto(url);
+  await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: ENGINE_READY_MS });
+  return { page, errors, started };
+}
+
+/** The centre of a square on screen, for the board's current orientation. */
+async function squareCenter(page, square) {
+  const box = await page.locator('cg-board').boundingBox();
+  const flipped = await page.locator('.cg-wrap').evaluate((el) => el.classList.contains('orientation-black'));
+  let file = square.charCodeAt(0) - 97;
+  let rank = Number(square[1]) - 1;
+  if (flipped) [file, rank] = [7 - file, 7 - rank];
+  return { x: box.x + ((file + 0.5) * box.width) / 8, y: box.y + ((7 - rank + 0.5) * box.height) / 8 };
+}
+
+/** Drags a piece with the mouse, in small steps as a hand would. */
+async function drag(page, from, to) {
+  const a = await squareCenter(page, from);
+  const b = await squareCenter(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(b.x, b.y, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** Clicks the piece, then its destination. */
+async function clickMove(page, from, to) {
+  for (const square of [from, to]) {
+    const p = await squareCenter(page, square);
+    await page.mouse.click(p.x, p.y);
+  }
+}
+
+const moveTexts = (page) => page.locator('.move-list .move[data-ply]').allTextContents();
+
+async function waitForMoves(page, count, timeout = ENGINE_MOVE_MS) {
+  await page.waitForFunction((n) => document.querySelectorAll('.move-list .move[data-ply]').length >= n, count, { timeout });
+  return moveTexts(page);
+}
+
+/** Starts a new game in Play with the given side and level index. */
+async function newGame(page, { color = 'white', level = '0', fen = '' } = {}) {
+  await page.click('[data-mode="play"]');
+  await page.selectOption('[name="color"]', color);
+  await page.selectOption('[name="level"]', level);
+  await page.fill('[name="start-fen"]', fen);
+  await page.click('form.new-game button[type="submit"]');
+}
+
+async function pieceOn(page, square) {
+  return page.evaluate((sq) => {
+    const piece = [...document.querySelectorAll('cg-board piece')].find((p) => p.cgKey === sq && !p.classList.contains('ghost'));
+    return piece ? piece.className.replace(/\s*(anim|fading|dragging)\b/g, '').trim() : null;
+  }, square);
+}
+
+async function importText(page, text) {
+  await page.locator('details.import-export').evaluate((d) => (d.open = true));
+  await page.fill('.import-export textarea', text);
+  await page.click('[data-action="load"]');
+}
+
+describe('meshmate app in Chromium', () => {
+  test('the page is cross-origin isolated and offers every core', async (t) => {
+    const { page, errors } = await openApp(t);
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+    assert.equal(await page.locator('.isolation-notice').isHidden(), true);
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    const threads = await page.locator('[name="threads"] option').count();
+    assert.equal(threads, cores, 'Threads offers 1..hardwareConcurrency');
+    assert.deepEqual(errors, []);
+  });
+
+  test('a mouse move is accepted and the engine answers at the lowest level', async (t) => {
+    const { page, errors } = await openApp(t);
+    await newGame(page, { color: 'white', level: '0' });
+    await drag(page, 'e2', 'e4');
+    const moves = await waitForMoves(page, 2);
+    assert.equal(moves[0], 'e4');
+    assert.match(moves[1], /^[a-hNBRQKO]/, `engine reply ${moves[1]} is a SAN move`);
+    assert.equal(await pieceOn(page, 'e4'), 'white pawn');
+    assert.match(await page.locator('.play-status').textContent(), /Your move/);
+    await page.screenshot({ path: join(RESULTS, 'play-desktop.png') });
+    assert.deepEqual(errors, []);
+  });
+
+  test('an illegal drag is refused and the piece goes back', async (t) => {
+    const { page, errors } = await openApp(t);
+    await newGame(page, { color: 'white', level: '0' });
+    await drag(page, 'e2', 'e5');
+    await drag(page, 'g1', 'g3');
+    await page.waitForTimeout(300);
+    assert.deepEqual(await moveTexts(page), []);
+    assert.equal(await pieceOn(page, 'e2'), 'white pawn');
+    assert.equal(await pieceOn(page, 'g1'), 'white knight');
+    assert.equal(await pieceOn(page, 'e5'), null);
+    assert.deepEqual(errors, []);
+  });
+
+  test('a pawn promotes to the piece chosen', async (t) => {
+    const { page, errors } = await openApp(t);
+    await page.click('[data-mode="analyse"]');
+    await importText(page, '8/4P3/8/8/8/2k5/8/4K3 w - - 0 1');
+    await drag(page, 'e7', 'e8');
+    await page.click('.promotion-chooser button[data-role="n"]');
+    assert.deepEqual(await waitForMoves(page, 1), ['e8=N']);
+    assert.equal(await pieceOn(page, 'e8'), 'white knight');
+    assert.deepEqual(errors, []);
+  });
+
+  test('PGN export then import reproduces the game', async (t) => {
+    const { page, errors } = await openApp(t);
+    await page.click('[data-mode="analyse"]');
+    for (const [from, to] of [['e2', 'e4'], ['e7', 'e5'], ['g1', 'f3'], ['b8', 'c6'], ['f1', 'b5'], ['a7', 'a6'], ['b5', 'c6'], ['d7', 'c6'], ['e1', 'g1']]) {
+      await clickMove(page, from, to);
+    }
+    const played = await waitForMoves(page, 9, 5000);
+    assert.deepEqual(played, ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6', 'Bxc6', 'dxc6', 'O-O']);
+    await page.locator('details.import-export').evaluate((d) => (d.open = true));
+    await page.click('[data-action="copy-pgn"]');
+    const pgn = await page.inputValue('.import-export textarea');
+    assert.match(pgn, /1\. e4 e5 2\. Nf3 Nc6 3\. Bb5 a6 4\. Bxc6 dxc6 5\. O-O/);
+    await importText(page, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+    assert.deepEqual(await moveTexts(page), []);
+    await importText(page, pgn);
+    assert.deepEqual(await waitForMoves(page, 9, 5000), played);
+    await page.click('[data-action="copy-pgn"]');
+    assert.equal(await page.inputValue('.import-export textarea'), pgn);
+    // And the game survives a reload.
+    await page.reload();
+    assert.deepEqual(await waitForMoves(page, 9, 10000), played);
+    assert.deepEqual(errors, []);
+  });
+
+  test('a bad FEN or PGN is refused with the reason and the game is kept', async (t) => {
+    const { page, errors } = await openApp(t);
+    await page.click('[data-mode="analyse"]');
+    await clickMove(page, 'd2', 'd4');
+    await importText(page, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1');
+    await page.waitForSelector('.notice.error');
+    assert.match(await page.locator('.notice.error').last().textContent(), /Invalid FEN: .*piece.*current game is kept/);
+    await importText(page, '1. e4 e5 2. Ke3');
+    await page.waitForFunction(() => document.querySelectorAll('.notice.error').length >= 2);
+    assert.match(await page.locator('.notice.error').last().textContent(), /Invalid PGN: .*Ke3/);
+    await newGame(page, { fen: '8/8/8/8/8/8/8/8 w - - 0 1' });
+    await page.waitForFunction(() => document.querySelectorAll('.notice.error').length >= 3);
+    assert.match(await page.locator('.notice.error').last().textContent(), /Invalid FEN/);
+    await page.click('[data-mode="analyse"]');
+    assert.deepEqual(await moveTexts(page), ['d4']);
+    assert.deepEqual(errors, []);
+  });
+
+  test('MultiPV 3 shows three lines in SAN with scores, the eval bar and arrows', async (t) => {
+    const { page, errors } = await openApp(t);
+    await page.click('[data-mode="analyse"]');
+    await page.selectOption('[name="multipv"]', '3');
+    await page.waitForFunction(() => document.querySelectorAll('.analysis-line').length === 3, null, { timeout: ENGINE_MOVE_MS });
+    const lines = await page.locator('.analysis-line').evaluateAll((els) =>
+      els.map((el) => ({ score: el.querySelector('.score').textContent, pv: el.querySelector('.pv').textContent })),
+    );
+    for (const line of lines) {
+      assert.match(line.score, /^([+−]\d+\.\d\d|0\.00|#−?\d+)$/);
+      assert.match(line.pv, /^1\. [a-hNBRQK]/);
+    }
+    assert.equal(new Set(lines.map((l) => l.pv.split(' ')[1])).size, 3, 'three different first moves');
+    assert.match(await page.locator('.analysis-summary').textContent(), /depth \d+.*nodes.*n\/s.*hash/);
+    assert.equal(await page.locator('.eval-bar').isVisible(), true);
+    assert.ok((await page.locator('svg.cg-shapes line').count()) >= 1, 'best-move arrow drawn');
+    // Analysis follows the position: after a move, the lines are for the new side to move.
+    await clickMove(page, 'e2', 'e4');
+    await page.waitForFunction(() => [...document.querySelectorAll('.analysis-line .pv')].length === 3 && [...document.querySelectorAll('.analysis-line .pv')].every((el) => el.textContent.startsWith('1…')), null, { timeout: ENGINE_MOVE_MS });
+    await page.screenshot({ path: join(RESULTS, 'analysis-desktop.png') });
+    await page.click('[data-action="toggle-analysis"]');
+    await page.waitForSelector('.engine-status[data-status="ready"]');
+    assert.match(await page.locator('.analysis-summary').textContent(), /stopped/);
+    assert.deepEqual(errors, []);
+  });
+
+  test('changing Threads takes effect in the worker view', async (t) => {
+    const { page, errors } = await openApp(t);
+    const options = await page.locator('[name="threads"] option').allTextContents();
+    t.diagnostic(`threads offered: ${options.join(',')}`);
+    await page.click('[data-mode="analyse"]');
+    for (const threads of ['1', options.at(-1)]) {
+      await page.selectOption('[name="threads"]', threads);
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('.worker-row.busy').length === n && document.querySelectorAll('.worker-row').length >= n,
+        Number(threads),
+        { timeout: ENGINE_MOVE_MS },
+      );
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  test('phone layout: play and analysis fit the screen', async (t) => {
+    const { page, errors } = await openApp(t, { viewport: PHONE, contextOptions: { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } });
+    await newGame(page, { color: 'white', level: '0' });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= PHONE.width, `no horizontal scrolling (page is ${width}px wide)`);
+    const board = await page.locator('cg-board').boundingBox();
+    assert.ok(board.width >= PHONE.width * 0.85, `board uses the width (${board.width}px)`);
+    await drag(page, 'd2', 'd4');
+    await waitForMoves(page, 2);
+    await page.screenshot({ path: join(RESULTS, 'play-phone.png') });
+    await page.click('[data-mode="analyse"]');
+    await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
+    await page.screenshot({ path: join(RESULTS, 'analysis-phone.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  });
+
+  test('time from page load to the first engine move at the default level', async (t) => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    t.after(() => context.close());
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    const started = Date.now();
+    await page.goto(server.url);
+    await page.selectOption('[name="color"]', 'black');
+    await page.click('form.new-game button[type="submit"]');
+    await waitForMoves(page, 1, ENGINE_READY_MS + ENGINE_MOVE_MS);
+    const ms = Date.now() - started;
+    t.diagnostic(`page load to first engine move (default level, engine plays White): ${ms} ms`);
+    assert.ok(ms < ENGINE_READY_MS + ENGINE_MOVE_MS);
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe('meshmate app without cross-origin isolation', () => {
+  let plain;
+  before(async () => {
+    plain = await startServer(['--no-isolation']);
+  });
+  after(async () => plain?.stop());
+
+  test('says why in one sentence naming the two headers, and plays with one thread', async (t) => {
+    // Service workers blocked: what a host without the headers shows before coi-serviceworker steps in.
+    const { page, errors } = await openApp(t, { url: plain.url, contextOptions: { serviceWorkers: 'block' } });
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+    const notice = await page.locator('.isolation-notice').textContent();
+    assert.match(notice, /not cross-origin isolated.*one thread.*Cross-Origin-Opener-Policy: same-origin.*Cross-Origin-Embedder-Policy: require-corp/);
+    assert.deepEqual(await page.locator('[name="threads"] option').allTextContents(), ['1']);
+    await newGame(page, { color: 'white', level: '0' });
+    await drag(page, 'e2', 'e4');
+    await waitForMoves(page, 2);
+    assert.deepEqual(errors, []);
+  });
+
+  test('coi-serviceworker makes the page isolated on a host without the headers', async (t) => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    t.after(() => context.close());
+    const page = await context.newPage();
+    await page.goto(plain.url);
+    await page.waitForFunction(() => crossOriginIsolated === true, null, { timeout: 20000 });
+    await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: ENGINE_READY_MS });
+    assert.equal(await page.locator('.isolation-notice').isHidden(), true);
+  });
+});

@@ -1,0 +1,70 @@
+// Shared parts of the browser tests: the app served by www/serve.mjs on a free localhost
+// port, and Debian's Chromium driven by playwright-core (no browser download).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const WWW = dirname(dirname(fileURLToPath(import.meta.url)));
+export const RESULTS = join(WWW, 'test-results');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * Starts www/serve.mjs on a free port over the built app (www/dist).
+ * @param {string[]} extraArgs e.g. ['--no-isolation']
+ * @returns {Promise<{url: string, stop: () => Promise<void>}>}
+ */
+export async function startServer(extraArgs = []) {
+  const dist = join(WWW, 'dist');
+  if (!existsSync(join(dist, 'index.html'))) throw new Error('www/dist is not built: run ./build.sh build (or npx vite build in www/)');
+  const child = spawn(process.execPath, [join(WWW, 'serve.mjs'), '--root', dist, '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve.mjs did not start within 10 s: ${stderr}`)), 10000);
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /serving (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.on('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Launches headless Chromium with the flags that keep it off the network. */
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install Debian's chromium (./build.sh setup)`);
+  mkdirSync(RESULTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * Records console errors and uncaught exceptions of a page, so a test can assert there were none.
+ * @returns {string[]} the list, filled as the page runs
+ */
+export function collectErrors(page) {
+  const errors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`page: ${err.message}`));
+  return errors;
+}

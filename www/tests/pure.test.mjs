@@ -1,0 +1,99 @@
+// Unit tests of the page's pure modules (no browser): UCI parsing, the game record,
+// PGN/FEN import, formatting, levels.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatGo, formatPosition, parseBestMove, parseInfo, parseOption } from '../src/uci.js';
+import { Game, InputError, lineToSan } from '../src/game.js';
+import { parseGameText } from '../src/importExport.js';
+import { formatScore, numberedLine, whiteScore, whiteWinningChance } from '../src/format.js';
+import { LEVELS, levelSearch } from '../src/levels.js';
+
+test('parseOption reads spin, check, combo and button options', () => {
+  assert.deepEqual(parseOption('option name Hash type spin default 16 min 1 max 1024'), { name: 'Hash', type: 'spin', default: '16', min: 1, max: 1024, vars: [] });
+  assert.deepEqual(parseOption('option name Algorithm type combo default serial var serial var lazy smp'), { name: 'Algorithm', type: 'combo', default: 'serial', vars: ['serial', 'lazy smp'] });
+  assert.deepEqual(parseOption('option name Clear Hash type button'), { name: 'Clear Hash', type: 'button', vars: [] });
+  assert.equal(parseOption('id name meshmate'), null);
+});
+
+test('parseInfo reads scores, bounds, pv and strings', () => {
+  const info = parseInfo('info depth 12 seldepth 18 multipv 2 score cp -35 upperbound nodes 123456 nps 789000 hashfull 42 time 156 pv e2e4 e7e5 g1f3');
+  assert.deepEqual(info, { depth: 12, seldepth: 18, multipv: 2, score: { cp: -35, bound: 'upper' }, nodes: 123456, nps: 789000, hashfull: 42, time: 156, pv: ['e2e4', 'e7e5', 'g1f3'] });
+  assert.deepEqual(parseInfo('info depth 5 score mate -3 pv a1a2').score, { mate: -3 });
+  assert.equal(parseInfo('info string error: bad fen').string, 'error: bad fen');
+  assert.equal(parseInfo('bestmove e2e4'), null);
+});
+
+test('parseBestMove and the command formatters', () => {
+  assert.deepEqual(parseBestMove('bestmove e7e8q ponder a2a3'), { best: 'e7e8q', ponder: 'a2a3' });
+  assert.deepEqual(parseBestMove('bestmove (none)'), { best: null, ponder: null });
+  assert.equal(formatGo({ infinite: true }), 'go infinite');
+  assert.equal(formatGo({ wtime: 60000.4, btime: 59000, winc: 1000, binc: 1000 }), 'go wtime 60000 btime 59000 winc 1000 binc 1000');
+  assert.equal(formatPosition('8/8/8/8/8/8/8/K1k5 w - - 0 1', ['a1a2']), 'position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 moves a1a2');
+});
+
+test('the game record plays, refuses illegal moves, takes back by playing from the cursor', () => {
+  const game = new Game();
+  assert.ok(game.play('e2e4'));
+  assert.ok(game.play({ from: 'e7', to: 'e5' }));
+  assert.equal(game.play('e1e3'), null);
+  game.goTo(1);
+  assert.equal(game.turnAt(), 'black');
+  assert.ok(game.play('e7e5'), 'the same move just advances');
+  assert.equal(game.moves.length, 2);
+  game.goTo(1);
+  assert.ok(game.play('c7c5'));
+  assert.deepEqual(game.moves.map((m) => m.san), ['e4', 'c5']);
+});
+
+test('game ends: mate, stalemate, repetition, material, and decisions', () => {
+  assert.deepEqual(Game.fromPgn('1. f3 e5 2. g4 Qh4#').end, { result: '0-1', reason: 'checkmate' });
+  assert.equal(Game.fromFen('7k/5Q2/6K1/8/8/8/8/8 b - - 0 1').end.reason, 'stalemate');
+  assert.equal(Game.fromFen('8/8/8/4k3/8/8/3K4/8 w - - 0 1').end.reason, 'insufficient material');
+  const g = new Game();
+  for (const m of ['g1f3', 'g8f6', 'f3g1', 'f6g8', 'g1f3', 'g8f6', 'f3g1', 'f6g8']) g.play(m);
+  assert.equal(g.end.reason, 'threefold repetition');
+  const r = new Game();
+  r.play('e2e4');
+  r.finish('0-1', 'white resigned');
+  assert.match(r.toPgn(), /\[Result "0-1"\][\s\S]*1\. e4 0-1$/);
+});
+
+test('PGN round trip keeps moves, tags and a FEN start', () => {
+  const game = Game.fromFen('r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1');
+  game.play('e1g1');
+  game.play('e8c8');
+  const again = Game.fromPgn(game.toPgn());
+  assert.equal(again.startFen, game.startFen);
+  assert.deepEqual(again.moves.map((m) => m.san), ['O-O', 'O-O-O']);
+  assert.equal(again.toPgn(), game.toPgn());
+  const saved = Game.fromJSON(JSON.parse(JSON.stringify(again)));
+  assert.deepEqual(saved.toJSON(), again.toJSON());
+});
+
+test('import tells FEN from PGN and refuses bad input with the reason', () => {
+  assert.equal(parseGameText('8/8/8/4k3/8/8/3K4/7Q w - - 0 1').moves.length, 0);
+  assert.equal(parseGameText('[Event "x"]\n\n1. d4 d5 *').moves.length, 2);
+  assert.throws(() => parseGameText('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1'), (e) => e instanceof InputError && /Invalid FEN: .*piece/.test(e.message));
+  assert.throws(() => parseGameText('1. e4 e5 2. Ke3'), (e) => e instanceof InputError && /Invalid PGN/.test(e.message));
+  assert.throws(() => parseGameText('   '), InputError);
+  assert.throws(() => Game.fromFen('8/8/8/8/8/8/8/8 w - - 0 1'), InputError);
+});
+
+test('scores are shown from White\'s side with move numbers in lines', () => {
+  assert.equal(formatScore(whiteScore({ cp: 35 }, 'black')), '−0.35');
+  assert.equal(formatScore(whiteScore({ mate: 2 }, 'white')), '#2');
+  assert.equal(formatScore(whiteScore({ mate: 2 }, 'black')), '#−2');
+  assert.ok(whiteWinningChance({ cp: 300 }) > 0.7 && whiteWinningChance({ cp: -300 }) < 0.3);
+  const fen = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
+  assert.equal(numberedLine(lineToSan(fen, ['e7e5', 'g1f3', 'b8c6', 'zz']), fen), '1… e5 2. Nf3 Nc6');
+});
+
+test('levels weaken low levels by UCI_Elo and cap think time by the clock', () => {
+  assert.ok(LEVELS.every((l, i) => i === 0 || l.elo > LEVELS[i - 1].elo), 'ratings rise with the level');
+  const low = levelSearch(LEVELS[0], null);
+  assert.equal(low.options.UCI_LimitStrength, true);
+  assert.equal(low.options.UCI_Elo, LEVELS[0].limitElo);
+  const top = levelSearch(LEVELS.at(-1), { remaining: 30000, increment: 0 });
+  assert.equal(top.options.UCI_LimitStrength, false);
+  assert.equal(top.go.movetime, 1000);
+});
