@@ -1,7 +1,7 @@
 //! Iterative deepening around the searcher: aspiration windows, MultiPV, time and
 //! node limits, `stop` and `ponderhit`, and the per-iteration reports UCI prints.
 
-use super::score::{Score, INFINITY, MATE};
+use super::score::{Score, INFINITY, MATE, MAX_PLY};
 use super::searcher::{Progress, RootMove, SearchOptions, Searcher};
 use super::time::{Budget, Limits};
 use crate::chess::legal_moves;
@@ -230,6 +230,11 @@ pub fn search(
         if clock.out_of_soft_time() {
             break;
         }
+        // A proven mate is not improved by searching deeper unless asked to.
+        let mate_plies = MATE - result.score.abs();
+        if !limits.infinite && mate_plies < MAX_PLY as i32 && depth > mate_plies + 2 && limits.depth.is_none() {
+            break;
+        }
     }
     if result.depth == 0 {
         if let Some((mv, score)) = searcher.root_best() {
@@ -280,7 +285,12 @@ impl Clock<'_> {
         now_ms() - self.control.clock_start(self.start)
     }
 
-    fn must_stop(&self) -> bool {
+    /// Depth 1 always completes (it takes microseconds), so even a search stopped at
+    /// once answers with a searched move rather than an arbitrary legal one.
+    fn must_stop(&self, depth: i32) -> bool {
+        if depth <= 1 {
+            return false;
+        }
         if self.control.stopped() {
             return true;
         }
@@ -299,12 +309,12 @@ impl Clock<'_> {
                 return Some(score);
             }
             let nodes = searcher.nodes();
-            if self.node_limit.is_some_and(|n| nodes >= n) {
+            if depth > 1 && self.node_limit.is_some_and(|n| nodes >= n) {
                 return None;
             }
             if nodes >= self.next_check {
                 self.next_check = nodes + CHECK_INTERVAL;
-                if self.must_stop() {
+                if self.must_stop(depth) {
                     return None;
                 }
                 let root = searcher.root_move();

@@ -1,6 +1,7 @@
 //! The sequential searcher (a resumable state machine), its move ordering and
 //! pruning, the quiescence search, and the iterative-deepening driver with time control.
 
+mod bench;
 mod driver;
 mod heuristics;
 mod ordering;
@@ -8,11 +9,14 @@ mod qsearch;
 mod score;
 mod searcher;
 mod see;
+mod strength;
 mod time;
 
+pub use bench::{bench, BenchResult, DEFAULT_BENCH_DEPTH};
 pub use driver::{search, Control, Info, Line, Listener, ScoreBound, SearchResult, SearchSettings};
 pub use qsearch::{quiescence, QuiescenceStats};
 pub use score::{Score, INFINITY, MATE, MAX_PLY};
 pub use searcher::{Progress, RootMove, SearchOptions, Searcher};
 pub use see::see;
+pub use strength::{Noise, Strength, CANDIDATE_LINES, MAX_ELO, MIN_ELO};
 pub use time::{Budget, Limits};

@@ -1,4 +1,23 @@
 //! The UCI protocol, shared by the native binary and the browser worker.
+//!
+//! [`Engine`] takes input lines on the caller's thread and answers through a [`Host`].
+//! Searches run on threads the host provides (see `runner`), so `stop`, `isready` and
+//! new commands are handled while a search runs. Bad input is answered with
+//! `info string error: ...` and changes nothing.
+
+mod command;
+mod options;
+mod report;
+mod runner;
+
+pub use command::{parse, Command};
+pub use options::{declarations, Options, ALGORITHMS, MAX_HASH_MIB, MAX_THREADS};
+
+use crate::chess::Game;
+use crate::search::{bench, SearchOptions, SearchSettings, Strength, DEFAULT_BENCH_DEPTH};
+use crate::tt::TranspositionTable;
+use options::Effect;
+use runner::{Job, Runner, SearchJob};
 use std::sync::Arc;
 
 /// What the protocol needs from the place it runs in: a way to print one output
@@ -10,20 +29,132 @@ pub trait Host: Send + Sync + 'static {
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>);
 }
 
+/// The engine's name and authors as `uci` reports them.
+pub const ENGINE_NAME: &str = concat!("meshmate ", env!("CARGO_PKG_VERSION"));
+
 /// A UCI engine session: feed it input lines, it answers through its [`Host`].
 pub struct Engine {
     host: Arc<dyn Host>,
+    game: Game,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    runner: Arc<Runner>,
 }
 
 impl Engine {
     /// Creates a session that answers through `host`.
     pub fn new(host: Arc<dyn Host>) -> Engine {
-        Engine { host }
+        let options = Options::default();
+        let tt = TranspositionTable::try_new(options.hash_mib)
+            .or_else(|_| TranspositionTable::try_new(1))
+            .expect("a 1 MiB table can be allocated");
+        Engine { host, game: Game::default(), options, tt: Arc::new(tt), runner: Arc::new(Runner::new()) }
+    }
+
+    /// The current option values.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Whether no search is queued or running.
+    pub fn idle(&self) -> bool {
+        self.runner.idle()
+    }
+
+    /// The input ended: searches that only `stop` could end are stopped; the others
+    /// finish and answer.
+    pub fn end_of_input(&self) {
+        self.runner.stop_unbounded();
+    }
+
+    fn error(&self, message: &str) {
+        self.host.emit(&format!("info string error: {message}"));
     }
 
     /// Handles one input line. Returns `false` after `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
-        let _ = &self.host;
-        line.trim() != "quit"
+        let command = match parse(line, &self.game) {
+            Ok(c) => c,
+            Err(e) => {
+                self.error(&e);
+                return true;
+            }
+        };
+        match command {
+            Command::Uci => {
+                self.host.emit(&format!("id name {ENGINE_NAME}"));
+                self.host.emit("id author the meshmate developers");
+                for d in declarations() {
+                    self.host.emit(&d);
+                }
+                self.host.emit("uciok");
+            }
+            Command::IsReady => self.host.emit("readyok"),
+            Command::NewGame => {
+                self.runner.stop_all();
+                self.tt.clear();
+                self.runner.submit(Job::ForgetHeuristics, &self.host);
+            }
+            Command::Position(game) => self.game = game,
+            Command::Go(limits, problems) => {
+                for p in &problems {
+                    self.error(p);
+                }
+                self.runner.stop_all();
+                let job = SearchJob {
+                    game: self.game.clone(),
+                    control: Arc::new(crate::search::Control::default()),
+                    settings: SearchSettings {
+                        multipv: self.options.multipv,
+                        move_overhead: self.options.move_overhead,
+                        options: SearchOptions { pure: self.options.pure },
+                    },
+                    strength: self.options.limit_strength.then(|| Strength::new(self.options.elo)),
+                    tt: self.tt.clone(),
+                    limits,
+                };
+                job.control.reset(job.limits.ponder);
+                self.runner.submit(Job::Search(Box::new(job)), &self.host);
+            }
+            Command::Stop => self.runner.stop_all(),
+            Command::PonderHit => self.runner.ponderhit_all(),
+            Command::SetOption { name, value } => match self.options.set(&name, value.as_deref()) {
+                Ok(Effect::None) => {}
+                Ok(Effect::ClearHash) => self.tt.clear(),
+                Ok(Effect::ResizeHash(mib)) => self.resize_hash(mib),
+                Err(e) => self.error(&e),
+            },
+            Command::Bench(depth) => {
+                if !self.runner.idle() {
+                    self.error("bench is not available while a search runs");
+                } else {
+                    let host = self.host.clone();
+                    bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH), &mut |l| host.emit(l));
+                }
+            }
+            Command::Display => {
+                self.host.emit(&format!("info string fen {}", self.game.board()));
+            }
+            Command::Quit => {
+                self.runner.stop_all();
+                return false;
+            }
+            Command::Nothing => {}
+        }
+        true
+    }
+
+    /// Replaces the table; on refusal keeps the old one and says so.
+    fn resize_hash(&mut self, mib: usize) {
+        if mib == self.tt.mib() {
+            return;
+        }
+        match TranspositionTable::try_new(mib) {
+            Ok(tt) => {
+                self.tt = Arc::new(tt);
+                self.options.hash_mib = mib;
+            }
+            Err(e) => self.error(&format!("{e}; keeping the {} MiB table", self.tt.mib())),
+        }
     }
 }

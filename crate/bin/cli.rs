@@ -1,0 +1,181 @@
+//! Subcommands of the native binary. Each returns the process exit code.
+
+use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, Game, START_FEN};
+use meshmate::search::{bench, search, Control, Info, Limits, Listener, RootMove, SearchSettings, Searcher, DEFAULT_BENCH_DEPTH};
+use meshmate::tt::TranspositionTable;
+use meshmate::uci::{Engine, Host};
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+
+const USAGE: &str = "usage: meshmate [uci]
+       meshmate bench [DEPTH]
+       meshmate perft DEPTH [FEN]
+       meshmate perft --suite FILE [--max-depth N]
+       meshmate suite FILE [--movetime MS] [--depth D] [--hash MIB]";
+
+/// Dispatches on the first argument.
+pub fn run(args: &[String]) -> i32 {
+    let rest = args.get(1..).unwrap_or(&[]);
+    let result = match args.first().map(String::as_str) {
+        None | Some("uci") => {
+            uci_loop();
+            Ok(())
+        }
+        Some("bench") => run_bench(rest),
+        Some("perft") => run_perft(rest),
+        Some("suite") => run_suite(rest),
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command '{other}'\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// Prints to stdout and runs searches on std threads.
+struct StdHost;
+
+impl Host for StdHost {
+    fn emit(&self, line: &str) {
+        let mut out = std::io::stdout().lock();
+        // A closed stdout (the GUI went away) is not worth a panic.
+        let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+    }
+
+    fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
+        std::thread::spawn(job);
+    }
+}
+
+fn uci_loop() {
+    let mut engine = Engine::new(Arc::new(StdHost));
+    let stdin = std::io::stdin();
+    let mut quit = false;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        if !engine.handle_line(&line) {
+            quit = true;
+            break;
+        }
+    }
+    if !quit {
+        engine.end_of_input();
+    }
+    while !engine.idle() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+fn number<T: std::str::FromStr>(text: Option<&String>, what: &str) -> Result<T, String> {
+    let text = text.ok_or_else(|| format!("{what} is missing"))?;
+    text.parse().map_err(|_| format!("{what} '{text}' is not a valid number"))
+}
+
+fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a String> {
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1))
+}
+
+fn run_bench(args: &[String]) -> Result<(), String> {
+    let depth = match args.first() {
+        Some(_) => number(args.first(), "bench depth")?,
+        None => DEFAULT_BENCH_DEPTH,
+    };
+    if !(1..=64).contains(&depth) {
+        return Err("bench depth must be from 1 to 64".into());
+    }
+    bench(depth, &mut |l| println!("{l}"));
+    Ok(())
+}
+
+fn read_file(path: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))
+}
+
+fn run_perft(args: &[String]) -> Result<(), String> {
+    if let Some(path) = flag(args, "--suite") {
+        let max_depth: u32 = match flag(args, "--max-depth") {
+            Some(d) => number(Some(d), "--max-depth")?,
+            None => 6,
+        };
+        let records = parse_epd_file(&read_file(path)?)?;
+        let mut failures = 0;
+        for (i, epd) in records.iter().enumerate() {
+            for depth in 1..=max_depth {
+                let Some(expected) = epd.get(&format!("D{depth}")) else { continue };
+                let expected: u64 = number(Some(&expected.to_string()), "perft count")?;
+                let got = perft(&epd.board, depth);
+                let verdict = if got == expected { "ok" } else { "FAIL" };
+                failures += usize::from(got != expected);
+                println!("{:>3} {:<12} D{depth} {got:>12} expected {expected:>12} {verdict}", i + 1, epd.get("id").unwrap_or("-"));
+            }
+        }
+        println!("{} positions, {failures} failures", records.len());
+        return if failures == 0 { Ok(()) } else { Err(format!("{failures} perft counts differ")) };
+    }
+    let depth: u32 = number(args.first(), "perft depth")?;
+    let fen = if args.len() > 1 { args[1..].join(" ") } else { START_FEN.to_string() };
+    let board = parse_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+    let start = std::time::Instant::now();
+    let nodes = perft(&board, depth);
+    let secs = start.elapsed().as_secs_f64();
+    println!("perft {depth}: {nodes} nodes in {:.3} s ({:.0} nodes/s)", secs, nodes as f64 / secs.max(1e-9));
+    Ok(())
+}
+
+struct Silent;
+
+impl Listener for Silent {
+    fn info(&mut self, _: &Info) {}
+    fn currmove(&mut self, _: i32, _: RootMove) {}
+}
+
+/// Moves in an EPD operand (`bm Nf3 e4`), parsed as SAN on `board`.
+fn san_list(board: &Board, operand: Option<&str>) -> Result<Vec<meshmate::chess::Move>, String> {
+    operand.map_or(Ok(Vec::new()), |text| text.split_whitespace().map(|san| parse_san(board, san)).collect())
+}
+
+fn run_suite(args: &[String]) -> Result<(), String> {
+    let path = args.first().ok_or("suite needs an EPD file")?;
+    let movetime: Option<u64> = flag(args, "--movetime").map(|t| number(Some(t), "--movetime")).transpose()?;
+    let depth: Option<i32> = flag(args, "--depth").map(|t| number(Some(t), "--depth")).transpose()?;
+    let hash: usize = flag(args, "--hash").map(|t| number(Some(t), "--hash")).transpose()?.unwrap_or(64);
+    let records = parse_epd_file(&read_file(path)?)?;
+    let tt = Arc::new(TranspositionTable::try_new(hash).map_err(|e| e.to_string())?);
+    let mut searcher = Searcher::new(tt.clone());
+    let limits = Limits { movetime: movetime.or(if depth.is_none() { Some(1000) } else { None }), depth, ..Limits::default() };
+    let mut solved = 0;
+    let mut scored = 0;
+    for epd in &records {
+        let board = &epd.board;
+        let best = san_list(board, epd.get("bm")).map_err(|e| format!("{}: bm {e}", epd.get("id").unwrap_or("?")))?;
+        let avoid = san_list(board, epd.get("am")).map_err(|e| format!("{}: am {e}", epd.get("id").unwrap_or("?")))?;
+        if best.is_empty() && avoid.is_empty() {
+            continue;
+        }
+        tt.clear();
+        searcher.clear_heuristics();
+        let game = Game::from_board(board.clone());
+        let result = search(&mut searcher, &tt, board, game.history(), &limits, &SearchSettings::default(), &Control::default(), &mut Silent);
+        let played = result.best.expect("suite positions have legal moves");
+        let ok = (best.is_empty() || best.contains(&played)) && !avoid.contains(&played);
+        scored += 1;
+        solved += usize::from(ok);
+        println!(
+            "{:<14} {:<8} played {:<8} depth {:>2} {}",
+            epd.get("id").unwrap_or("-"),
+            epd.get("bm").map(|b| format!("bm {b}")).or(epd.get("am").map(|a| format!("am {a}"))).unwrap_or_default(),
+            format_san(board, played),
+            result.depth,
+            if ok { "solved" } else { "-" }
+        );
+    }
+    println!("solved {solved} of {scored}");
+    Ok(())
+}

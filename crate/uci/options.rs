@@ -1,0 +1,148 @@
+//! The UCI options: their declarations for `uci`, their values, and `setoption`.
+
+use crate::search::{MAX_ELO, MIN_ELO};
+
+/// Largest Hash the build offers, in MiB (the browser's memory is capped when the
+/// wasm module is instantiated).
+#[cfg(target_arch = "wasm32")]
+pub const MAX_HASH_MIB: usize = 1024;
+/// Largest Hash the build offers, in MiB.
+#[cfg(not(target_arch = "wasm32"))]
+pub const MAX_HASH_MIB: usize = 65_536;
+/// Largest Threads value.
+pub const MAX_THREADS: usize = 256;
+/// The search algorithms offered (more arrive with the parallel machine).
+pub const ALGORITHMS: [&str; 1] = ["serial"];
+
+/// Current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Table size in MiB.
+    pub hash_mib: usize,
+    /// Processors to search with.
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// Whether the GUI may send `go ponder` (informational).
+    pub ponder: bool,
+    /// Milliseconds kept back per move for communication.
+    pub move_overhead: u64,
+    /// Play at `elo` instead of full strength.
+    pub limit_strength: bool,
+    /// Target strength when limited.
+    pub elo: u32,
+    /// Order-independent search (see `SearchOptions::pure`).
+    pub pure: bool,
+    /// Index into [`ALGORITHMS`].
+    pub algorithm: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mib: 16,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead: 30,
+            limit_strength: false,
+            elo: 1500,
+            pure: false,
+            algorithm: 0,
+        }
+    }
+}
+
+/// What a `setoption` asks the engine to do beyond storing a value.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing more.
+    None,
+    /// Reallocate the table at this size.
+    ResizeHash(usize),
+    /// Clear the table.
+    ClearHash,
+}
+
+/// The lines `uci` prints to declare the options.
+pub fn declarations() -> Vec<String> {
+    let d = Options::default();
+    vec![
+        format!("option name Hash type spin default {} min 1 max {MAX_HASH_MIB}", d.hash_mib),
+        format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", d.threads),
+        format!("option name MultiPV type spin default {} min 1 max 256", d.multipv),
+        "option name Clear Hash type button".to_string(),
+        "option name Ponder type check default false".to_string(),
+        format!("option name Move Overhead type spin default {} min 0 max 5000", d.move_overhead),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        format!("option name UCI_Elo type spin default {} min {MIN_ELO} max {MAX_ELO}", d.elo),
+        "option name Pure type check default false".to_string(),
+        format!("option name Algorithm type combo default {} var {}", ALGORITHMS[0], ALGORITHMS.join(" var ")),
+    ]
+}
+
+fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
+    let text = value.ok_or_else(|| format!("option {name} needs a value"))?;
+    match text.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!("option {name} value '{text}' is not a number from {min} to {max}")),
+    }
+}
+
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        other => Err(format!("option {name} value '{}' is not true or false", other.unwrap_or(""))),
+    }
+}
+
+impl Options {
+    /// Applies `setoption name <name> value <value>` (names are case-insensitive).
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                let mib = spin(name, value, 1, MAX_HASH_MIB as u64)? as usize;
+                Ok(Effect::ResizeHash(mib))
+            }
+            "threads" => {
+                self.threads = spin(name, value, 1, MAX_THREADS as u64)? as usize;
+                Ok(Effect::None)
+            }
+            "multipv" => {
+                self.multipv = spin(name, value, 1, 256)? as usize;
+                Ok(Effect::None)
+            }
+            "clear hash" => Ok(Effect::ClearHash),
+            "ponder" => {
+                self.ponder = check(name, value)?;
+                Ok(Effect::None)
+            }
+            "move overhead" => {
+                self.move_overhead = spin(name, value, 0, 5000)?;
+                Ok(Effect::None)
+            }
+            "uci_limitstrength" => {
+                self.limit_strength = check(name, value)?;
+                Ok(Effect::None)
+            }
+            "uci_elo" => {
+                self.elo = spin(name, value, MIN_ELO as u64, MAX_ELO as u64)? as u32;
+                Ok(Effect::None)
+            }
+            "pure" => {
+                self.pure = check(name, value)?;
+                Ok(Effect::None)
+            }
+            "algorithm" => {
+                let text = value.unwrap_or("");
+                self.algorithm = ALGORITHMS
+                    .iter()
+                    .position(|a| a.eq_ignore_ascii_case(text))
+                    .ok_or_else(|| format!("option Algorithm value '{text}' is not one of {}", ALGORITHMS.join(", ")))?;
+                Ok(Effect::None)
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Runs searches off the input thread, one at a time and in the order the `go`
+//! commands came, so a burst of `position`/`go`/`stop` from a GUI ends with the last
+//! search answered last. Jobs run on threads the [`Host`] provides; no thread stays
+//! alive (or busy) while the queue is empty.
+
+use super::report::{bestmove_line, info_line};
+use super::Host;
+use crate::chess::Game;
+use crate::search::{search, Control, Info, Limits, Listener, Noise, RootMove, SearchSettings, Searcher, Strength};
+use crate::tt::TranspositionTable;
+use cozy_chess::Board;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// A search to run.
+pub struct SearchJob {
+    /// The game to search.
+    pub game: Game,
+    /// `go` limits.
+    pub limits: Limits,
+    /// MultiPV, overhead, pure.
+    pub settings: SearchSettings,
+    /// Weakening, if any.
+    pub strength: Option<Strength>,
+    /// The table to use.
+    pub tt: Arc<TranspositionTable>,
+    /// Stop and ponderhit signals for this job.
+    pub control: Arc<Control>,
+}
+
+/// Work for the search thread, in input order.
+pub enum Job {
+    /// Run a search and print `bestmove`.
+    Search(Box<SearchJob>),
+    /// Forget killers and history (new game).
+    ForgetHeuristics,
+}
+
+struct State {
+    queue: VecDeque<Job>,
+    /// Controls of searches queued or running, so `stop` reaches all of them, each
+    /// with whether it can only end by `stop` (infinite or ponder).
+    active: Vec<(Arc<Control>, bool)>,
+    /// Whether a thread is draining the queue.
+    draining: bool,
+}
+
+/// The queue and the searcher it feeds.
+pub struct Runner {
+    state: Mutex<State>,
+    searcher: Mutex<Option<Searcher>>,
+}
+
+/// Locks a mutex, recovering it if a panicking thread poisoned it: the data behind
+/// these locks stays consistent between operations.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Runner {
+    /// An idle runner.
+    pub fn new() -> Runner {
+        Runner {
+            state: Mutex::new(State { queue: VecDeque::new(), active: Vec::new(), draining: false }),
+            searcher: Mutex::new(None),
+        }
+    }
+
+    /// Queues `job` and makes sure a thread is draining the queue.
+    pub fn submit(self: &Arc<Self>, job: Job, host: &Arc<dyn Host>) {
+        let mut state = lock(&self.state);
+        if let Job::Search(s) = &job {
+            state.active.push((s.control.clone(), s.limits.infinite || s.limits.ponder));
+        }
+        state.queue.push_back(job);
+        if !state.draining {
+            state.draining = true;
+            let runner = self.clone();
+            let host2 = host.clone();
+            host.spawn(Box::new(move || runner.drain(&host2)));
+        }
+    }
+
+    /// Stops every queued and running search.
+    pub fn stop_all(&self) {
+        for (c, _) in &lock(&self.state).active {
+            c.stop();
+        }
+    }
+
+    /// Stops the searches that would otherwise wait for `stop` forever (input ended).
+    pub fn stop_unbounded(&self) {
+        for (c, _) in lock(&self.state).active.iter().filter(|(_, unbounded)| *unbounded) {
+            c.stop();
+        }
+    }
+
+    /// Passes `ponderhit` to the searches.
+    pub fn ponderhit_all(&self) {
+        for (c, _) in &lock(&self.state).active {
+            c.ponderhit();
+        }
+    }
+
+    /// Whether no job is queued or running.
+    pub fn idle(&self) -> bool {
+        !lock(&self.state).draining
+    }
+
+    fn drain(&self, host: &Arc<dyn Host>) {
+        loop {
+            let job = {
+                let mut state = lock(&self.state);
+                match state.queue.pop_front() {
+                    Some(job) => job,
+                    None => {
+                        state.draining = false;
+                        return;
+                    }
+                }
+            };
+            match job {
+                Job::ForgetHeuristics => {
+                    if let Some(s) = lock(&self.searcher).as_mut() {
+                        s.clear_heuristics();
+                    }
+                }
+                Job::Search(job) => {
+                    let control = job.control.clone();
+                    let line = self.run_search(*job, host);
+                    lock(&self.state).active.retain(|(c, _)| !Arc::ptr_eq(c, &control));
+                    host.emit(&line);
+                }
+            }
+        }
+    }
+
+    /// Runs one search and returns its `bestmove` line.
+    fn run_search(&self, job: SearchJob, host: &Arc<dyn Host>) -> String {
+        let mut slot = lock(&self.searcher);
+        let searcher = slot.get_or_insert_with(|| Searcher::new(job.tt.clone()));
+        searcher.set_table(job.tt.clone());
+        let mut limits = job.limits.clone();
+        let mut settings = job.settings;
+        if let Some(strength) = job.strength {
+            strength.restrict(&mut limits);
+            settings.multipv = settings.multipv.max(crate::search::CANDIDATE_LINES);
+        }
+        let board = job.game.board().clone();
+        let mut listener = Printer { board: &board, host: host.as_ref(), lines: job.settings.multipv };
+        let result = search(searcher, &job.tt, &board, job.game.history(), &limits, &settings, &job.control, &mut listener);
+        // UCI: in infinite and ponder mode the answer waits for `stop` (or `ponderhit`).
+        while !job.control.stopped() && (job.limits.infinite || job.control.pondering()) {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let best = match job.strength {
+            Some(strength) => {
+                let mut noise = Noise::new(crate::clock::now_ms().to_bits() ^ result.nodes);
+                strength.choose(&result.lines, || noise.next_unit()).or(result.best)
+            }
+            None => result.best,
+        };
+        let ponder = if best == result.best { result.ponder } else { None };
+        bestmove_line(&board, best, ponder)
+    }
+}
+
+impl Default for Runner {
+    fn default() -> Self {
+        Runner::new()
+    }
+}
+
+/// Prints search reports as `info` lines (only the lines the user asked for).
+struct Printer<'a> {
+    board: &'a Board,
+    host: &'a dyn Host,
+    lines: usize,
+}
+
+impl Listener for Printer<'_> {
+    fn info(&mut self, info: &Info) {
+        if info.multipv <= self.lines {
+            self.host.emit(&info_line(self.board, info));
+        }
+    }
+
+    fn currmove(&mut self, depth: i32, mv: RootMove) {
+        let text = crate::chess::format_uci(self.board, mv.mv);
+        self.host.emit(&format!("info depth {depth} currmove {text} currmovenumber {}", mv.number));
+    }
+}
