@@ -304,7 +304,7 @@ fn tuner_reduces_error_and_is_reproducible() {
     assert!(positions.len() > 300, "{}", positions.len());
     let mut start = EvalParams::DEFAULT;
     start.material = [s(10, 10); 5];
-    let config = TuneConfig { iterations: 60, learning_rate: 2.0 };
+    let config = TuneConfig { iterations: 60, learning_rate: 2.0, frozen: vec!["psqt", "tempo"] };
     let mut errors = Vec::new();
     let tuned = tune(&positions, &config, &start, |p| errors.push(p.error));
     assert_eq!(errors.len(), 60);
@@ -314,8 +314,57 @@ fn tuner_reduces_error_and_is_reproducible() {
     assert!(after < before * 0.9, "error before {before}, after {after}");
     assert!(errors.last().unwrap() < &errors[0]);
     assert!(tuned.material.iter().all(|m| m.mg > 50 && m.eg > 50), "material relearnt: {:?}", tuned.material);
+    assert_eq!((tuned.psqt, tuned.tempo), (start.psqt, start.tempo), "frozen fields stay");
     let again = tune(&positions, &config, &start, |_| {});
     assert_eq!(again, tuned);
+}
+
+/// Tunes the default weights on a position file and writes the result as Rust source:
+/// `MESHMATE_TUNE_FILE=positions.txt MESHMATE_TUNE_OUT=crate/eval/default_params.rs \
+///  cargo test --release --test eval tune_on_file -- --ignored --nocapture`.
+/// The last tenth of the file (later games) is held out to check the fit generalises;
+/// `MESHMATE_TUNE_ITERATIONS` and `MESHMATE_TUNE_FROZEN` (comma-separated field names)
+/// adjust the run.
+#[test]
+#[ignore]
+fn tune_on_file() {
+    let path = std::env::var("MESHMATE_TUNE_FILE").expect("set MESHMATE_TUNE_FILE");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let positions = load_positions(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (train, holdout) = positions.split_at(positions.len() * 9 / 10);
+    let iterations = std::env::var("MESHMATE_TUNE_ITERATIONS").map_or(1000, |n| n.parse().expect("iterations"));
+    let frozen_names = std::env::var("MESHMATE_TUNE_FROZEN").unwrap_or_default();
+    let frozen: Vec<&'static str> = frozen_names.split(',').filter(|n| !n.is_empty()).map(|n| &*n.to_string().leak()).collect();
+    let config = TuneConfig { iterations, learning_rate: 1.0, frozen: frozen.clone() };
+    let start = EvalParams::DEFAULT;
+    let started = Instant::now();
+    let tuned = tune(train, &config, &start, |p| {
+        if p.iteration % 100 == 0 || p.iteration == 1 {
+            println!("iteration {:5}: K {:.4}, training error {:.6} ({:.0} s)", p.iteration, p.k, p.error, started.elapsed().as_secs_f64());
+        }
+    });
+    let k = fit_k(train, &start);
+    let report = |name: &str, set: &[(Board, f64)]| {
+        let (before, after) = (mean_squared_error(set, &start, k), mean_squared_error(set, &tuned, k));
+        println!("{name}: {} positions, error {before:.6} -> {after:.6}", set.len());
+        (before, after)
+    };
+    report("training", train);
+    let (before, after) = report("held out", holdout);
+    assert!(after < before, "tuning made the held-out error worse");
+    let provenance = format!(
+        "Tuned weights: the previous defaults (material and piece-square tables first taken from\n\
+         PeSTO, Ronald Friederich's tables on the Chess Programming Wiki page \"PeSTO's Evaluation\n\
+         Function\") fitted by `tune` ({iterations} iterations, K {k:.4}, frozen: {}) to {} positions\n\
+         of meshmate self-play (tests/tuning/selfplay.py); held-out error {before:.6} -> {after:.6}.",
+        if frozen.is_empty() { "none".to_string() } else { frozen.join(", ") },
+        train.len(),
+    );
+    let source = tuned.to_rust_source(&provenance);
+    match std::env::var("MESHMATE_TUNE_OUT") {
+        Ok(out) => std::fs::write(&out, source).unwrap_or_else(|e| panic!("{out}: {e}")),
+        Err(_) => println!("{source}"),
+    }
 }
 
 /// Evaluations per second; run with `cargo test --release --test eval -- --ignored --nocapture`.

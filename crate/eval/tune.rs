@@ -110,11 +110,14 @@ pub struct TuneConfig {
     pub iterations: usize,
     /// Adam's step size, in centipawns per iteration.
     pub learning_rate: f64,
+    /// Fields of [`EvalParams`] (by name) kept at their starting values, e.g. `psqt`
+    /// when there are too few positions to fit 768 square weights.
+    pub frozen: Vec<&'static str>,
 }
 
 impl Default for TuneConfig {
     fn default() -> Self {
-        TuneConfig { iterations: 1000, learning_rate: 1.0 }
+        TuneConfig { iterations: 1000, learning_rate: 1.0, frozen: Vec::new() }
     }
 }
 
@@ -129,14 +132,25 @@ pub fn tune(
     let k = fit_k(positions, start);
     let traces = Traces::new(positions, start);
     let mut weights: Vec<[f64; 2]> = start.to_flat().iter().map(|w| [w.mg as f64, w.eg as f64]).collect();
+    let frozen = frozen_mask(start, &config.frozen);
     let mut adam = Adam::new(weights.len(), config.learning_rate);
     for iteration in 1..=config.iterations {
-        let (error, gradient) = traces.error_and_gradient(&weights, k);
+        let (error, mut gradient) = traces.error_and_gradient(&weights, k);
+        for (g, _) in gradient.iter_mut().zip(&frozen).filter(|(_, &frozen)| frozen) {
+            *g = [0.0; 2];
+        }
         adam.step(&mut weights, &gradient);
         progress(&TuneProgress { iteration, k, error });
     }
     let rounded: Vec<Score> = weights.iter().map(|w| Score { mg: w[0].round() as i32, eg: w[1].round() as i32 }).collect();
     EvalParams::from_flat(&rounded)
+}
+
+/// For each flat weight: whether it belongs to one of the `frozen` fields.
+fn frozen_mask(params: &EvalParams, frozen: &[&str]) -> Vec<bool> {
+    let mut mask = Vec::with_capacity(EvalParams::LEN);
+    params.for_each_field(|name, field| mask.extend(field.scores().iter().map(|_| frozen.contains(&name))));
+    mask
 }
 
 /// The evaluation of every position as a linear function of the weights.

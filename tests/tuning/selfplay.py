@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Self-play games of a UCI engine, written as a position file for the Texel tuner.
+
+Each game starts with a few random legal moves (a seeded generator, so a run is
+reproducible), then the engine plays both sides with a fixed node budget. Games end by
+the rules (mate, stalemate, repetition, fifty moves, insufficient material), by
+adjudication (the engine's score beyond --adjudicate centipawns for four plies in a row),
+or as a draw after --max-plies. Every quiet position after the random opening (side to
+move not in check, played move neither a capture, a promotion nor a check) is written as
+`FEN;result` with the game's result, the format `meshmate::eval::tune::load_positions`
+reads.
+
+Usage: selfplay.py --engine target/release/meshmate --games 400 --out positions.txt
+Needs python-chess (build.sh setup installs it).
+"""
+import argparse
+import multiprocessing
+import random
+import sys
+
+import chess
+import chess.engine
+
+
+def play_game(engine, game_id, rng, args):
+    """Plays one game; returns (result string, list of quiet FENs)."""
+    board = chess.Board()
+    for _ in range(args.random_plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    if board.is_game_over(claim_draw=True):
+        return None, []
+
+    fens = []
+    decisive = 0
+    result = "1/2-1/2"
+    while True:
+        if board.is_game_over(claim_draw=True):
+            result = board.result(claim_draw=True)
+            break
+        if board.ply() >= args.max_plies:
+            break
+        played = engine.play(board, chess.engine.Limit(nodes=args.nodes), game=game_id, info=chess.engine.INFO_SCORE)
+        move = played.move
+        score = played.info.get("score")
+        white_cp = score.white().score(mate_score=100000) if score else 0
+        quiet = not (board.is_check() or board.is_capture(move) or move.promotion or board.gives_check(move))
+        if quiet:
+            fens.append(board.fen())
+        board.push(move)
+        decisive = decisive + 1 if abs(white_cp) >= args.adjudicate else 0
+        if decisive >= 4:
+            result = "1-0" if white_cp > 0 else "0-1"
+            break
+    return result, fens
+
+
+def worker(task):
+    """Plays games first..last-1 with their own seeded generators; returns the lines."""
+    first, last, args = task
+    lines = []
+    with chess.engine.SimpleEngine.popen_uci(args.engine) as engine:
+        for game_id in range(first, last):
+            rng = random.Random(args.seed * 1_000_003 + game_id)
+            result, fens = play_game(engine, game_id, rng, args)
+            if result is None:
+                continue
+            lines.extend(f"{fen};{result}" for fen in fens)
+            print(f"game {game_id}: {result}, {len(fens)} positions", file=sys.stderr, flush=True)
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--engine", required=True, help="path of the UCI engine")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--nodes", type=int, default=4000, help="node budget per move")
+    parser.add_argument("--random-plies", type=int, default=8)
+    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--adjudicate", type=int, default=1000, help="centipawns")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+
+    chunk = max(1, args.games // (args.workers * 8))
+    tasks = [(first, min(first + chunk, args.games), args) for first in range(0, args.games, chunk)]
+    with multiprocessing.Pool(args.workers) as pool, open(args.out, "w") as out:
+        out.write(f"# meshmate self-play: {args.games} games, {args.nodes} nodes per move, seed {args.seed}\n")
+        for lines in pool.imap(worker, tasks):
+            out.writelines(line + "\n" for line in lines)
+
+
+if __name__ == "__main__":
+    main()
