@@ -21,39 +21,22 @@ import sys
 import chess
 import chess.engine
 
+from games import is_quiet, random_opening, run_game
+
 
 def play_game(engine, game_id, rng, args):
-    """Plays one game; returns (result string, list of quiet FENs)."""
-    board = chess.Board()
-    for _ in range(args.random_plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    if board.is_game_over(claim_draw=True):
+    """Plays one game; returns (result, quiet FENs), or (None, []) if the random opening ended it."""
+    board = random_opening(rng, args.random_plies)
+    if board is None:
         return None, []
-
     fens = []
-    decisive = 0
-    result = "1/2-1/2"
-    while True:
-        if board.is_game_over(claim_draw=True):
-            result = board.result(claim_draw=True)
-            break
-        if board.ply() >= args.max_plies:
-            break
-        played = engine.play(board, chess.engine.Limit(nodes=args.nodes), game=game_id, info=chess.engine.INFO_SCORE)
-        move = played.move
-        score = played.info.get("score")
-        white_cp = score.white().score(mate_score=100000) if score else 0
-        quiet = not (board.is_check() or board.is_capture(move) or move.promotion or board.gives_check(move))
-        if quiet:
-            fens.append(board.fen())
-        board.push(move)
-        decisive = decisive + 1 if abs(white_cp) >= args.adjudicate else 0
-        if decisive >= 4:
-            result = "1-0" if white_cp > 0 else "0-1"
-            break
+    limits = {"nodes": args.nodes, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": game_id}
+
+    def record(position, move):
+        if is_quiet(position, move):
+            fens.append(position.fen())
+
+    result = run_game(board, {chess.WHITE: engine, chess.BLACK: engine}, limits, record)
     return result, fens
 
 

@@ -1,0 +1,53 @@
+"""Playing games between UCI engines: the part self-play and matches share."""
+import chess
+import chess.engine
+
+
+def random_opening(rng, plies):
+    """A board after `plies` random legal moves from the start (drawn from `rng`), or
+    None if the game ended within them."""
+    board = chess.Board()
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            return None
+        board.push(rng.choice(moves))
+    return None if board.is_game_over(claim_draw=True) else board
+
+
+def is_quiet(board, move):
+    """Whether the position before `move` is one a static evaluation should judge: not in
+    check, and the chosen move is neither a capture, a promotion nor a check."""
+    return not (board.is_check() or board.is_capture(move) or move.promotion or board.gives_check(move))
+
+
+def play_out(board, engines, limits):
+    """Plays `board` to the end; `engines` maps chess.WHITE/BLACK to an engine, `limits`
+    has nodes, max_plies, adjudicate (centipawns) and game (an id that makes the engines
+    start a new game). Yields (board, move) before each move, then returns the result
+    ('1-0', '0-1', '1/2-1/2') as the generator's value. A game is adjudicated when the
+    mover's score is beyond `adjudicate` for four plies in a row, a draw at max_plies."""
+    decisive = 0
+    while not board.is_game_over(claim_draw=True):
+        if board.ply() >= limits["max_plies"]:
+            return "1/2-1/2"
+        engine = engines[board.turn]
+        played = engine.play(board, chess.engine.Limit(nodes=limits["nodes"]), game=limits["game"], info=chess.engine.INFO_SCORE)
+        score = played.info.get("score")
+        white_cp = score.white().score(mate_score=100000) if score else 0
+        yield board, played.move
+        board.push(played.move)
+        decisive = decisive + 1 if abs(white_cp) >= limits["adjudicate"] else 0
+        if decisive >= 4:
+            return "1-0" if white_cp > 0 else "0-1"
+    return board.result(claim_draw=True)
+
+
+def run_game(board, engines, limits, on_move=lambda board, move: None):
+    """Runs play_out to the end, calling on_move(board, move) before each move; returns the result."""
+    game = play_out(board, engines, limits)
+    while True:
+        try:
+            on_move(*next(game))
+        except StopIteration as end:
+            return end.value

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""A match between two UCI engines, to check that a change (such as tuned weights) helps.
+
+Game pairs: each pair starts from the same random opening (seeded, so a run is
+reproducible) and the engines swap colours, which cancels most of the opening's bias.
+Each move gets a fixed node budget; games end by the rules, by adjudication, or as a
+draw after --max-plies (see games.py). Prints wins, draws and losses of the first engine
+and the Elo difference they imply, with a 95% interval.
+
+Usage: match.py --first NEW_ENGINE --second OLD_ENGINE --pairs 100
+"""
+import argparse
+import math
+import random
+
+import chess
+import chess.engine
+
+from games import random_opening, run_game
+
+
+def elo(score):
+    """Elo difference for an expected score strictly between 0 and 1."""
+    return -400 * math.log10(1 / score - 1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--first", required=True)
+    parser.add_argument("--second", required=True)
+    parser.add_argument("--pairs", type=int, default=50)
+    parser.add_argument("--nodes", type=int, default=5000)
+    parser.add_argument("--random-plies", type=int, default=6)
+    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--adjudicate", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+
+    points = []
+    with chess.engine.SimpleEngine.popen_uci(args.first) as first, chess.engine.SimpleEngine.popen_uci(args.second) as second:
+        game_id = 0
+        for pair in range(args.pairs):
+            rng = random.Random(args.seed * 1_000_003 + pair)
+            opening = random_opening(rng, args.random_plies)
+            if opening is None:
+                continue
+            for first_plays in (chess.WHITE, chess.BLACK):
+                game_id += 1
+                engines = {first_plays: first, not first_plays: second}
+                limits = {"nodes": args.nodes, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": game_id}
+                result = run_game(opening.copy(), engines, limits)
+                white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+                points.append(white_points if first_plays == chess.WHITE else 1.0 - white_points)
+            print(f"pair {pair}: first engine {sum(points[-2:])}/2", flush=True)
+
+    n = len(points)
+    wins, losses = points.count(1.0), points.count(0.0)
+    mean = sum(points) / n
+    deviation = math.sqrt(sum((p - mean) ** 2 for p in points) / n)
+    margin = 1.96 * deviation / math.sqrt(n)
+    low, high = max(mean - margin, 1e-6), min(mean + margin, 1 - 1e-6)
+    print(f"first engine: +{wins} ={n - wins - losses} -{losses} of {n}, score {mean:.3f}, "
+          f"Elo {elo(min(max(mean, 1e-6), 1 - 1e-6)):+.0f} (95%: {elo(low):+.0f} to {elo(high):+.0f})")
+
+
+if __name__ == "__main__":
+    main()
