@@ -163,6 +163,27 @@ fn passed_pawns_are_recognised() {
 }
 
 #[test]
+fn kings_near_a_passed_pawn() {
+    let params = only(|p| p.passed_king_distance = [s(-1, -1), s(10, 10)]);
+    // White's d5 pawn: stop square d6, White's king on d1 is 5 away, Black's on h8 is 4.
+    assert_eq!(white_eval(&board("7k/8/8/3P4/8/8/8/3K4 w - - 0 1"), &params), -5 + 40);
+    // Black's passed pawn on b3 (stop square b2): Black's king on a8 is 6 away, White's on h1 6.
+    assert_eq!(white_eval(&board("k7/8/8/8/8/1p6/8/7K w - - 0 1"), &params), -(-6 + 60));
+}
+
+#[test]
+fn supported_pawns_and_pawn_threats() {
+    let supported = only(|p| p.supported_pawn = s(7, 7));
+    // c3 defends d4, d4 defends e5 (two supported); Black's lone h7 is not.
+    assert_eq!(white_eval(&board("4k3/7p/8/4P3/3P4/2P5/8/4K3 w - - 0 1"), &supported), 14);
+    let threat = only(|p| p.pawn_threat = s(50, 50));
+    // e4 attacks the knight on d5 and the rook on f5; Black's b7 attacks nothing of value
+    // (a6 is empty, c6 holds Black's own bishop); kings and pawns are not targets.
+    assert_eq!(white_eval(&board("4k3/1p6/2b5/3n1r2/4P3/8/8/4K3 w - - 0 1"), &threat), 100);
+    assert_eq!(white_eval(&board("8/8/8/8/8/4k3/3P4/4K3 b - - 0 1"), &threat), 0);
+}
+
+#[test]
 fn doubled_pawns_are_penalised() {
     let params = only(|p| p.doubled_pawn = s(-30, -30));
     assert_eq!(white_eval(&board("4k3/8/8/8/8/2P5/2P5/4K3 w - - 0 1"), &params), -30);

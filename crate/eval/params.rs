@@ -202,8 +202,15 @@ eval_params! {
     doubled_pawn: Score,
     /// Each pawn without own pawns on the adjacent files.
     isolated_pawn: Score,
+    /// Each pawn defended by an own pawn.
+    supported_pawn: Score,
     /// Passed pawn by its rank from the owner's side: index 0 is the 2nd rank, 5 the 7th.
     passed_pawn: [Score; 6],
+    /// Per square of distance from the own king (0) and the enemy king (1) to the square
+    /// in front of a passed pawn.
+    passed_king_distance: [Score; 2],
+    /// Each enemy knight, bishop, rook or queen attacked by an own pawn.
+    pawn_threat: Score,
     /// Own pawns in front of the king (its file and both neighbours), one and two ranks ahead.
     pawn_shield: [Score; 2],
     /// Each of the king's file and its neighbours with no own pawn.

@@ -1,4 +1,4 @@
-//! Pawn structure: doubled, isolated and passed pawns.
+//! Pawn structure: doubled, isolated, supported and passed pawns, and pawns attacking pieces.
 use cozy_chess::{BitBoard, Board, Color, File, Piece, Square};
 
 use super::{EvalParams, Terms};
@@ -24,11 +24,23 @@ pub(super) fn ranks_ahead(square: Square, color: Color) -> BitBoard {
     }
 }
 
+/// King steps between two squares (Chebyshev distance).
+#[inline(always)]
+fn distance(a: Square, b: Square) -> i32 {
+    let files = (a.file() as i32 - b.file() as i32).abs();
+    let ranks = (a.rank() as i32 - b.rank() as i32).abs();
+    files.max(ranks)
+}
+
 /// Adds the pawn-structure terms of `color`'s pawns.
 #[inline(always)]
 pub(super) fn add_terms<T: Terms>(board: &Board, color: Color, params: &EvalParams, terms: &mut T) {
     let own = board.colored_pieces(color, Piece::Pawn);
     let enemy = board.colored_pieces(!color, Piece::Pawn);
+    let own_attacks = pawn_attacks(own, color);
+    terms.add(&params.supported_pawn, color, (own & own_attacks).len() as i32);
+    let targets = board.colors(!color) - enemy - board.pieces(Piece::King);
+    terms.add(&params.pawn_threat, color, (own_attacks & targets).len() as i32);
     for square in own {
         let file = square.file();
         let ahead = ranks_ahead(square, color);
@@ -43,6 +55,10 @@ pub(super) fn add_terms<T: Terms>(board: &Board, color: Color, params: &EvalPara
         if stoppers.is_empty() && !blocked_by_own {
             let rank = square.rank().relative_to(color) as usize;
             terms.add(&params.passed_pawn[rank - 1], color, 1);
+            let stop = square.offset(0, if color == Color::White { 1 } else { -1 });
+            for (king, weight) in [color, !color].into_iter().zip(&params.passed_king_distance) {
+                terms.add(weight, color, distance(board.king(king), stop));
+            }
         }
     }
 }
