@@ -1,6 +1,7 @@
 // Analysis: infinite search of the position on the board with MultiPV lines in SAN,
 // score, depth, speed and hash use; the evaluation bar and the best-move arrows. The
 // search follows the cursor: every new position swaps in a new job.
+import { EngineStatus } from './engineClient.js';
 import { lineToSan } from './game.js';
 import { formatCount, formatNps, formatScore, numberedLine, whiteScore } from './format.js';
 
@@ -149,6 +150,8 @@ export class Analysis {
     const s = this.stats;
     if (position.isGameOver()) {
       this.summary.textContent = 'Game over in this position: nothing to analyse.';
+    } else if (this.engine.status === EngineStatus.Failed) {
+      this.summary.textContent = 'The engine is not running (see the message above).';
     } else if (!this.settings.analysing) {
       this.summary.textContent = 'Analysis is stopped.';
     } else {

@@ -261,7 +261,9 @@ export class EngineClient {
     if (line.startsWith('info')) {
       const info = parseInfo(line);
       if (info.string !== undefined) {
-        if (/^error\b/i.test(info.string)) this.onError(`engine: ${info.string}`);
+        // A dead engine (a trap in wasm, or a start that failed) is restarted; other errors are shown.
+        if (/^error: (engine crashed|the engine could not start)/.test(info.string)) this.fail(`engine ${info.string}`);
+        else if (/^error\b/i.test(info.string)) this.onError(`engine ${info.string}`);
         return;
       }
       if (this.currentWanted && this.current?.onInfo && (info.pv || info.score)) this.current.onInfo(info);

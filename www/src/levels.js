@@ -9,14 +9,14 @@
 
 /** @type {Level[]} */
 export const LEVELS = [
-  { name: 'Beginner', elo: 800, calibrated: false, limitElo: 800, movetime: 300 },
-  { name: 'Novice', elo: 1100, calibrated: false, limitElo: 1100, movetime: 300 },
+  { name: 'Beginner', elo: 1000, calibrated: false, limitElo: 1000, movetime: 300 },
+  { name: 'Novice', elo: 1200, calibrated: false, limitElo: 1200, movetime: 300 },
   { name: 'Casual', elo: 1400, calibrated: false, limitElo: 1400, movetime: 500 },
-  { name: 'Club', elo: 1700, calibrated: false, limitElo: 1700, movetime: 500 },
-  { name: 'Strong club', elo: 2000, calibrated: false, limitElo: 2000, movetime: 800 },
-  { name: 'Expert', elo: 2200, calibrated: false, movetime: 500 },
-  { name: 'Master', elo: 2400, calibrated: false, movetime: 2000 },
-  { name: 'Full strength', elo: 2500, calibrated: false, movetime: 5000 },
+  { name: 'Club', elo: 1600, calibrated: false, limitElo: 1600, movetime: 500 },
+  { name: 'Strong club', elo: 1800, calibrated: false, limitElo: 1800, movetime: 800 },
+  { name: 'Expert', elo: 2000, calibrated: false, limitElo: 2000, movetime: 1000 },
+  { name: 'Master', elo: 2300, calibrated: false, movetime: 1000 },
+  { name: 'Full strength', elo: 2450, calibrated: false, movetime: 5000 },
 ];
 
 /** The level a new player gets. */

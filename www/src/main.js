@@ -32,8 +32,11 @@ const workerView = new WorkerView($('.worker-view'));
 const engine = new EngineClient({
   // A plain module worker served as a static file next to the page (not bundled).
   createWorker: () => new Worker(new URL('engine/worker.js', document.baseURI), { type: 'module', name: 'meshmate-engine' }),
-  onStatus: (status) => enginePanel.showStatus(status),
-  onError: (message) => notices.error(message),
+  onStatus: (status) => {
+    enginePanel.showStatus(status);
+    active().render();
+  },
+  onError: (message) => notices.error(message, 'engine'),
   onEvent: (event) => workerView.receive(event),
   onOptions: (options) => {
     enginePanel.setOptions(options);

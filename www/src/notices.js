@@ -10,8 +10,12 @@ export class Notices {
     el.setAttribute('aria-live', 'polite');
   }
 
-  error(message) {
-    this.add(message, 'error');
+  /** Shows an error; a later error with the same `topic` replaces it instead of piling up. */
+  error(message, topic) {
+    const old = topic && this.el.querySelector(`[data-topic="${topic}"]`);
+    if (old) old.remove();
+    const item = this.add(message, 'error');
+    if (topic) item.dataset.topic = topic;
   }
 
   note(message) {

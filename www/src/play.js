@@ -1,5 +1,6 @@
 // Play against the engine: new games (side, level, time control, start FEN), the engine's
 // replies, clocks, undo/redo, draw offers and resignation, and the game's status line.
+import { EngineStatus } from './engineClient.js';
 import { InputError } from './game.js';
 import { LEVELS, levelLabel, levelSearch } from './levels.js';
 import { TIME_CONTROLS, formatClock, timeControlLabel } from './clock.js';
@@ -206,7 +207,7 @@ export class Play {
     if (this.flashMessage) status = this.flashMessage;
     else if (game.end) status = `${RESULT_TEXT[game.end.result]} · ${game.end.reason}`;
     else if (!game.atEnd()) status = `Viewing move ${game.cursor} of ${game.moves.length}: play a move to take back from here, or press End.`;
-    else if (game.turnAt() === engineColor) status = 'meshmate is thinking…';
+    else if (game.turnAt() === engineColor) status = this.engine.status === EngineStatus.Failed ? 'The engine is not running (see the message above).' : 'meshmate is thinking…';
     else status = 'Your move.';
     if (game.end && !game.atEnd()) status += ` (viewing move ${game.cursor})`;
     this.status.textContent = status;

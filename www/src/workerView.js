@@ -1,30 +1,50 @@
-// A small live view of the engine's real workers: one row per worker with its state
-// (busy or idle) and its node count, fed by the structured events the engine worker posts.
+// A small live view of the engine's workers, fed by the structured events the engine
+// worker posts: which build runs (threaded with its pool of web workers, or single), the
+// search speed, and, when the engine reports them, one row per worker with its state
+// (busy or idle) and node count.
+import { formatCount, formatNps } from './format.js';
 
 export class WorkerView {
   constructor(el) {
     this.el = el;
-    /** latest worker records, by index */
+    el.innerHTML = '<div class="worker-build">Engine starting…</div><div class="worker-speed"></div><div class="worker-rows"></div>';
+    this.build = el.querySelector('.worker-build');
+    this.speed = el.querySelector('.worker-speed');
+    this.rows = el.querySelector('.worker-rows');
+    /** latest per-worker records ({busy, nodes}) */
     this.workers = [];
     this.renderQueued = false;
-    this.el.innerHTML = '<p class="worker-empty">Worker activity appears here while the engine thinks.</p>';
   }
 
-  /** Takes one structured event from the engine worker; other event types are ignored. */
+  /** Takes one structured event from the engine worker; types it does not show are ignored. */
   receive(event) {
-    if (event?.type !== 'workers' || !Array.isArray(event.workers)) return;
-    this.workers = event.workers;
+    if (event?.type === 'engine') {
+      this.build.textContent =
+        event.build === 'threads'
+          ? `Threaded build: a pool of ${event.poolThreads} web workers (loaded in ${event.loadMs} ms)`
+          : `Single-thread build (loaded in ${event.loadMs} ms)`;
+      this.build.dataset.build = event.build;
+      this.build.dataset.pool = String(event.poolThreads);
+    } else if (event?.type === 'info' && event.nps) {
+      this.speed.textContent = `${formatNps(event.nps)} · ${formatCount(event.nodes ?? 0)} nodes`;
+    } else if (event?.type === 'workers' && Array.isArray(event.workers)) {
+      this.workers = event.workers;
+      this.queueRender();
+    }
+  }
+
+  queueRender() {
     if (this.renderQueued) return;
     this.renderQueued = true;
     requestAnimationFrame(() => {
       this.renderQueued = false;
-      this.render();
+      this.renderRows();
     });
   }
 
-  render() {
+  renderRows() {
     const maxNodes = Math.max(1, ...this.workers.map((w) => w.nodes ?? 0));
-    this.el.innerHTML =
+    this.rows.innerHTML =
       `<div class="worker-summary">${this.workers.filter((w) => w.busy).length} of ${this.workers.length} busy</div>` +
       this.workers
         .map(

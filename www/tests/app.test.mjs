@@ -24,15 +24,15 @@ after(async () => {
 });
 
 /** A fresh page (empty localStorage) on the app, its error log, and the engine up. */
-async function openApp(t, { viewport = DESKTOP, url = server.url, contextOptions = {} } = {}) {
+async function openApp(t, { viewport = DESKTOP, url = server.url, contextOptions = {}, initScript = null } = {}) {
   const context = await browser.newContext({ viewport, ...contextOptions });
   t.after(() => context.close());
+  if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   const errors = collectErrors(page);
-  const started = Date.now();
   await page.goto(url);
   await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: ENGINE_READY_MS });
-  return { page, errors, started };
+  return { page, errors };
 }
 
 /** The centre of a square on screen, for the board's current orientation. */
@@ -79,10 +79,12 @@ async function newGame(page, { color = 'white', level = '0', fen = '' } = {}) {
   await page.click('form.new-game button[type="submit"]');
 }
 
+/** The piece chessground shows on a square ('white pawn'), once animations have settled. */
 async function pieceOn(page, square) {
+  await page.waitForFunction(() => !document.querySelector('cg-board piece.anim, cg-board piece.fading, cg-board piece.dragging'));
   return page.evaluate((sq) => {
-    const piece = [...document.querySelectorAll('cg-board piece')].find((p) => p.cgKey === sq && !p.classList.contains('ghost'));
-    return piece ? piece.className.replace(/\s*(anim|fading|dragging)\b/g, '').trim() : null;
+    const piece = [...document.querySelectorAll('cg-board piece')].find((p) => p.cgKey === sq);
+    return piece ? piece.className : null;
   }, square);
 }
 
@@ -265,8 +267,8 @@ describe('meshmate app without cross-origin isolation', () => {
   after(async () => plain?.stop());
 
   test('says why in one sentence naming the two headers, and plays with one thread', async (t) => {
-    // Service workers blocked: what a host without the headers shows before coi-serviceworker steps in.
-    const { page, errors } = await openApp(t, { url: plain.url, contextOptions: { serviceWorkers: 'block' } });
+    // coi-serviceworker told not to register: what a browser without service workers shows on such a host.
+    const { page, errors } = await openApp(t, { url: plain.url, initScript: () => (window.coi = { shouldRegister: () => false }) });
     assert.equal(await page.evaluate(() => crossOriginIsolated), false);
     const notice = await page.locator('.isolation-notice').textContent();
     assert.match(notice, /not cross-origin isolated.*one thread.*Cross-Origin-Opener-Policy: same-origin.*Cross-Origin-Embedder-Policy: require-corp/);
