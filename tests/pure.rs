@@ -1,0 +1,77 @@
+//! Pure mode returns the exact minimax value: for 20 positions at a fixed depth, the
+//! engine's root score equals a plain full-window alpha-beta written here with the
+//! same evaluation, quiescence, check extension and draw rules, and no move ordering,
+//! table, null move or reductions.
+mod common;
+
+use meshmate::chess::{has_insufficient_material, legal_moves, parse_epd_file, Board};
+use meshmate::search::{
+    quiescence, search, Control, Info, Limits, Listener, QuiescenceStats, RootMove, SearchOptions, SearchSettings,
+    Searcher, INFINITY, MATE, MAX_PLY,
+};
+use meshmate::tt::TranspositionTable;
+use std::sync::Arc;
+
+struct Silent;
+impl Listener for Silent {
+    fn info(&mut self, _: &Info) {}
+    fn currmove(&mut self, _: i32, _: RootMove) {}
+}
+
+/// Plain negamax alpha-beta. `path` holds the hashes of the interior nodes above.
+fn reference(board: &Board, depth: i32, ply: usize, mut alpha: i32, beta: i32, path: &mut Vec<u64>) -> i32 {
+    if ply > 0 {
+        let hash = board.hash();
+        let window = (board.halfmove_clock() as usize).min(path.len());
+        let repeated = (2..=window).step_by(2).any(|back| path[path.len() - back] == hash);
+        if board.halfmove_clock() >= 100 || has_insufficient_material(board) || repeated {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return meshmate::eval::evaluate(board);
+        }
+    }
+    if depth <= 0 {
+        return quiescence(board, alpha, beta, ply, &mut QuiescenceStats::default());
+    }
+    let moves = legal_moves(board);
+    if moves.is_empty() {
+        return if board.checkers().is_empty() { 0 } else { -MATE + ply as i32 };
+    }
+    path.push(board.hash());
+    let mut best = -INFINITY;
+    for mv in moves {
+        let mut child = board.clone();
+        child.play(mv);
+        let extension = i32::from(!child.checkers().is_empty() && ply < MAX_PLY / 2);
+        let score = -reference(&child, depth - 1 + extension, ply + 1, -beta, -alpha, path);
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    path.pop();
+    best
+}
+
+#[test]
+fn pure_search_equals_plain_alpha_beta() {
+    let mut boards: Vec<Board> = Vec::new();
+    for file in ["bratko-kopec.epd", "kaufman.epd", "perft.epd"] {
+        let records = parse_epd_file(&common::shared_data(file)).unwrap();
+        boards.extend(records.into_iter().take(7).map(|e| e.board));
+    }
+    boards.truncate(20);
+    assert_eq!(boards.len(), 20);
+    let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
+    let mut searcher = Searcher::new(tt.clone());
+    let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+    for (i, board) in boards.iter().enumerate() {
+        let depth = if i % 4 == 0 { 4 } else { 3 };
+        let expected = reference(board, depth, 0, -INFINITY, INFINITY, &mut Vec::new());
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let got = search(&mut searcher, &tt, board, &[], &limits, &settings, &Control::default(), &mut Silent).score;
+        assert_eq!(got, expected, "position {i} ({board}) depth {depth}");
+    }
+}

@@ -1,0 +1,72 @@
+//! The searcher finds mates with the right distance and solves easy test positions.
+mod common;
+
+use meshmate::chess::{parse_epd_file, parse_fen, parse_san, Board};
+use meshmate::search::{search, Control, Info, Limits, Listener, RootMove, Score, SearchResult, SearchSettings, Searcher};
+use meshmate::tt::TranspositionTable;
+use std::sync::Arc;
+
+struct Silent;
+impl Listener for Silent {
+    fn info(&mut self, _: &Info) {}
+    fn currmove(&mut self, _: i32, _: RootMove) {}
+}
+
+fn search_depth(board: &Board, depth: i32) -> SearchResult {
+    let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
+    let mut searcher = Searcher::new(tt.clone());
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    search(&mut searcher, &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut Silent)
+}
+
+#[test]
+fn finds_mates_with_their_distance() {
+    // Mate distances confirmed with Stockfish 15.1.
+    for (fen, mate, best) in [
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, "Rd8#"),
+        ("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, "Qxf7#"),
+        ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2, "Nf6+"),
+        ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", 2, "Rg1+"),
+        ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3, "Bc5+"),
+    ] {
+        let board = parse_fen(fen).unwrap();
+        let result = search_depth(&board, 2 * mate + 2);
+        assert_eq!(Score::from_internal(result.score), Score::Mate(mate), "{fen}");
+        assert_eq!(result.best, Some(parse_san(&board, best).unwrap()), "{fen}");
+    }
+}
+
+#[test]
+fn sees_being_mated() {
+    // White's only move Kg1 walks into Ra1# (confirmed with Stockfish 15.1).
+    let board = parse_fen("7k/8/8/8/8/r7/1r6/7K w - - 0 1").unwrap();
+    let result = search_depth(&board, 4);
+    assert_eq!(Score::from_internal(result.score), Score::Mate(-1));
+}
+
+#[test]
+fn stalemate_and_no_moves() {
+    let stalemate = parse_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    let result = search_depth(&stalemate, 3);
+    assert_eq!(result.best, None);
+    assert_eq!(result.score, 0);
+}
+
+#[test]
+fn solves_easy_bratko_kopec_positions_at_fixed_depth() {
+    let records = parse_epd_file(&common::shared_data("bratko-kopec.epd")).unwrap();
+    // The tactical ones (checks, captures, a knight sacrifice) that depth 8 solves.
+    let mut solved = Vec::new();
+    for epd in &records {
+        let id = epd.get("id").unwrap();
+        if !["BK.01", "BK.15", "BK.19", "BK.21", "BK.22"].contains(&id) {
+            continue;
+        }
+        let best: Vec<_> = epd.get("bm").unwrap().split_whitespace().map(|m| parse_san(&epd.board, m).unwrap()).collect();
+        let result = search_depth(&epd.board, 8);
+        if best.contains(&result.best.unwrap()) {
+            solved.push(id);
+        }
+    }
+    assert_eq!(solved.len(), 5, "solved only {solved:?}");
+}

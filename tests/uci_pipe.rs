@@ -1,0 +1,187 @@
+//! The native binary over real pipes, as a GUI drives it.
+use meshmate::chess::{parse_uci, Game};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Generous: the machines are shared and slow; a hang still fails the test.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_meshmate"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("the engine reads its input");
+    }
+
+    /// Lines up to and including the first that satisfies `done`.
+    fn read_until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let finished = done(&line);
+                    seen.push(line);
+                    if finished {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("no answer in time; saw {seen:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("the engine died; saw {seen:?}"),
+            }
+        }
+    }
+
+    fn sync(&mut self) {
+        self.send("isready");
+        self.read_until(|l| l == "readyok");
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().expect("the engine exits");
+        assert!(status.success(), "exit status {status}");
+    }
+}
+
+fn bestmove(line: &str) -> &str {
+    line.split_whitespace().nth(1).expect("bestmove has a move")
+}
+
+#[test]
+fn handshake_and_a_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(lines[0].starts_with("id name meshmate"));
+    for option in ["Hash", "Threads", "MultiPV", "Clear Hash", "Ponder", "Move Overhead", "UCI_LimitStrength", "UCI_Elo", "Pure", "Algorithm"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "option {option} missing");
+    }
+    e.sync();
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go depth 6");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let info = lines.iter().rev().find(|l| l.starts_with("info depth 6 ")).expect("a depth 6 report");
+    for field in [" seldepth ", " multipv 1 ", " score ", " nodes ", " nps ", " hashfull ", " time ", " pv "] {
+        assert!(info.contains(field), "{info} lacks{field}");
+    }
+    let mut game = Game::default();
+    game.play_uci_moves(["e2e4", "e7e5", "g1f3"]).unwrap();
+    assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn stop_ends_an_infinite_search_promptly_and_isready_answers_during_it() {
+    let mut e = Engine::start();
+    e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(500));
+    let asked = Instant::now();
+    e.sync();
+    assert!(asked.elapsed() < Duration::from_secs(5), "isready waited for the search");
+    let stopped = Instant::now();
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert!(stopped.elapsed() < Duration::from_secs(5), "stop took {:?}", stopped.elapsed());
+    let board = meshmate::chess::parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+    assert!(parse_uci(&board, bestmove(lines.last().unwrap())).is_ok());
+    e.quit();
+}
+
+#[test]
+fn every_kind_of_malformed_input_is_answered_and_survived() {
+    let mut e = Engine::start();
+    for bad in [
+        "frobnicate",
+        "position",
+        "position fen",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+        "position startpos moves e2e5",
+        "position startpos moves e2e4 e2e4",
+        "position startpos junk",
+        "setoption",
+        "setoption name",
+        "setoption name NoSuchOption value 3",
+        "setoption name Hash value lots",
+        "setoption name Hash value 99999999",
+        "setoption name MultiPV value 0",
+        "setoption name Pure value maybe",
+        "setoption name Algorithm value quantum",
+        "bench 0",
+        "\u{1b}[A\u{0}\u{7f}garbage",
+    ] {
+        e.send(bad);
+        let lines = e.read_until(|l| l.starts_with("info string error"));
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+    }
+    // A `go` with a bad parameter reports it and still answers with a move.
+    e.send("position startpos moves e2e4");
+    e.send("go depth x movetime 200");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert!(lines[0].starts_with("info string error"), "{lines:?}");
+    // The position from before the bad lines is still in force.
+    let mut game = Game::default();
+    game.play_uci_moves(["e2e4"]).unwrap();
+    assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok());
+    e.sync();
+    e.quit();
+}
+
+#[test]
+fn a_burst_of_commands_ends_with_the_last_search_answered() {
+    let mut e = Engine::start();
+    let openings = ["e2e4", "d2d4", "g1f3", "c2c4", "e2e4 c7c5", "d2d4 g8f6 c2c4"];
+    let mut burst = String::new();
+    let rounds = 300;
+    for i in 0..rounds {
+        burst.push_str(&format!("position startpos moves {}\n", openings[i % openings.len()]));
+        burst.push_str(if i % 3 == 0 { "go infinite\n" } else { "go depth 30\n" });
+        if i % 2 == 0 {
+            burst.push_str("stop\n");
+        }
+    }
+    // The last position has one mating move; no earlier position has it as a legal move.
+    burst.push_str("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo depth 4\n");
+    e.stdin.write_all(burst.as_bytes()).unwrap();
+    let mut answers = 0;
+    let last = loop {
+        let lines = e.read_until(|l| l.starts_with("bestmove"));
+        answers += 1;
+        if answers == rounds + 1 {
+            break lines.last().unwrap().clone();
+        }
+    };
+    assert_eq!(bestmove(&last), "d1d8");
+    e.sync();
+    e.quit();
+}
