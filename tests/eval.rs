@@ -327,7 +327,7 @@ fn tuner_reduces_error_and_is_reproducible() {
     start.material = [s(10, 10); 5];
     let config = TuneConfig { iterations: 60, learning_rate: 2.0, frozen: vec!["psqt", "tempo"] };
     let mut errors = Vec::new();
-    let tuned = tune(&positions, &config, &start, |p| errors.push(p.error));
+    let tuned = tune(&positions, &[], &config, &start, |p| errors.push(p.error));
     assert_eq!(errors.len(), 60);
     let k = fit_k(&positions, &start);
     let before = mean_squared_error(&positions, &start, k);
@@ -336,32 +336,43 @@ fn tuner_reduces_error_and_is_reproducible() {
     assert!(errors.last().unwrap() < &errors[0]);
     assert!(tuned.material.iter().all(|m| m.mg > 50 && m.eg > 50), "material relearnt: {:?}", tuned.material);
     assert_eq!((tuned.psqt, tuned.tempo), (start.psqt, start.tempo), "frozen fields stay");
-    let again = tune(&positions, &config, &start, |_| {});
+    let again = tune(&positions, &[], &config, &start, |_| {});
     assert_eq!(again, tuned);
+    // With validation positions the weights of the best validation iteration come back.
+    let (training, validation) = positions.split_at(positions.len() / 2);
+    let mut validation_errors = Vec::new();
+    let stopped = tune(training, validation, &config, &start, |p| validation_errors.push(p.validation_error.unwrap()));
+    let best = validation_errors.iter().cloned().fold(f64::INFINITY, f64::min);
+    let stopped_error = mean_squared_error(validation, &stopped, fit_k(training, &start));
+    assert!((stopped_error - best).abs() < 0.002, "returned {stopped_error}, best seen {best}");
 }
 
 /// Tunes the default weights on a position file and writes the result as Rust source:
 /// `MESHMATE_TUNE_FILE=positions.txt MESHMATE_TUNE_OUT=crate/eval/default_params.rs \
 ///  cargo test --release --test eval tune_on_file -- --ignored --nocapture`.
-/// The last tenth of the file (later games) is held out to check the fit generalises;
-/// `MESHMATE_TUNE_ITERATIONS` and `MESHMATE_TUNE_FROZEN` (comma-separated field names)
-/// adjust the run.
+/// The file's last fifth (later games) is held out: its first half stops the tuning early
+/// (see `tune`), its second half checks that the fit generalises;
+/// `MESHMATE_TUNE_ITERATIONS`, `MESHMATE_TUNE_RATE` and `MESHMATE_TUNE_FROZEN`
+/// (comma-separated field names) adjust the run.
 #[test]
 #[ignore]
 fn tune_on_file() {
     let path = std::env::var("MESHMATE_TUNE_FILE").expect("set MESHMATE_TUNE_FILE");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let positions = load_positions(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let (train, holdout) = positions.split_at(positions.len() * 9 / 10);
+    let (train, rest) = positions.split_at(positions.len() * 8 / 10);
+    let (validation, holdout) = rest.split_at(rest.len() / 2);
     let iterations = std::env::var("MESHMATE_TUNE_ITERATIONS").map_or(1000, |n| n.parse().expect("iterations"));
     let frozen_names = std::env::var("MESHMATE_TUNE_FROZEN").unwrap_or_default();
     let frozen: Vec<&'static str> = frozen_names.split(',').filter(|n| !n.is_empty()).map(|n| &*n.to_string().leak()).collect();
-    let config = TuneConfig { iterations, learning_rate: 1.0, frozen: frozen.clone() };
+    let learning_rate = std::env::var("MESHMATE_TUNE_RATE").map_or(1.0, |r| r.parse().expect("learning rate"));
+    let config = TuneConfig { iterations, learning_rate, frozen: frozen.clone() };
     let start = EvalParams::DEFAULT;
     let started = Instant::now();
-    let tuned = tune(train, &config, &start, |p| {
-        if p.iteration % 100 == 0 || p.iteration == 1 {
-            println!("iteration {:5}: K {:.4}, training error {:.6} ({:.0} s)", p.iteration, p.k, p.error, started.elapsed().as_secs_f64());
+    let tuned = tune(train, validation, &config, &start, |p| {
+        if p.iteration % 100 == 0 || p.iteration <= 5 {
+            let validation = p.validation_error.unwrap_or(f64::NAN);
+            println!("iteration {:5}: K {:.4}, error {:.6}, validation {validation:.6} ({:.0} s)", p.iteration, p.k, p.error, started.elapsed().as_secs_f64());
         }
     });
     let k = fit_k(train, &start);

@@ -99,8 +99,10 @@ pub struct TuneProgress {
     pub iteration: usize,
     /// The fitted scaling constant.
     pub k: f64,
-    /// Mean squared error of the current (unrounded) weights.
+    /// Mean squared error of the current (unrounded) weights on the training positions.
     pub error: f64,
+    /// The same on the validation positions, if any were given.
+    pub validation_error: Option<f64>,
 }
 
 /// Settings of [`tune`].
@@ -121,28 +123,40 @@ impl Default for TuneConfig {
     }
 }
 
-/// Tunes every weight of `start` to `positions` (each with White's result) and returns
-/// the rounded weights. Fits `K` to `start` first and keeps it fixed.
+/// Tunes every weight of `start` to `training` (each position with White's result) and
+/// returns the rounded weights. Fits `K` to `start` first and keeps it fixed.
+///
+/// With `validation` positions (best from other games than the training ones), stops
+/// early: returns the weights of the iteration with the lowest validation error, so the
+/// weights do not learn the training games by heart.
 pub fn tune(
-    positions: &[(Board, f64)],
+    training: &[(Board, f64)],
+    validation: &[(Board, f64)],
     config: &TuneConfig,
     start: &EvalParams,
     mut progress: impl FnMut(&TuneProgress),
 ) -> EvalParams {
-    let k = fit_k(positions, start);
-    let traces = Traces::new(positions, start);
+    let k = fit_k(training, start);
+    let training_traces = Traces::new(training, start);
+    let validation_traces = (!validation.is_empty()).then(|| Traces::new(validation, start));
     let mut weights: Vec<[f64; 2]> = start.to_flat().iter().map(|w| [w.mg as f64, w.eg as f64]).collect();
     let frozen = frozen_mask(start, &config.frozen);
     let mut adam = Adam::new(weights.len(), config.learning_rate);
+    let mut gradient = vec![[0.0; 2]; weights.len()];
+    let mut best = (f64::INFINITY, weights.clone());
     for iteration in 1..=config.iterations {
-        let (error, mut gradient) = traces.error_and_gradient(&weights, k);
+        let error = training_traces.error(&weights, k, Some(&mut gradient));
         for (g, _) in gradient.iter_mut().zip(&frozen).filter(|(_, &frozen)| frozen) {
             *g = [0.0; 2];
         }
         adam.step(&mut weights, &gradient);
-        progress(&TuneProgress { iteration, k, error });
+        let validation_error = validation_traces.as_ref().map(|traces| traces.error(&weights, k, None));
+        if validation_error.is_none_or(|e| e < best.0) {
+            best = (validation_error.unwrap_or(error), weights.clone());
+        }
+        progress(&TuneProgress { iteration, k, error, validation_error });
     }
-    let rounded: Vec<Score> = weights.iter().map(|w| Score { mg: w[0].round() as i32, eg: w[1].round() as i32 }).collect();
+    let rounded: Vec<Score> = best.1.iter().map(|w| Score { mg: w[0].round() as i32, eg: w[1].round() as i32 }).collect();
     EvalParams::from_flat(&rounded)
 }
 
@@ -206,9 +220,12 @@ impl Traces {
         traces
     }
 
-    /// Mean squared error and its gradient for the weights (middlegame, endgame pairs).
-    fn error_and_gradient(&self, weights: &[[f64; 2]], k: f64) -> (f64, Vec<[f64; 2]>) {
-        let mut gradient = vec![[0.0; 2]; weights.len()];
+    /// Mean squared error of the weights (middlegame, endgame pairs); writes its gradient
+    /// into `gradient` if given.
+    fn error(&self, weights: &[[f64; 2]], k: f64, mut gradient: Option<&mut Vec<[f64; 2]>>) -> f64 {
+        if let Some(gradient) = gradient.as_deref_mut() {
+            gradient.iter_mut().for_each(|g| *g = [0.0; 2]);
+        }
         let mut total = 0.0;
         let scale = k * std::f64::consts::LN_10 / 400.0;
         let mut start = 0;
@@ -222,6 +239,7 @@ impl Traces {
             let eval = mg * mg_share + eg * (1.0 - mg_share);
             let expected = sigmoid(eval, k);
             total += (result - expected).powi(2);
+            let Some(gradient) = gradient.as_deref_mut() else { continue };
             let slope = 2.0 * (expected - result) * expected * (1.0 - expected) * scale;
             for &(index, count) in run {
                 let g = &mut gradient[index as usize];
@@ -230,11 +248,10 @@ impl Traces {
             }
         }
         let n = self.positions.len().max(1) as f64;
-        gradient.iter_mut().for_each(|g| {
-            g[0] /= n;
-            g[1] /= n;
-        });
-        (total / n, gradient)
+        if let Some(gradient) = gradient {
+            gradient.iter_mut().for_each(|g| *g = [g[0] / n, g[1] / n]);
+        }
+        total / n
     }
 }
 
