@@ -8,22 +8,34 @@
 //! quiescence search, a bounded inner loop.
 //!
 //! Each node goes through these phases (the "Step N" comments in the code):
-//! 1. enter: draw rules, mate distance, table probe, leaf → quiescence
+//! 1. enter: draw rules, mate distance, table probe, leaf → quiescence, reverse
+//!    futility, internal iterative reduction
 //! 2. null move (with a verification search when material is low)
 //! 3. generate and order the moves
-//! 4. for each move: choose extension and reduction, push the child
+//! 4. for each move: late-move and futility pruning, extension and reduction, push
+//!    the child
 //! 5. take the child's value: re-search failed reductions and zero windows, raise alpha
 //! 6. finish: mate or stalemate, store in the table, return the value to the parent
 
 use super::heuristics::Heuristics;
 use super::ordering::{is_tactical, MoveList};
 use super::qsearch::{quiescence, QuiescenceStats};
-use super::score::{from_table, to_table, INFINITY, MATE, MAX_PLY};
+use super::score::{from_table, to_table, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::chess::has_insufficient_material;
 use crate::eval::evaluate;
 use crate::tt::{Bound, Entry, TranspositionTable};
 use cozy_chess::{Board, Move, Piece};
 use std::sync::Arc;
+
+/// Reverse futility pruning applies up to this depth, with this margin per ply.
+const RFP_MAX_DEPTH: i32 = 7;
+const RFP_MARGIN: i32 = 75;
+/// Late move pruning applies up to this depth.
+const LMP_MAX_DEPTH: i32 = 5;
+/// Futility pruning of quiet moves: up to this depth, with margin base + per-depth.
+const FUTILITY_MAX_DEPTH: i32 = 4;
+const FUTILITY_BASE: i32 = 90;
+const FUTILITY_PER_DEPTH: i32 = 110;
 
 /// Switches that change what the search computes, not only how fast.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -357,6 +369,18 @@ impl Searcher {
         } else {
             entry.map_or_else(|| evaluate(&f.board), |e| e.eval as i32)
         };
+        if !pure && !f.pv_node && !f.in_check {
+            // Reverse futility: far above beta at shallow depth, assume the node holds.
+            if f.depth <= RFP_MAX_DEPTH && f.static_eval - RFP_MARGIN * f.depth >= f.beta && f.beta.abs() < MATE_BOUND {
+                let v = f.static_eval;
+                return self.finish_node_with_cutoff(v);
+            }
+        }
+        if !pure && f.depth >= 4 && f.tt_move.is_none() {
+            // Internal iterative reduction: without a table move, ordering is poor and
+            // a shallower search is the cheaper way to find one for next time.
+            f.depth -= 1;
+        }
         self.try_null_move()
     }
 
@@ -420,6 +444,18 @@ impl Searcher {
             self.root_move = Some(RootMove { mv, number: f.moves_searched + 1 });
         }
         let (alpha, beta, pv_node) = (f.alpha, f.beta, f.pv_node);
+        if !pure && f.moves_searched > 0 && quiet && !gives_check && !f.in_check && !pv_node && f.best_score > -MATE_BOUND {
+            // Late move pruning: deep in the list at low depth, quiet moves rarely matter.
+            if f.depth <= LMP_MAX_DEPTH && f.moves_searched as i32 >= 3 + f.depth * f.depth {
+                return Progress::Running;
+            }
+            // Futility pruning: a quiet move cannot lift a hopeless static eval to alpha.
+            let futile = f.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * f.depth;
+            if f.depth <= FUTILITY_MAX_DEPTH && futile <= alpha {
+                f.best_score = f.best_score.max(futile);
+                return Progress::Running;
+            }
+        }
         if f.moves_searched == 0 {
             f.phase = Phase::Awaiting(Pending::Final);
             self.push(child, -beta, -alpha, new_depth, pv_node, true);
