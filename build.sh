@@ -34,7 +34,27 @@ setup_python() {
   fi
 }
 
-setup_wasm() { :; }   # filled by the browser-engine work
+# The browser engine: wasm-pack drives Debian's rustc-web, which builds std for wasm32 from
+# source (build-std); wasm-bindgen-cli must equal the wasm-bindgen crate pinned in Cargo.toml.
+WASM_BINDGEN_VERSION=0.2.130
+WASM_PACK_VERSION=0.15.1
+# The wasm memory maximum: bounds the Hash option (larger requests are refused). 1 GiB is
+# reserved up front for shared memory, which phones still grant.
+WASM_MAX_MEMORY=$((1024 * 1024 * 1024))
+CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
+
+setup_wasm() {
+  if [ "$("$CARGO_BIN/wasm-bindgen" --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+    log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes)"
+    nice cargo install --quiet wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
+  if [ "$("$CARGO_BIN/wasm-pack" --version 2>/dev/null)" != "wasm-pack $WASM_PACK_VERSION" ]; then
+    log "installing wasm-pack $WASM_PACK_VERSION (a few minutes)"
+    nice cargo install --quiet wasm-pack --version "$WASM_PACK_VERSION"
+  fi
+  # wasm-pack checks that a wasm32 std is installed; build-std supplies the real one.
+  mkdir -p "$(/usr/bin/rustc --target wasm32-unknown-unknown --print target-libdir)"
+}
 # The front end's npm packages (exact versions in www/package-lock.json); reinstalled when the lock changes.
 setup_www() {
   if [ ! -f "$ROOT/www/node_modules/.package-lock.json" ] || [ "$ROOT/www/package-lock.json" -nt "$ROOT/www/node_modules/.package-lock.json" ]; then
@@ -47,7 +67,40 @@ cmd_setup() { setup_debian; setup_python; setup_wasm; setup_www; }
 
 # --- build ---------------------------------------------------------------------------
 build_native() { log "building native release binary"; cargo build --release --quiet; }
-build_wasm() { :; }
+# Runs "$@" in the wasm build environment of flavor $1: `threads` (atomics, shared imported
+# memory, the TLS exports wasm-bindgen-rayon needs) or `single` (no atomics, for pages that
+# are not cross-origin isolated). Each flavor has its own target dir: their flags differ.
+# Reference types stay off: Debian's wasm-opt (binaryen 108) rewrites wasm-bindgen's
+# externref table into a form today's browsers reject; without them wasm-bindgen keeps
+# JS objects in a JS array instead, at no measurable cost to the search.
+wasm_env() {
+  local flavor=$1; shift
+  local features="+bulk-memory,+mutable-globals,+nontrapping-fptoint,+sign-ext,-reference-types"
+  local link="-C link-arg=--max-memory=$WASM_MAX_MEMORY"
+  if [ "$flavor" = threads ]; then
+    features+=",+atomics"
+    link+=" -C link-arg=--shared-memory -C link-arg=--import-memory"
+    link+=" -C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size"
+    link+=" -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base"
+  fi
+  PATH="/usr/bin:$CARGO_BIN:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
+    RUSTFLAGS="-C target-feature=$features $link" CARGO_TARGET_DIR="$ROOT/target/wasm-$flavor" "$@"
+}
+
+WASM_BUILD_STD=(-Z build-std=panic_abort,std)
+
+build_wasm() {
+  local flavor wasm
+  for flavor in threads single; do
+    log "building wasm package pkg/$flavor"
+    wasm_env "$flavor" nice "$CARGO_BIN/wasm-pack" --quiet build --target web --release --no-opt \
+      --out-dir "$ROOT/pkg/$flavor" --out-name meshmate "$ROOT" -- "${WASM_BUILD_STD[@]}"
+    wasm="$ROOT/pkg/$flavor/meshmate_bg.wasm"
+    nice wasm-opt -O3 --enable-threads --enable-bulk-memory --enable-mutable-globals \
+      --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-multivalue "$wasm" -o "$wasm"
+  done
+}
 # The web app: Vite bundles www/ into www/dist and copies engine/, console.html, pkg/ and
 # coi-serviceworker.js beside it, so www/dist is a static site anyone can host.
 build_www() {
@@ -60,7 +113,14 @@ cmd_build() { build_native; build_wasm; build_www; }
 
 # --- test ----------------------------------------------------------------------------
 test_native() { log "native tests"; cargo test --release; }
-test_wasm() { :; }
+test_wasm() {
+  build_wasm   # pkg/ for the browser tests of the worker (npm test in www/)
+  local signature
+  signature=$("$ROOT/target/release/meshmate" bench | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
+  log "wasm tests in headless Chromium (threaded build, rayon pool; native bench signature $signature)"
+  MESHMATE_NATIVE_BENCH_NODES="$signature" wasm_env threads nice "$CARGO_BIN/wasm-pack" test --headless \
+    --chrome --chromedriver /usr/bin/chromedriver --release "$ROOT" -- "${WASM_BUILD_STD[@]}" --test wasm_engine
+}
 # End-to-end tests of the built app: Playwright drives Debian's Chromium against www/serve.mjs.
 test_www() {
   build_www
@@ -71,7 +131,8 @@ test_www() {
 cmd_test() { cmd_setup; build_native; test_native; test_wasm; test_www; }
 
 # --- serve ---------------------------------------------------------------------------
-cmd_serve() { cmd_build; log "serving is provided by the browser-engine work"; }
+# Options go to www/serve.mjs: --port N, --no-isolation (serve without COOP/COEP).
+cmd_serve() { cmd_build; node "$ROOT/www/serve.mjs" "$@"; }
 
 # --- bench ---------------------------------------------------------------------------
 cmd_bench() { build_native; "$ROOT/target/release/meshmate" bench "$@"; }
@@ -79,7 +140,7 @@ cmd_bench() { build_native; "$ROOT/target/release/meshmate" bench "$@"; }
 case "${1:-}" in
   setup) cmd_setup ;;
   build) cmd_build ;;
-  serve) cmd_serve ;;
+  serve) shift; cmd_serve "$@" ;;
   test) cmd_test ;;
   bench) shift; cmd_bench "$@" ;;
   *) sed -n '2,8p' "$0"; exit 2 ;;
