@@ -4,7 +4,7 @@
 
 use super::heuristics::Heuristics;
 use super::see::{captured_value, see, SEE_VALUE};
-use cozy_chess::{Board, Move, Piece};
+use cozy_chess::{BitBoard, Board, Move, Piece, Rank, Square};
 use std::mem::MaybeUninit;
 
 /// More moves than any legal position has.
@@ -53,7 +53,14 @@ impl MoveList {
         self.next = 0;
         let stm = board.side_to_move();
         let enemy = board.colors(!stm);
-        board.generate_moves(|pm| {
+        // For tactical-only lists, drop quiet targets before expanding moves: pieces keep
+        // captures, pawns also keep promotions and en passant.
+        let promotion_ranks = Rank::First.bitboard() | Rank::Eighth.bitboard();
+        let en_passant = board.en_passant().map_or(BitBoard::EMPTY, |f| Square::new(f, Rank::Sixth.relative_to(stm)).bitboard());
+        board.generate_moves(|mut pm| {
+            if tactical_only {
+                pm.to &= if pm.piece == Piece::Pawn { enemy | promotion_ranks | en_passant } else { enemy };
+            }
             for mv in pm {
                 let capture = enemy.has(mv.to) || (pm.piece == Piece::Pawn && mv.from.file() != mv.to.file());
                 if tactical_only && !capture && mv.promotion != Some(Piece::Queen) {
