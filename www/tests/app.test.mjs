@@ -35,6 +35,31 @@ async function openApp(t, { viewport = DESKTOP, url = server.url, contextOptions
   return { page, errors };
 }
 
+/**
+ * Init script: records the UCI lines the page sends to its workers ('> ...') and the text
+ * lines they answer ('< ...') in window.uciTraffic, so a test can see what reached the engine.
+ */
+function recordUciTraffic() {
+  window.uciTraffic = [];
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message) {
+    if (typeof message === 'string') window.uciTraffic.push(`> ${message}`);
+    return post.call(this, message);
+  };
+  const onmessage = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage');
+  Object.defineProperty(Worker.prototype, 'onmessage', {
+    get() {
+      return onmessage.get.call(this);
+    },
+    set(handler) {
+      onmessage.set.call(this, (e) => {
+        if (typeof e.data === 'string') for (const line of e.data.split('\n')) window.uciTraffic.push(`< ${line}`);
+        return handler(e);
+      });
+    },
+  });
+}
+
 /** The centre of a square on screen, for the board's current orientation. */
 async function squareCenter(page, square) {
   const box = await page.locator('cg-board').boundingBox();
@@ -210,19 +235,37 @@ describe('meshmate app in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('changing Threads takes effect in the worker view', async (t) => {
-    const { page, errors } = await openApp(t);
-    const options = await page.locator('[name="threads"] option').allTextContents();
-    t.diagnostic(`threads offered: ${options.join(',')}`);
+  test('Algorithm lists what the engine offers, and a Threads change reaches the engine', async (t) => {
+    const { page, errors } = await openApp(t, { initScript: recordUciTraffic });
+    const offered = await page.locator('[name="algorithm"] option').allTextContents();
+    const declared = await page.evaluate(() => window.uciTraffic.find((l) => l.startsWith('< option name Algorithm ')));
+    assert.ok(declared, 'the engine declares an Algorithm option');
+    assert.deepEqual(offered, declared.split(' var ').slice(1), 'the choices are read from the option line');
+    const threads = await page.locator('[name="threads"] option').allTextContents();
     await page.click('[data-mode="analyse"]');
-    for (const threads of ['1', options.at(-1)]) {
-      await page.selectOption('[name="threads"]', threads);
+    await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
+    // The default is every core; go down to one and back up (on a one-core device: just one).
+    for (const n of threads.length > 1 ? ['1', threads.at(-1)] : []) {
+      const mark = await page.evaluate(() => window.uciTraffic.length);
+      await page.selectOption('[name="threads"]', n);
+      // The running search is stopped, the option sent, and the analysis starts again with it.
       await page.waitForFunction(
-        (n) => document.querySelectorAll('.worker-row.busy').length === n && document.querySelectorAll('.worker-row').length >= n,
-        Number(threads),
+        ([from, n]) => {
+          const sent = window.uciTraffic.slice(from);
+          const set = sent.indexOf(`> setoption name Threads value ${n}`);
+          return set >= 0 && sent.indexOf('> go infinite', set) > set;
+        },
+        [mark, n],
         { timeout: ENGINE_MOVE_MS },
       );
+      await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
+      if (await page.locator('.worker-row').count()) {
+        await page.waitForFunction((n) => document.querySelectorAll('.worker-row.busy').length === Number(n), n, { timeout: ENGINE_MOVE_MS });
+      }
     }
+    const refused = await page.evaluate(() => window.uciTraffic.filter((l) => l.startsWith('< info string error')));
+    assert.deepEqual(refused, []);
+    assert.equal(await page.locator('.notice.error').count(), 0);
     assert.deepEqual(errors, []);
   });
 

@@ -1,0 +1,276 @@
+// Browser tests of the engine worker (www/engine/worker.js) and the UCI console page:
+// Debian's Chromium (playwright-core) against www/serve.mjs serving the built site, the
+// real wasm packages and real web workers. Served with COOP/COEP the threaded build must
+// run; served without them the single-thread build must still play.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Chess } from 'chess.js';
+import { RESULTS, collectErrors, launchBrowser, startServer } from './browser.mjs';
+
+const READY_MS = 60000;
+const SEARCH_MS = 60000;
+const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1b5'];
+
+/** Drives one engine worker inside a page: lines and events it posted, and a sender. */
+async function openWorker(page, query = '') {
+  await page.evaluate((query) => {
+    window.lines = [];
+    window.events = [];
+    window.engine = new Worker(`engine/worker.js${query}`, { type: 'module' });
+    window.engine.onmessage = (e) => (typeof e.data === 'string' ? window.lines : window.events).push(e.data);
+  }, query);
+  return {
+    send: (...commands) => page.evaluate((commands) => commands.forEach((c) => window.engine.postMessage(c)), commands),
+    /** Waits for a line matching `pattern` posted at or after index `from`; returns its index. */
+    waitFor: async (pattern, from = 0, timeout = SEARCH_MS) => {
+      const handle = await page.waitForFunction(
+        ([source, from]) => {
+          const i = window.lines.findIndex((l, k) => k >= from && new RegExp(source).test(l));
+          return i >= 0 ? i + 1 : 0;
+        },
+        [pattern.source, from],
+        { timeout, polling: 20 },
+      );
+      return (await handle.jsonValue()) - 1;
+    },
+    lines: () => page.evaluate(() => window.lines),
+    events: () => page.evaluate(() => window.events),
+  };
+}
+
+function assertLegal(best, moves) {
+  const chess = new Chess();
+  for (const m of moves) chess.move({ from: m.slice(0, 2), to: m.slice(2, 4), promotion: m[4] });
+  const legal = chess.moves({ verbose: true }).map((m) => m.from + m.to + (m.promotion ?? ''));
+  assert.ok(legal.includes(best), `bestmove ${best} is not legal after ${moves.join(' ')}`);
+}
+
+/** CPU seconds used so far by a process and all its descendants (Linux /proc). */
+function treeCpuSeconds(rootPid) {
+  const children = new Map();
+  const cpu = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // the process ended meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ppid = Number(fields[1]);
+    cpu.set(Number(name), (Number(fields[11]) + Number(fields[12])) / 100);
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(Number(name));
+  }
+  let total = 0;
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop();
+    total += cpu.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+/** Cores the browser keeps busy over `ms` milliseconds. */
+async function coresBusy(browser, ms) {
+  const pid = browser.process().pid;
+  const before = treeCpuSeconds(pid);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return (treeCpuSeconds(pid) - before) / (ms / 1000);
+}
+
+describe('served with COOP/COEP: threaded build', () => {
+  let server;
+  let browser;
+  let page;
+  let errors;
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    errors = collectErrors(page);
+    await page.goto(`${server.url}console.html`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('the console page is cross-origin isolated and its engine answers readyok', async () => {
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+    await page.waitForFunction(() => document.body.dataset.readyMs, null, { timeout: READY_MS });
+    const ready = Number(await page.evaluate(() => document.body.dataset.readyMs));
+    console.log(`# console.html: readyok ${ready} ms after page load (threaded build)`);
+    assert.match(await page.textContent('#status'), /threads build · cross-origin isolated/);
+    await page.fill('#command', 'position startpos moves e2e4');
+    await page.press('#command', 'Enter');
+    await page.fill('#command', 'go depth 6');
+    await page.press('#command', 'Enter');
+    await page.waitForFunction(() => /bestmove \S+/.test(document.getElementById('log').textContent), null, { timeout: SEARCH_MS });
+    await page.screenshot({ path: join(RESULTS, 'console-threads.png') });
+  });
+
+  test('uci, isready, and go depth 8 from a position given with moves', async () => {
+    const engine = await openWorker(page, '?threads=2');
+    await engine.send('uci');
+    await engine.waitFor(/^uciok$/, 0, READY_MS);
+    await engine.send('isready');
+    await engine.waitFor(/^readyok$/);
+    const from = (await engine.lines()).length;
+    await engine.send(`position startpos moves ${MOVES.join(' ')}`, 'go depth 8');
+    const at = await engine.waitFor(/^bestmove /, from);
+    const lines = await engine.lines();
+    assert.ok(lines.slice(from, at).some((l) => /^info depth 8 .* pv /.test(l)), 'depth 8 was reported');
+    const best = lines[at].split(' ')[1];
+    assertLegal(best, MOVES);
+    const events = await engine.events();
+    assert.equal(events.find((e) => e.type === 'engine')?.build, 'threads');
+    assert.equal(events.find((e) => e.type === 'engine')?.poolThreads, 2);
+    assert.deepEqual(events.filter((e) => e.type === 'bestmove').at(-1)?.best, best);
+    assert.ok(events.some((e) => e.type === 'info' && e.depth === 8 && e.pv.length > 0), 'structured info events');
+    await engine.send('quit');
+  });
+
+  test('stop during go infinite answers bestmove; isready is answered while searching', async () => {
+    const engine = await openWorker(page);
+    await engine.send('uci', 'position startpos', 'go infinite');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    let from = (await engine.lines()).length;
+    await engine.send('isready');
+    await engine.waitFor(/^readyok$/, from, 2000);
+    assert.ok(!(await engine.lines()).some((l) => l.startsWith('bestmove')), 'no bestmove before stop');
+    from = (await engine.lines()).length;
+    const stopped = Date.now();
+    await engine.send('stop');
+    await engine.waitFor(/^bestmove /, from, 3000);
+    console.log(`# stop answered in ${Date.now() - stopped} ms (threaded build)`);
+    await engine.send('quit');
+  });
+
+  test('a burst of position/go/stop never hangs: every go is answered, in order', async () => {
+    const engine = await openWorker(page);
+    await engine.send('uci', 'isready');
+    await engine.waitFor(/^readyok$/, 0, READY_MS);
+    const burst = [];
+    for (let i = 0; i < 15; i++) {
+      burst.push(`position startpos moves ${MOVES.slice(0, i % MOVES.length).join(' ')}`.trim(), 'go depth 30', 'stop');
+    }
+    burst.push(`position startpos moves ${MOVES.join(' ')}`, 'go depth 5', 'isready');
+    const from = (await engine.lines()).length;
+    await engine.send(...burst);
+    await engine.waitFor(/^readyok$/, from);
+    await page.waitForFunction((from) => window.lines.slice(from).filter((l) => l.startsWith('bestmove')).length >= 16, from, { timeout: SEARCH_MS });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // nothing more may follow
+    const lines = (await engine.lines()).slice(from);
+    assert.equal(lines.filter((l) => l.startsWith('bestmove')).length, 16);
+    assert.deepEqual(lines.filter((l) => l.startsWith('info string error')), []);
+    assertLegal(lines.filter((l) => l.startsWith('bestmove')).at(-1).split(' ')[1], MOVES);
+    await engine.send('quit');
+  });
+
+  test('the pool sleeps after bestmove: no core stays busy while the engine is idle', async () => {
+    const engine = await openWorker(page);
+    await engine.send('uci', 'position startpos', 'go infinite');
+    await engine.waitFor(/^info depth 5 /, 0, READY_MS);
+    const searching = await coresBusy(browser, 2000);
+    await engine.send('stop');
+    await engine.waitFor(/^bestmove /);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const idle = await coresBusy(browser, 3000);
+    console.log(`# browser CPU: ${searching.toFixed(2)} cores while searching, ${idle.toFixed(3)} cores idle after bestmove`);
+    assert.ok(searching > 0.5, `the search should keep a core busy (measured ${searching.toFixed(2)})`);
+    assert.ok(idle < 0.1, `idle engine uses ${idle.toFixed(3)} cores`);
+    await engine.send('quit');
+  });
+
+  test('Hash resizes in shared memory; a table larger than the memory is refused', async () => {
+    const engine = await openWorker(page);
+    await engine.send('uci', 'setoption name Hash value 128', 'isready');
+    await engine.waitFor(/^readyok$/, 0, READY_MS);
+    let from = (await engine.lines()).length;
+    await engine.send('setoption name Hash value 1024', 'isready');
+    const at = await engine.waitFor(/^readyok$/, from);
+    const refused = (await engine.lines()).slice(from, at).filter((l) => l.startsWith('info string error'));
+    assert.equal(refused.length, 1);
+    assert.match(refused[0], /128 MiB/);
+    from = (await engine.lines()).length;
+    await engine.send('position startpos', 'go depth 6');
+    await engine.waitFor(/^bestmove /, from);
+    await engine.send('quit');
+  });
+
+  test('no page errors', () => {
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe('served without COOP/COEP: single-thread build', () => {
+  let server;
+  let browser;
+  let page;
+  let errors;
+
+  before(async () => {
+    server = await startServer(['--no-isolation']);
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    errors = collectErrors(page);
+    await page.goto(`${server.url}console.html`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('the page is not isolated and the console engine still answers readyok', async () => {
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+    await page.waitForFunction(() => document.body.dataset.readyMs, null, { timeout: READY_MS });
+    const ready = Number(await page.evaluate(() => document.body.dataset.readyMs));
+    console.log(`# console.html: readyok ${ready} ms after page load (single build)`);
+    assert.match(await page.textContent('#status'), /single build · NOT cross-origin isolated/);
+  });
+
+  test('the single build plays go depth 8 from a position given with moves', async () => {
+    const engine = await openWorker(page);
+    await engine.send('uci', 'isready', `position startpos moves ${MOVES.join(' ')}`, 'go depth 8');
+    const at = await engine.waitFor(/^bestmove /, 0);
+    const lines = await engine.lines();
+    assert.ok(lines.some((l) => l.includes('single-thread build')), 'the worker says why it runs one thread');
+    assert.ok(lines.slice(0, at).some((l) => /^info depth 8 .* pv /.test(l)), 'depth 8 was reported');
+    assertLegal(lines[at].split(' ')[1], MOVES);
+    assert.equal((await engine.events()).find((e) => e.type === 'engine')?.build, 'single');
+    await engine.send('quit');
+  });
+
+  test('stop during go infinite answers bestmove, isready answers during the search, and play goes on', async () => {
+    const engine = await openWorker(page);
+    await engine.send('uci', 'setoption name Hash value 32', `position startpos moves ${MOVES.join(' ')}`, 'go infinite');
+    await engine.waitFor(/^info depth 4 /, 0, READY_MS);
+    let from = (await engine.lines()).length;
+    await engine.send('isready');
+    await engine.waitFor(/^readyok$/, from, 2000);
+    from = (await engine.lines()).length;
+    const stopped = Date.now();
+    await engine.send('stop');
+    const at = await engine.waitFor(/^bestmove /, from, 3000);
+    console.log(`# stop answered in ${Date.now() - stopped} ms (single build)`);
+    assertLegal((await engine.lines())[at].split(' ')[1], MOVES);
+    // The replaced search worker kept the position and options: a new search plays on.
+    await engine.send('go depth 6');
+    const next = await engine.waitFor(/^bestmove /, at + 1);
+    assertLegal((await engine.lines())[next].split(' ')[1], MOVES);
+    assert.deepEqual((await engine.lines()).filter((l) => l.startsWith('info string error')), []);
+    await engine.send('quit');
+  });
+
+  test('no page errors', () => {
+    assert.deepEqual(errors, []);
+  });
+});
