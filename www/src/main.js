@@ -115,7 +115,7 @@ function refresh() {
 function setMode(mode) {
   settings.mode = mode;
   save();
-  document.body.dataset.mode = mode;
+  document.body.dataset.view = mode;
   for (const tab of document.querySelectorAll('[data-mode]')) tab.setAttribute('aria-selected', String(tab.dataset.mode === mode));
   for (const panel of document.querySelectorAll('[data-panel]')) panel.hidden = panel.dataset.panel !== mode;
   // Deactivate first, so the newly active view's job is the one the engine keeps.

@@ -37,12 +37,15 @@ async function openApp(t, { viewport = DESKTOP, url = server.url, contextOptions
 
 /**
  * Init script: records the UCI lines the page sends to its workers ('> ...') and the text
- * lines they answer ('< ...') in window.uciTraffic, so a test can see what reached the engine.
+ * lines they answer ('< ...') in window.uciTraffic, so a test can see what reached the engine;
+ * window.engineWorkers holds the workers the page talked to.
  */
 function recordUciTraffic() {
   window.uciTraffic = [];
+  window.engineWorkers = [];
   const post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (message) {
+    if (!window.engineWorkers.includes(this)) window.engineWorkers.push(this);
     if (typeof message === 'string') window.uciTraffic.push(`> ${message}`);
     return post.call(this, message);
   };
@@ -185,9 +188,24 @@ describe('meshmate app in Chromium', () => {
     assert.deepEqual(await waitForMoves(page, 9, 5000), played);
     await page.click('[data-action="copy-pgn"]');
     assert.equal(await page.inputValue('.import-export textarea'), pgn);
-    // And the game survives a reload.
+    // The keyboard moves through the game.
+    await page.locator('.move-list').focus();
+    const current = () => page.locator('.move-list .move.current').textContent();
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await current(), 'dxc6');
+    await page.keyboard.press('Home');
+    assert.equal(await page.locator('.move-list .move.current').count(), 0);
+    assert.equal(await pieceOn(page, 'e2'), 'white pawn');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await current(), 'e4');
+    await page.keyboard.press('End');
+    assert.equal(await current(), 'O-O');
+    // The game and the settings survive a reload.
+    await page.selectOption('[name="multipv"]', '2');
     await page.reload();
     assert.deepEqual(await waitForMoves(page, 9, 10000), played);
+    assert.equal(await page.inputValue('[name="multipv"]'), '2');
+    assert.equal(await page.locator('[data-mode="analyse"]').getAttribute('aria-selected'), 'true');
     assert.deepEqual(errors, []);
   });
 
@@ -266,6 +284,50 @@ describe('meshmate app in Chromium', () => {
     const refused = await page.evaluate(() => window.uciTraffic.filter((l) => l.startsWith('< info string error')));
     assert.deepEqual(refused, []);
     assert.equal(await page.locator('.notice.error').count(), 0);
+    assert.deepEqual(errors, []);
+  });
+
+  test('an engine crash is reported and the engine restarted, analysis resumes', async (t) => {
+    const { page, errors } = await openApp(t, { initScript: recordUciTraffic });
+    await page.click('[data-mode="analyse"]');
+    await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
+    // What the browser delivers when a worker dies of an uncaught error (a wasm trap).
+    await page.evaluate(() => window.engineWorkers[0].dispatchEvent(new ErrorEvent('error', { message: 'RuntimeError: unreachable' })));
+    await page.waitForSelector('.notice.error');
+    assert.match(await page.locator('.notice.error').textContent(), /engine crashed: RuntimeError: unreachable; restarting the engine in 1 s/);
+    assert.equal(await page.locator('.engine-status').getAttribute('data-status'), 'failed');
+    await page.waitForFunction(() => window.engineWorkers.length === 2, null, { timeout: 10000 });
+    await page.waitForSelector('.engine-status[data-status="computing"]', { timeout: ENGINE_READY_MS });
+    await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
+    // The page's own console shows nothing unexpected besides the reported crash.
+    assert.deepEqual(errors, []);
+  });
+
+  test('clocks run for the side to move in a timed game', async (t) => {
+    const { page, errors } = await openApp(t);
+    await page.selectOption('[name="time-control"]', { label: '3+2' });
+    await newGame(page, { color: 'white', level: '0' });
+    assert.equal(await page.locator('.player-bar.bottom .clock').textContent(), '3:00');
+    await drag(page, 'e2', 'e4');
+    await waitForMoves(page, 2);
+    await page.waitForSelector('.player-bar.bottom .clock.running');
+    assert.equal(await page.locator('.player-bar.top .clock.running').count(), 0);
+    // White moved once: 3:00 plus the 2 s increment, less the time the move took.
+    assert.match(await page.locator('.player-bar.bottom .clock').textContent(), /^3:0[0-2]$|^2:5\d$/);
+    assert.match(await page.locator('.player-bar.top .clock').textContent(), /^3:0[0-2]$|^2:5\d$/);
+    assert.deepEqual(errors, []);
+  });
+
+  test('resigning takes two clicks and ends the game', async (t) => {
+    const { page, errors } = await openApp(t);
+    await newGame(page, { color: 'black', level: '0' });
+    await waitForMoves(page, 1);
+    await page.click('[data-action="resign"]');
+    assert.equal(await page.locator('[data-action="resign"]').textContent(), 'Really resign?');
+    await page.click('[data-action="resign"]');
+    assert.match(await page.locator('.play-status').textContent(), /White wins · black resigned/);
+    assert.match(await page.locator('.move-list .result').textContent(), /1-0/);
+    assert.equal(await page.locator('[data-action="undo"]').isDisabled(), true);
     assert.deepEqual(errors, []);
   });
 
