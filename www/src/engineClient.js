@@ -134,6 +134,12 @@ export class EngineClient {
     this.wantedOptions.set(name, String(value));
   }
 
+  /** Records a value the engine reports it is using (e.g. after refusing a request), so it is not resent. */
+  confirmOption(name, value) {
+    this.wantedOptions.set(name, String(value));
+    this.sentOptions.set(name, String(value));
+  }
+
   /** The descriptor of an engine option, or undefined if this engine lacks it. */
   option(name) {
     return this.options.get(name);

@@ -64,6 +64,21 @@ export class EnginePanel {
     if (hash) this.engine.setOption('Hash', hash);
   }
 
+  /**
+   * Reads engine errors about the options: a Hash the wasm memory cannot hold is refused
+   * by the engine, which keeps its old table; the control goes back to that size.
+   */
+  engineError(message) {
+    const refused = /cannot allocate a (\d+) MiB hash table; keeping the (\d+) MiB table/.exec(message);
+    if (!refused) return;
+    const kept = Number(refused[2]);
+    this.settings.hash = kept;
+    this.engine.confirmOption('Hash', kept);
+    if (![...this.hash.options].some((o) => Number(o.value) === kept)) this.hash.add(new Option(`${kept} MB`, String(kept)));
+    this.hash.value = String(kept);
+    this.onChange();
+  }
+
   changed(key, value) {
     this.settings[key] = value;
     if (key === 'algorithm') this.engine.setOption('Algorithm', value);

@@ -36,7 +36,10 @@ const engine = new EngineClient({
     enginePanel.showStatus(status);
     active().render();
   },
-  onError: (message) => notices.error(message, 'engine'),
+  onError: (message) => {
+    notices.error(message, 'engine');
+    enginePanel.engineError(message);
+  },
   onEvent: (event) => workerView.receive(event),
   onOptions: (options) => {
     enginePanel.setOptions(options);
@@ -62,6 +65,7 @@ const play = new Play({
   onError: (message) => notices.error(message),
   orientation: () => board.orientation,
   onNewGame: (color) => board.setOrientation(color),
+  onAnalyse: () => setMode('analyse'),
 });
 const analysis = new Analysis({
   panel: $('.analysis-panel'),

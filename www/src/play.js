@@ -24,9 +24,10 @@ export class Play {
    * @param {(message: string) => void} p.onError
    * @param {() => 'white'|'black'} p.orientation  how the board is turned now
    * @param {(playerColor: 'white'|'black') => void} p.onNewGame  a new game started (the board turns to the player)
+   * @param {() => void} p.onAnalyse  the player wants to analyse the finished game
    */
-  constructor({ panel, bars, engine, session, settings, onSettings, onError, orientation, onNewGame }) {
-    Object.assign(this, { panel, bars, engine, session, settings, onSettings, onError, orientation, onNewGame });
+  constructor({ panel, bars, engine, session, settings, onSettings, onError, orientation, onNewGame, onAnalyse }) {
+    Object.assign(this, { panel, bars, engine, session, settings, onSettings, onError, orientation, onNewGame, onAnalyse });
     this.active = false;
     /** the engine's search for its move, or null */
     this.job = null;
@@ -58,6 +59,7 @@ export class Play {
     action('redo', () => this.redo());
     action('draw', () => this.offerDraw());
     action('resign', (e) => this.resign(e.currentTarget));
+    action('analyse-game', () => this.onAnalyse());
   }
 
   setActive(active) {
@@ -216,6 +218,7 @@ export class Play {
     this.panel.querySelector('[data-action="redo"]').disabled = game.atEnd();
     this.panel.querySelector('[data-action="draw"]').disabled = !this.session.isLive();
     this.panel.querySelector('[data-action="resign"]').disabled = !this.session.isLive();
+    this.panel.querySelector('[data-action="analyse-game"]').hidden = !game.end;
     this.renderBars(playerColor);
   }
 

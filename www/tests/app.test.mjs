@@ -287,6 +287,26 @@ describe('meshmate app in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a Hash the wasm memory cannot hold is refused, and the control shows the size in use', async (t) => {
+    const { page, errors } = await openApp(t);
+    const sizes = await page.locator('[name="hash"] option').evaluateAll((els) => els.map((e) => Number(e.value)));
+    const before = await page.inputValue('[name="hash"]');
+    await page.click('[data-mode="analyse"]');
+    await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
+    await page.selectOption('[name="hash"]', String(Math.max(...sizes)));
+    const refused = page.locator('.notice.error', { hasText: 'hash table' });
+    const accepted = page.locator('.analysis-line');
+    // Either the engine takes the largest table it offers, or it says why not and keeps the old one.
+    await refused.or(accepted).first().waitFor({ timeout: ENGINE_MOVE_MS });
+    if (await refused.count()) {
+      assert.match(await refused.textContent(), /cannot allocate a \d+ MiB hash table; keeping the \d+ MiB table/);
+      await page.waitForFunction((b) => document.querySelector('[name="hash"]').value !== String(b), Math.max(...sizes));
+      t.diagnostic(`Hash ${Math.max(...sizes)} MB refused; control back to ${await page.inputValue('[name="hash"]')} (was ${before})`);
+      await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
+    }
+    assert.deepEqual(errors, []);
+  });
+
   test('an engine crash is reported and the engine restarted, analysis resumes', async (t) => {
     const { page, errors } = await openApp(t, { initScript: recordUciTraffic });
     await page.click('[data-mode="analyse"]');
@@ -328,6 +348,8 @@ describe('meshmate app in Chromium', () => {
     assert.match(await page.locator('.play-status').textContent(), /White wins · black resigned/);
     assert.match(await page.locator('.move-list .result').textContent(), /1-0/);
     assert.equal(await page.locator('[data-action="undo"]').isDisabled(), true);
+    await page.click('[data-action="analyse-game"]');
+    await page.waitForSelector('.analysis-panel:not([hidden])');
     assert.deepEqual(errors, []);
   });
 
