@@ -9,3 +9,5 @@ pub mod eval;
 pub mod search;
 pub mod tt;
 pub mod uci;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

@@ -1,0 +1,166 @@
+//! The browser binding (wasm-bindgen). The engine worker (`www/engine/worker.js`) makes one
+//! [`WasmEngine`], hands it each UCI line the page posts, and posts back every line it
+//! drains from the [`outbox`], plus [`events`] for the UI.
+//!
+//! Two builds of this crate exist for the browser:
+//! - threaded (`+atomics`, shared memory): searches run on the rayon pool that
+//!   wasm-bindgen-rayon builds from web workers ([`init_thread_pool`]), so the worker's own
+//!   message thread stays free to take `stop` and `isready` at any time;
+//! - single (no atomics), for pages that are not cross-origin isolated and so have no
+//!   `SharedArrayBuffer`: the engine runs in a search worker that may block, and the engine
+//!   worker in front of it answers `isready` and `stop` while it searches (see
+//!   `www/engine/worker.js`).
+pub mod events;
+pub mod outbox;
+
+use std::sync::Arc;
+
+use wasm_bindgen::prelude::*;
+
+use crate::uci::{Engine, Host};
+use outbox::OUTBOX;
+
+#[cfg(target_feature = "atomics")]
+pub use wasm_bindgen_rayon::init_thread_pool;
+
+/// Where the UCI engine runs inside the browser: output goes to the shared [`OUTBOX`]
+/// (threaded build) or straight to the listener (single build); searches go to the rayon
+/// pool (threaded build) or wait until the current input line is handled (single build).
+struct WorkerHost;
+
+impl Host for WorkerHost {
+    #[cfg(target_feature = "atomics")]
+    fn emit(&self, line: &str) {
+        OUTBOX.push(line);
+    }
+
+    #[cfg(not(target_feature = "atomics"))]
+    fn emit(&self, line: &str) {
+        single::emit(line);
+    }
+
+    #[cfg(target_feature = "atomics")]
+    fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
+        rayon::spawn(job);
+    }
+
+    #[cfg(not(target_feature = "atomics"))]
+    fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
+        single::PENDING.with(|pending| pending.borrow_mut().push_back(job));
+    }
+}
+
+/// The single build has one thread and no shared memory: a search blocks it. The engine
+/// worker therefore runs this build in a search worker of its own, which may block, and
+/// output is handed to a JavaScript listener at once, so it streams while a search runs.
+#[cfg(not(target_feature = "atomics"))]
+mod single {
+    use std::cell::RefCell;
+    use std::collections::VecDeque;
+
+    use super::OUTBOX;
+
+    thread_local! {
+        /// Jobs handed to `Host::spawn`, run in order once the input line is handled (the
+        /// engine may hold its own locks while it spawns).
+        pub static PENDING: RefCell<VecDeque<Box<dyn FnOnce() + Send>>> = RefCell::new(VecDeque::new());
+        /// Called with each output line as it is emitted.
+        pub static LISTENER: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+    }
+
+    /// Hands `line` to the listener, or queues it in the outbox when there is none.
+    pub fn emit(line: &str) {
+        let listener = LISTENER.with(|l| l.borrow().clone());
+        match listener {
+            Some(f) => {
+                // A throwing listener must not unwind through the search; it reports itself.
+                let _ = f.call1(&wasm_bindgen::JsValue::NULL, &wasm_bindgen::JsValue::from_str(line));
+            }
+            None => OUTBOX.push(line),
+        }
+    }
+
+    /// Runs every queued job to its end.
+    pub fn run_pending() {
+        while let Some(job) = PENDING.with(|pending| pending.borrow_mut().pop_front()) {
+            job();
+        }
+    }
+}
+
+/// One UCI engine session in this wasm instance.
+#[wasm_bindgen]
+pub struct WasmEngine {
+    engine: Engine,
+}
+
+#[wasm_bindgen]
+impl WasmEngine {
+    /// Creates the session and installs the panic hook (readable panics in the console,
+    /// and a crash flag the worker turns into `info string error: engine crashed`).
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> WasmEngine {
+        install_panic_hook();
+        WasmEngine { engine: Engine::new(Arc::new(WorkerHost)) }
+    }
+
+    /// Handles one UCI input line; returns `false` after `quit`. In the single build a
+    /// search started by the line runs to its end before this returns.
+    pub fn send(&mut self, line: &str) -> bool {
+        let more = self.engine.handle_line(line);
+        #[cfg(not(target_feature = "atomics"))]
+        single::run_pending();
+        more
+    }
+
+    /// Single build: calls `listener(line)` with each output line as soon as it is emitted,
+    /// instead of queueing it for [`WasmEngine::drain`].
+    #[cfg(not(target_feature = "atomics"))]
+    pub fn listen(&self, listener: js_sys::Function) {
+        single::LISTENER.with(|l| *l.borrow_mut() = Some(listener));
+    }
+
+    /// Takes every output line produced since the last call, oldest first.
+    pub fn drain(&self) -> Vec<String> {
+        OUTBOX.drain()
+    }
+
+    /// Threaded build: a view of the `i32` in shared memory that changes whenever output is
+    /// pending, for `Atomics.waitAsync` (pool threads cannot post to the page themselves).
+    #[cfg(target_feature = "atomics")]
+    #[wasm_bindgen(js_name = outputSignal)]
+    pub fn output_signal(&self) -> js_sys::Int32Array {
+        OUTBOX.signal_view()
+    }
+
+    /// Whether a thread of this instance panicked; the engine is then unusable.
+    pub fn crashed(&self) -> bool {
+        OUTBOX.crashed()
+    }
+}
+
+/// Whether this is the threaded build (shared memory, rayon pool of web workers).
+#[wasm_bindgen]
+pub fn threaded() -> bool {
+    cfg!(target_feature = "atomics")
+}
+
+/// The structured form of one output line for the UI (see [`events::Event`]), or
+/// `undefined` for lines a UI has no use for.
+#[wasm_bindgen(js_name = uciEvent)]
+pub fn uci_event(line: &str) -> JsValue {
+    events::parse(line)
+        .and_then(|event| serde_wasm_bindgen::to_value(&event).ok())
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
+fn install_panic_hook() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            console_error_panic_hook::hook(info);
+            OUTBOX.mark_crashed();
+        }));
+    });
+}

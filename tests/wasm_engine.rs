@@ -1,0 +1,192 @@
+//! The browser engine in headless Chromium (`./build.sh test` runs it with wasm-pack): the
+//! threaded build, in a dedicated worker (which may block, as the engine worker may) with
+//! a real rayon pool of web workers, driven through the same `WasmEngine` API that
+//! `www/engine/worker.js` uses.
+#![cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use meshmate::chess::{format_uci, legal_moves, parse_epd_file, parse_fen, perft};
+use meshmate::clock::now_ms;
+use meshmate::wasm::events::{parse as parse_event, Event};
+use meshmate::wasm::{init_thread_pool, WasmEngine};
+use rayon::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_dedicated_worker);
+
+/// Threads in the pool: at least two, so searches and helpers really run in parallel.
+const POOL_THREADS: usize = 2;
+/// The shared perft suite, read at build time (the browser has no file system).
+const PERFT_EPD: &str = include_str!("../../shared/data/perft.epd");
+/// Perft counts above this are skipped: the test is about the wasm build, not speed.
+const MAX_PERFT_NODES: u64 = 300_000;
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// Starts the rayon pool once for the whole test module (it can be built only once).
+async fn pool() {
+    static STARTED: AtomicBool = AtomicBool::new(false);
+    if !STARTED.swap(true, Ordering::SeqCst) {
+        JsFuture::from(init_thread_pool(POOL_THREADS)).await.expect("the rayon pool starts");
+    }
+    assert_eq!(rayon::current_num_threads(), POOL_THREADS);
+}
+
+/// A fresh engine session with nothing left in the output queue.
+fn engine() -> WasmEngine {
+    let engine = WasmEngine::new();
+    engine.drain();
+    engine
+}
+
+/// Collects output lines until one satisfies `last` (blocking this worker, as allowed).
+fn read_until(engine: &WasmEngine, last: impl Fn(&str) -> bool, timeout_ms: f64) -> Vec<String> {
+    let start = now_ms();
+    let mut lines = Vec::new();
+    loop {
+        for line in engine.drain() {
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+        assert!(!engine.crashed(), "the engine crashed; output so far: {lines:#?}");
+        assert!(now_ms() - start < timeout_ms, "no matching line within {timeout_ms} ms; output so far: {lines:#?}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("info string error")).collect()
+}
+
+#[wasm_bindgen_test]
+async fn perft_of_the_shared_suite_matches_on_the_pool() {
+    pool().await;
+    let records = parse_epd_file(PERFT_EPD).expect("perft.epd parses");
+    let cases: Vec<_> = records
+        .iter()
+        .flat_map(|epd| {
+            (1..=6).filter_map(move |depth| {
+                let expected: u64 = epd.get(&format!("D{depth}"))?.parse().expect("counts are numbers");
+                (expected <= MAX_PERFT_NODES).then(|| (epd, depth, expected))
+            })
+        })
+        .collect();
+    assert!(cases.len() >= 60, "only {} perft counts are small enough", cases.len());
+    let wrong: Vec<String> = cases
+        .par_iter()
+        .filter(|(epd, depth, expected)| perft(&epd.board, *depth) != *expected)
+        .map(|(epd, depth, _)| format!("{} depth {depth}", epd.get("id").unwrap_or("?")))
+        .collect();
+    assert!(wrong.is_empty(), "perft differs at {wrong:?}");
+}
+
+#[wasm_bindgen_test]
+async fn a_search_returns_a_legal_move() {
+    pool().await;
+    let mut engine = engine();
+    assert!(engine.send(&format!("position fen {KIWIPETE}")));
+    assert!(engine.send("go depth 6"));
+    let lines = read_until(&engine, |l| l.starts_with("bestmove"), 60_000.0);
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let board = parse_fen(KIWIPETE).unwrap();
+    let legal: Vec<String> = legal_moves(&board).into_iter().map(|m| format_uci(&board, m)).collect();
+    let Some(Event::Bestmove { best, .. }) = parse_event(lines.last().unwrap()) else { panic!("{lines:#?}") };
+    assert!(legal.contains(&best), "bestmove {best} is not legal in {KIWIPETE}");
+    assert!(lines.iter().any(|l| matches!(parse_event(l), Some(Event::Info { depth: Some(6), .. }))), "{lines:#?}");
+}
+
+#[wasm_bindgen_test]
+async fn the_input_thread_stays_free_while_a_search_runs() {
+    pool().await;
+    let mut engine = engine();
+    engine.send("position startpos moves e2e4 e7e5 g1f3");
+    let started = now_ms();
+    engine.send("go infinite");
+    engine.send("isready");
+    assert!(now_ms() - started < 200.0, "`go infinite` blocked the input thread");
+    read_until(&engine, |l| l == "readyok", 5_000.0);
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("stop");
+    let lines = read_until(&engine, |l| l.starts_with("bestmove"), 5_000.0);
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+}
+
+#[wasm_bindgen_test]
+async fn bench_signature_equals_the_native_one() {
+    pool().await;
+    let native: u64 = option_env!("MESHMATE_NATIVE_BENCH_NODES")
+        .expect("set MESHMATE_NATIVE_BENCH_NODES to the native bench's node count (./build.sh test does)")
+        .parse()
+        .expect("MESHMATE_NATIVE_BENCH_NODES is a number");
+    let mut engine = engine();
+    engine.send("bench");
+    let lines = read_until(&engine, |l| matches!(parse_event(l), Some(Event::Bench { .. })), 600_000.0);
+    let Some(Event::Bench { nodes, nps }) = parse_event(lines.last().unwrap()) else { unreachable!() };
+    console_log!("wasm bench: {nodes} nodes {nps} nps (native signature {native})");
+    assert_eq!(nodes, native, "the wasm bench searched a different tree");
+}
+
+#[wasm_bindgen_test]
+async fn hash_resizes_and_an_oversize_table_is_refused() {
+    pool().await;
+    let mut engine = engine();
+    engine.send("setoption name Hash value 256");
+    engine.send("isready");
+    let lines = read_until(&engine, |l| l == "readyok", 30_000.0);
+    assert!(errors(&lines).is_empty(), "256 MiB must fit: {lines:#?}");
+    // The memory maximum is 1 GiB and 256 MiB are taken: 1024 MiB cannot fit.
+    engine.send("setoption name Hash value 1024");
+    engine.send("isready");
+    let lines = read_until(&engine, |l| l == "readyok", 30_000.0);
+    let refused = errors(&lines);
+    assert_eq!(refused.len(), 1, "{lines:#?}");
+    assert!(refused[0].contains("256 MiB"), "the refusal names the table kept: {refused:?}");
+    engine.send("position startpos");
+    engine.send("go depth 5");
+    let lines = read_until(&engine, |l| l.starts_with("bestmove"), 60_000.0);
+    assert!(errors(&lines).is_empty(), "the kept table still works: {lines:#?}");
+    engine.send("setoption name Hash value 16");
+}
+
+#[wasm_bindgen_test]
+fn output_lines_become_structured_events() {
+    let info = "info depth 7 seldepth 12 score cp -35 upperbound nodes 81234 nps 400000 time 203 hashfull 12 pv e2e4 e7e5 g1f3";
+    assert_eq!(
+        parse_event(info),
+        Some(Event::Info {
+            depth: Some(7),
+            seldepth: Some(12),
+            multipv: None,
+            score_cp: Some(-35),
+            score_mate: None,
+            bound: Some("upper"),
+            nodes: Some(81234),
+            nps: Some(400000),
+            time_ms: Some(203),
+            hashfull: Some(12),
+            currmove: None,
+            pv: vec!["e2e4".into(), "e7e5".into(), "g1f3".into()],
+        })
+    );
+    assert_eq!(
+        parse_event("info string error: no room"),
+        Some(Event::Message { text: "error: no room".into() })
+    );
+    assert_eq!(
+        parse_event("bestmove e2e4 ponder e7e5"),
+        Some(Event::Bestmove { best: "e2e4".into(), ponder: Some("e7e5".into()) })
+    );
+    assert_eq!(parse_event("bestmove a7a8q"), Some(Event::Bestmove { best: "a7a8q".into(), ponder: None }));
+    assert_eq!(parse_event("1234 nodes 5678 nps"), Some(Event::Bench { nodes: 1234, nps: 5678 }));
+    assert_eq!(parse_event("uciok"), None);
+    assert_eq!(parse_event("id name meshmate"), None);
+    assert_eq!(parse_event(""), None);
+    let event = meshmate::wasm::uci_event("bestmove e2e4");
+    let best = js_sys::Reflect::get(&event, &"best".into()).unwrap();
+    assert_eq!(best.as_string().as_deref(), Some("e2e4"));
+}
