@@ -6,17 +6,11 @@ mod common;
 
 use meshmate::chess::{has_insufficient_material, legal_moves, parse_epd_file, Board};
 use meshmate::search::{
-    quiescence, search, Control, Info, Limits, Listener, QuiescenceStats, RootMove, SearchOptions, SearchSettings,
+    quiescence, search, Control, Limits, NoReports, QuiescenceStats, SearchOptions, SearchSettings,
     Searcher, INFINITY, MATE, MAX_PLY,
 };
 use meshmate::tt::TranspositionTable;
 use std::sync::Arc;
-
-struct Silent;
-impl Listener for Silent {
-    fn info(&mut self, _: &Info) {}
-    fn currmove(&mut self, _: i32, _: RootMove) {}
-}
 
 /// Plain negamax alpha-beta. `path` holds the hashes of the interior nodes above.
 fn reference(board: &Board, depth: i32, ply: usize, mut alpha: i32, beta: i32, path: &mut Vec<u64>) -> i32 {
@@ -71,7 +65,7 @@ fn pure_search_equals_plain_alpha_beta() {
         let depth = if i % 4 == 0 { 4 } else { 3 };
         let expected = reference(board, depth, 0, -INFINITY, INFINITY, &mut Vec::new());
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let got = search(&mut searcher, &tt, board, &[], &limits, &settings, &Control::default(), &mut Silent).score;
+        let got = search(&mut searcher, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports).score;
         assert_eq!(got, expected, "position {i} ({board}) depth {depth}");
     }
 }

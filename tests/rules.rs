@@ -1,14 +1,8 @@
 //! Draw rules in the game record and in the search.
 use meshmate::chess::{has_insufficient_material, parse_fen, Game, Outcome};
-use meshmate::search::{search, Control, Info, Limits, Listener, RootMove, SearchSettings, Searcher};
+use meshmate::search::{search, Control, Limits, NoReports, SearchSettings, Searcher};
 use meshmate::tt::TranspositionTable;
 use std::sync::Arc;
-
-struct Silent;
-impl Listener for Silent {
-    fn info(&mut self, _: &Info) {}
-    fn currmove(&mut self, _: i32, _: RootMove) {}
-}
 
 #[test]
 fn game_outcomes() {
@@ -42,7 +36,7 @@ fn search_score(game: &Game, depth: i32) -> i32 {
     let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
     let mut searcher = Searcher::new(tt.clone());
     let limits = Limits { depth: Some(depth), ..Limits::default() };
-    search(&mut searcher, &tt, game.board(), game.history(), &limits, &SearchSettings::default(), &Control::default(), &mut Silent).score
+    search(&mut searcher, &tt, game.board(), game.history(), &limits, &SearchSettings::default(), &Control::default(), &mut NoReports).score
 }
 
 #[test]

@@ -2,21 +2,15 @@
 mod common;
 
 use meshmate::chess::{parse_epd_file, parse_fen, parse_san, Board};
-use meshmate::search::{search, Control, Info, Limits, Listener, RootMove, Score, SearchResult, SearchSettings, Searcher};
+use meshmate::search::{search, Control, Limits, NoReports, Score, SearchResult, SearchSettings, Searcher};
 use meshmate::tt::TranspositionTable;
 use std::sync::Arc;
-
-struct Silent;
-impl Listener for Silent {
-    fn info(&mut self, _: &Info) {}
-    fn currmove(&mut self, _: i32, _: RootMove) {}
-}
 
 fn search_depth(board: &Board, depth: i32) -> SearchResult {
     let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
     let mut searcher = Searcher::new(tt.clone());
     let limits = Limits { depth: Some(depth), ..Limits::default() };
-    search(&mut searcher, &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut Silent)
+    search(&mut searcher, &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports)
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Subcommands of the native binary. Each returns the process exit code.
 
 use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, Game, START_FEN};
-use meshmate::search::{bench, search, Control, Info, Limits, Listener, RootMove, SearchSettings, Searcher, DEFAULT_BENCH_DEPTH};
+use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, DEFAULT_BENCH_DEPTH};
 use meshmate::tt::TranspositionTable;
 use meshmate::uci::{Engine, Host};
 use std::io::{BufRead, Write};
@@ -129,13 +129,6 @@ fn run_perft(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-struct Silent;
-
-impl Listener for Silent {
-    fn info(&mut self, _: &Info) {}
-    fn currmove(&mut self, _: i32, _: RootMove) {}
-}
-
 /// Moves in an EPD operand (`bm Nf3 e4`), parsed as SAN on `board`.
 fn san_list(board: &Board, operand: Option<&str>) -> Result<Vec<meshmate::chess::Move>, String> {
     operand.map_or(Ok(Vec::new()), |text| text.split_whitespace().map(|san| parse_san(board, san)).collect())
@@ -162,7 +155,7 @@ fn run_suite(args: &[String]) -> Result<(), String> {
         tt.clear();
         searcher.clear_heuristics();
         let game = Game::from_board(board.clone());
-        let result = search(&mut searcher, &tt, board, game.history(), &limits, &SearchSettings::default(), &Control::default(), &mut Silent);
+        let result = search(&mut searcher, &tt, board, game.history(), &limits, &SearchSettings::default(), &Control::default(), &mut NoReports);
         let played = result.best.expect("suite positions have legal moves");
         let ok = (best.is_empty() || best.contains(&played)) && !avoid.contains(&played);
         scored += 1;

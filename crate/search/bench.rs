@@ -2,8 +2,8 @@
 //! Its node count is a signature of the search (identical run to run and on every
 //! platform, native or wasm); its speed is the engine's nodes per second.
 
-use super::driver::{search, Control, Info, Listener, SearchSettings};
-use super::searcher::{RootMove, Searcher};
+use super::driver::{search, Control, NoReports, SearchSettings};
+use super::searcher::Searcher;
 use super::time::Limits;
 use crate::chess::parse_fen;
 use crate::clock::now_ms;
@@ -47,13 +47,6 @@ impl BenchResult {
     }
 }
 
-struct Quiet;
-
-impl Listener for Quiet {
-    fn info(&mut self, _: &Info) {}
-    fn currmove(&mut self, _: i32, _: RootMove) {}
-}
-
 /// Searches every bench position to `depth` with one thread and a fresh table,
 /// writing a line per position and the totals through `out`; the last line is
 /// `N nodes M nps`, the form OpenBench-style tools read.
@@ -66,7 +59,7 @@ pub fn bench(depth: i32, out: &mut dyn FnMut(&str)) -> BenchResult {
     let mut nodes = 0;
     for (i, fen) in BENCH_FENS.iter().enumerate() {
         let board = parse_fen(fen).expect("bench positions are valid");
-        let result = search(&mut searcher, &tt, &board, &[], &limits, &SearchSettings::default(), &control, &mut Quiet);
+        let result = search(&mut searcher, &tt, &board, &[], &limits, &SearchSettings::default(), &control, &mut NoReports);
         nodes += result.nodes;
         out(&format!("position {}/{}: {} nodes  {}", i + 1, BENCH_FENS.len(), result.nodes, fen));
     }

@@ -110,6 +110,14 @@ pub trait Listener {
     fn currmove(&mut self, depth: i32, mv: RootMove);
 }
 
+/// A listener that ignores every report (bench, test suites, tests).
+pub struct NoReports;
+
+impl Listener for NoReports {
+    fn info(&mut self, _: &Info) {}
+    fn currmove(&mut self, _: i32, _: RootMove) {}
+}
+
 /// What a search decided.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
