@@ -211,18 +211,17 @@ describe('meshmate app in Chromium', () => {
 
   test('a bad FEN or PGN is refused with the reason and the game is kept', async (t) => {
     const { page, errors } = await openApp(t);
+    await newGame(page, { fen: '8/8/8/8/8/8/8/8 w - - 0 1' });
+    await page.waitForSelector('.notice.error');
+    assert.match(await page.locator('.notice.error').last().textContent(), /Invalid FEN: .*king.*current game is kept/i);
     await page.click('[data-mode="analyse"]');
     await clickMove(page, 'd2', 'd4');
     await importText(page, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1');
-    await page.waitForSelector('.notice.error');
+    await page.waitForFunction(() => document.querySelectorAll('.notice.error').length >= 2);
     assert.match(await page.locator('.notice.error').last().textContent(), /Invalid FEN: .*piece.*current game is kept/);
     await importText(page, '1. e4 e5 2. Ke3');
-    await page.waitForFunction(() => document.querySelectorAll('.notice.error').length >= 2);
-    assert.match(await page.locator('.notice.error').last().textContent(), /Invalid PGN: .*Ke3/);
-    await newGame(page, { fen: '8/8/8/8/8/8/8/8 w - - 0 1' });
     await page.waitForFunction(() => document.querySelectorAll('.notice.error').length >= 3);
-    assert.match(await page.locator('.notice.error').last().textContent(), /Invalid FEN/);
-    await page.click('[data-mode="analyse"]');
+    assert.match(await page.locator('.notice.error').last().textContent(), /Invalid PGN: .*Ke3/);
     assert.deepEqual(await moveTexts(page), ['d4']);
     assert.deepEqual(errors, []);
   });
