@@ -3,6 +3,7 @@
 // search follows the cursor: every new position swaps in a new job.
 import { EngineStatus } from './engineClient.js';
 import { lineToSan } from './game.js';
+import { oncePerFrame } from './frame.js';
 import { formatCount, formatNps, formatScore, numberedLine, whiteScore } from './format.js';
 
 /** How many moves of each line are shown. */
@@ -33,7 +34,7 @@ export class Analysis {
     this.lines = [];
     /** latest speed figures of the search */
     this.stats = {};
-    this.renderQueued = false;
+    this.scheduleRender = oncePerFrame(() => this.render());
 
     this.toggle = panel.querySelector('[data-action="toggle-analysis"]');
     this.multiPv = panel.querySelector('[name="multipv"]');
@@ -132,15 +133,6 @@ export class Analysis {
     if (index >= this.settings.multiPv) return;
     this.lines[index] = { depth: info.depth, score: whiteScore(info.score, turn), pv: info.pv, sans: lineToSan(fen, info.pv, PV_MOVES), fen };
     this.scheduleRender();
-  }
-
-  scheduleRender() {
-    if (this.renderQueued) return;
-    this.renderQueued = true;
-    requestAnimationFrame(() => {
-      this.renderQueued = false;
-      this.render();
-    });
   }
 
   render() {

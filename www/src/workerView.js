@@ -3,6 +3,7 @@
 // search speed, and, when the engine reports them, one row per worker with its state
 // (busy or idle) and node count.
 import { formatCount, formatNps } from './format.js';
+import { oncePerFrame } from './frame.js';
 
 export class WorkerView {
   constructor(el) {
@@ -13,7 +14,7 @@ export class WorkerView {
     this.rows = el.querySelector('.worker-rows');
     /** latest per-worker records ({busy, nodes}) */
     this.workers = [];
-    this.renderQueued = false;
+    this.queueRender = oncePerFrame(() => this.renderRows());
   }
 
   /** Takes one structured event from the engine worker; types it does not show are ignored. */
@@ -31,15 +32,6 @@ export class WorkerView {
       this.workers = event.workers;
       this.queueRender();
     }
-  }
-
-  queueRender() {
-    if (this.renderQueued) return;
-    this.renderQueued = true;
-    requestAnimationFrame(() => {
-      this.renderQueued = false;
-      this.renderRows();
-    });
   }
 
   renderRows() {
