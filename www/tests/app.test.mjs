@@ -352,6 +352,19 @@ describe('meshmate app in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a new game from a FEN: the engine moves first when it is its turn, and declines an early draw', async (t) => {
+    const { page, errors } = await openApp(t);
+    await newGame(page, { color: 'white', level: '0', fen: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1' });
+    const moves = await waitForMoves(page, 1);
+    assert.equal(moves.length, 1);
+    assert.equal(await page.locator('.move-list .num').first().textContent(), '1.');
+    assert.equal(await page.locator('.move-list .move.empty').count(), 1, 'the empty white half-move of move 1 is shown');
+    await page.click('[data-action="draw"]');
+    assert.match(await page.locator('.play-status').textContent(), /declines/);
+    assert.equal(await page.locator('.play-status.over').count(), 0);
+    assert.deepEqual(errors, []);
+  });
+
   test('phone layout: play and analysis fit the screen', async (t) => {
     const { page, errors } = await openApp(t, { viewport: PHONE, contextOptions: { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } });
     await newGame(page, { color: 'white', level: '0' });
