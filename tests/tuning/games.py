@@ -1,4 +1,6 @@
 """Playing games between UCI engines: the part self-play and matches share."""
+import time
+
 import chess
 import chess.engine
 
@@ -21,18 +23,46 @@ def is_quiet(board, move):
     return not (board.is_check() or board.is_capture(move) or move.promotion or board.gives_check(move))
 
 
+def opening_book(path):
+    """Openings from a file of SAN move lines ('#' starts a comment), as boards."""
+    boards = []
+    with open(path) as lines:
+        for line in lines:
+            moves = line.split("#")[0].split()
+            if moves:
+                board = chess.Board()
+                for san in moves:
+                    board.push_san(san)
+                boards.append(board)
+    return boards
+
+
 def play_out(board, engines, limits):
     """Plays `board` to the end; `engines` maps chess.WHITE/BLACK to an engine, `limits`
-    has nodes, max_plies, adjudicate (centipawns) and game (an id that makes the engines
-    start a new game). Yields (board, move) before each move, then returns the result
-    ('1-0', '0-1', '1/2-1/2') as the generator's value. A game is adjudicated when the
-    mover's score is beyond `adjudicate` for four plies in a row, a draw at max_plies."""
+    has nodes (or tc, a (base, increment) clock in seconds that replaces the node budget),
+    max_plies, adjudicate (centipawns) and game (an id that makes the engines start a new
+    game). Yields (board, move) before each move, then returns the result ('1-0', '0-1',
+    '1/2-1/2') as the generator's value. A game is adjudicated when the mover's score is
+    beyond `adjudicate` for four plies in a row, a draw at max_plies; a side whose clock
+    runs out loses."""
     decisive = 0
+    tc = limits.get("tc")
+    clocks = {chess.WHITE: tc[0], chess.BLACK: tc[0]} if tc else None
     while not board.is_game_over(claim_draw=True):
         if board.ply() >= limits["max_plies"]:
             return "1/2-1/2"
         engine = engines[board.turn]
-        played = engine.play(board, chess.engine.Limit(nodes=limits["nodes"]), game=limits["game"], info=chess.engine.INFO_SCORE)
+        if tc:
+            limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK], white_inc=tc[1], black_inc=tc[1])
+        else:
+            limit = chess.engine.Limit(nodes=limits["nodes"])
+        started = time.monotonic()
+        played = engine.play(board, limit, game=limits["game"], info=chess.engine.INFO_SCORE)
+        if tc:
+            clocks[board.turn] -= time.monotonic() - started
+            if clocks[board.turn] < 0:
+                return "0-1" if board.turn == chess.WHITE else "1-0"
+            clocks[board.turn] += tc[1]
         score = played.info.get("score")
         white_cp = score.white().score(mate_score=100000) if score else 0
         yield board, played.move

@@ -7,6 +7,11 @@ Each move gets a fixed node budget; games end by the rules, by adjudication, or 
 draw after --max-plies (see games.py). Prints wins, draws and losses of the first engine
 and the Elo difference they imply, with a 95% interval.
 
+With --tc BASE+INC the games are played on a clock (seconds) instead of a node budget;
+--openings FILE takes the openings from a book of SAN lines (one pair per line, in order)
+instead of random moves; --first-option/--second-option NAME=VALUE set UCI options
+(e.g. --second-option UCI_LimitStrength=true --second-option UCI_Elo=1800).
+
 Usage: match.py --first NEW_ENGINE --second OLD_ENGINE --pairs 100
 """
 import argparse
@@ -16,12 +21,29 @@ import random
 import chess
 import chess.engine
 
-from games import random_opening, run_game
+from games import opening_book, random_opening, run_game
 
 
 def elo(score):
     """Elo difference for an expected score strictly between 0 and 1."""
     return -400 * math.log10(1 / score - 1)
+
+
+def clock(text):
+    """'3+0.05' as (3.0, 0.05)."""
+    base, _, inc = text.partition("+")
+    return float(base), float(inc or 0)
+
+
+def option(text):
+    """'NAME=VALUE' as (NAME, VALUE), with true/false and numbers converted."""
+    name, _, value = text.partition("=")
+    if value in ("true", "false"):
+        return name, value == "true"
+    try:
+        return name, int(value)
+    except ValueError:
+        return name, value
 
 
 def main():
@@ -34,20 +56,29 @@ def main():
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--adjudicate", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--tc", type=clock, default=None, help="BASE+INC in seconds, e.g. 3+0.05")
+    parser.add_argument("--openings", default=None, help="file of SAN opening lines")
+    parser.add_argument("--first-option", action="append", default=[], type=option)
+    parser.add_argument("--second-option", action="append", default=[], type=option)
     args = parser.parse_args()
 
+    book = opening_book(args.openings) if args.openings else None
     points = []
     with chess.engine.SimpleEngine.popen_uci(args.first) as first, chess.engine.SimpleEngine.popen_uci(args.second) as second:
+        first.configure(dict(args.first_option))
+        second.configure(dict(args.second_option))
         game_id = 0
         for pair in range(args.pairs):
-            rng = random.Random(args.seed * 1_000_003 + pair)
-            opening = random_opening(rng, args.random_plies)
+            if book:
+                opening = book[pair % len(book)]
+            else:
+                opening = random_opening(random.Random(args.seed * 1_000_003 + pair), args.random_plies)
             if opening is None:
                 continue
             for first_plays in (chess.WHITE, chess.BLACK):
                 game_id += 1
                 engines = {first_plays: first, not first_plays: second}
-                limits = {"nodes": args.nodes, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": game_id}
+                limits = {"nodes": args.nodes, "tc": args.tc, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": game_id}
                 result = run_game(opening.copy(), engines, limits)
                 white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
                 points.append(white_points if first_plays == chess.WHITE else 1.0 - white_points)
