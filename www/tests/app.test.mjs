@@ -415,6 +415,7 @@ describe('meshmate app without cross-origin isolation', () => {
     await newGame(page, { color: 'white', level: '0' });
     await drag(page, 'e2', 'e4');
     await waitForMoves(page, 2);
+    await page.screenshot({ path: join(RESULTS, 'not-isolated-desktop.png') });
     assert.deepEqual(errors, []);
   });
 
