@@ -27,6 +27,7 @@ const notices = new Notices($('.notices'));
 const notice = $('.isolation-notice');
 notice.textContent = isolationMessage(device);
 notice.hidden = device.isolated;
+document.body.classList.toggle('not-isolated', !device.isolated);
 
 const workerView = new WorkerView($('.worker-view'));
 const engine = new EngineClient({
