@@ -184,6 +184,12 @@ describe('meshmate app in Chromium', () => {
     assert.match(pgn, /1\. e4 e5 2\. Nf3 Nc6 3\. Bb5 a6 4\. Bxc6 dxc6 5\. O-O/);
     await importText(page, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
     assert.deepEqual(await moveTexts(page), []);
+    // Open the exported game as a file, as a player would.
+    await page.setInputFiles('.import-export input[type="file"]', { name: 'game.pgn', mimeType: 'application/x-chess-pgn', buffer: Buffer.from(pgn) });
+    assert.deepEqual(await waitForMoves(page, 9, 5000), played);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="download-pgn"]')]);
+    assert.match(download.suggestedFilename(), /^meshmate-\d{4}-\d\d-\d\d\.pgn$/);
+    await importText(page, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
     await importText(page, pgn);
     assert.deepEqual(await waitForMoves(page, 9, 5000), played);
     await page.click('[data-action="copy-pgn"]');
@@ -423,9 +429,12 @@ describe('meshmate app without cross-origin isolation', () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     t.after(() => context.close());
     const page = await context.newPage();
+    const errors = collectErrors(page);
     await page.goto(plain.url);
     await page.waitForFunction(() => crossOriginIsolated === true, null, { timeout: 20000 });
     await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: ENGINE_READY_MS });
     assert.equal(await page.locator('.isolation-notice').isHidden(), true);
+    assert.match(await page.locator('.worker-build').textContent(), /Threaded build/);
+    assert.deepEqual(errors, []);
   });
 });
