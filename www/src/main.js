@@ -132,7 +132,7 @@ function setMode(mode) {
 for (const tab of document.querySelectorAll('[data-mode]')) tab.addEventListener('click', () => setMode(tab.dataset.mode));
 const navigate = { first: () => 0, prev: (g) => g.cursor - 1, next: (g) => g.cursor + 1, last: (g) => g.moves.length };
 for (const button of document.querySelectorAll('[data-nav]')) {
-  button.addEventListener('click', () => session.goTo(Math.max(0, Math.min(session.game.moves.length, navigate[button.dataset.nav](session.game)))));
+  button.addEventListener('click', () => session.goTo(navigate[button.dataset.nav](session.game)));
 }
 $('[data-action="flip"]').addEventListener('click', () => {
   board.flip();

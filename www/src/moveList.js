@@ -51,6 +51,6 @@ export class MoveList {
     }[e.key];
     if (target === undefined) return;
     e.preventDefault();
-    this.onGoTo(Math.max(0, Math.min(this.length, target)));
+    this.onGoTo(target);
   }
 }

@@ -59,10 +59,11 @@ export class Session {
     return true;
   }
 
+  /** Shows the position after `ply` moves (clamped to the game). */
   goTo(ply) {
-    if (ply === this.game.cursor) return;
+    const before = this.game.cursor;
     this.game.goTo(ply);
-    this.changed();
+    if (this.game.cursor !== before) this.changed();
   }
 
   /** Ends the game by resignation, agreement or flag. */
