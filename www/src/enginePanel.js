@@ -88,8 +88,9 @@ export class EnginePanel {
   }
 
   showStatus(status) {
-    const name = this.engine.name ? `${this.engine.name}: ` : '';
-    this.statusEl.textContent = `${name || 'engine: '}${STATUS_TEXT[status] ?? status}`;
+    this.statusEl.textContent = `engine ${STATUS_TEXT[status] ?? status}`;
+    this.statusEl.title = this.engine.name || 'meshmate engine';
+    if (this.engine.name) this.panel.querySelector('summary').textContent = `Engine · ${this.engine.name}`;
     this.statusEl.dataset.status = status;
   }
 }
