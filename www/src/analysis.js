@@ -40,6 +40,8 @@ export class Analysis {
     this.multiPv = panel.querySelector('[name="multipv"]');
     this.summary = panel.querySelector('.analysis-summary');
     this.list = panel.querySelector('.analysis-lines');
+    this.variation = panel.querySelector('.variation-note');
+    panel.querySelector('[data-action="back-to-game"]').addEventListener('click', () => session.backToGame());
     this.multiPv.value = String(settings.multiPv);
     this.toggle.addEventListener('click', () => {
       settings.analysing = !settings.analysing;
@@ -139,6 +141,9 @@ export class Analysis {
     if (!this.active) return;
     const position = this.session.game.positionAt();
     const lines = this.lines.filter(Boolean);
+    const saved = this.session.savedLine;
+    this.variation.hidden = !saved;
+    if (saved) this.variation.firstElementChild.textContent = `Exploring a variation: the game (${saved.moves.length} plies) is kept.`;
     const s = this.stats;
     if (position.isGameOver()) {
       this.summary.textContent = 'Game over in this position: nothing to analyse.';

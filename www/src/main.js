@@ -51,7 +51,8 @@ const engine = new EngineClient({
 const session = new Session({ onChange: () => refresh(), onTick: () => play.render() });
 const board = new Board($('#board'), {
   onMove: (move) => {
-    if (!session.move(move)) notices.error(`Illegal move ${move.from}-${move.to}.`);
+    const ok = settings.mode === 'analyse' ? session.explore(move) : session.move(move);
+    if (!ok) notices.error(`Illegal move ${move.from}-${move.to}.`);
   },
   onCancel: () => refresh(),
 });
@@ -76,7 +77,7 @@ const analysis = new Analysis({
   board,
   settings,
   onSettings: save,
-  onPlayLine: (uci) => session.move(uci),
+  onPlayLine: (uci) => session.explore(uci),
 });
 const enginePanel = new EnginePanel({
   panel: $('.engine-panel'),

@@ -22,6 +22,11 @@ export class Session {
     /** @type {Clock|null} */
     this.clock = null;
     this.id = newId();
+    /**
+     * The game as it was before the user tried other moves in analysis, or null:
+     * {moves, end, ply} where ply is where the variation left the game.
+     */
+    this.savedLine = null;
   }
 
   /** Starts a new game; `fen` may be '' for the standard start. Throws InputError for a bad FEN. */
@@ -33,6 +38,7 @@ export class Session {
     this.timeControl = timeControl;
     this.clock = this.makeClock();
     this.id = newId();
+    this.savedLine = null;
     this.changed();
   }
 
@@ -43,6 +49,7 @@ export class Session {
     this.timeControl = 0;
     this.clock = null;
     this.id = newId();
+    this.savedLine = null;
     this.changed();
   }
 
@@ -60,6 +67,32 @@ export class Session {
   }
 
   /** Shows the position after `ply` moves (clamped to the game). */
+  /**
+   * Plays a move in analysis: the first time it leaves the game's line, the game is kept
+   * aside, so `backToGame` can bring it back after the variation was explored.
+   */
+  explore(move) {
+    const { game } = this;
+    const next = game.moves[game.cursor];
+    const uci = typeof move === 'string' ? move : move.from + move.to + (move.promotion ?? '');
+    const leaves = !this.savedLine && next && next.uci !== uci;
+    if (leaves) this.savedLine = { moves: [...game.moves], end: game.end, ply: game.cursor };
+    const ok = this.move(move);
+    if (!ok && leaves) this.savedLine = null;
+    return ok;
+  }
+
+  /** Restores the game kept aside by `explore`, showing the position where the variation began. */
+  backToGame() {
+    if (!this.savedLine) return;
+    const { moves, end, ply } = this.savedLine;
+    this.game.moves = moves;
+    this.game.end = end;
+    this.game.cursor = ply;
+    this.savedLine = null;
+    this.changed();
+  }
+
   goTo(ply) {
     const before = this.game.cursor;
     this.game.goTo(ply);
@@ -102,7 +135,8 @@ export class Session {
   }
 
   changed() {
-    saveGameSession({ game: this.game.toJSON(), playerColor: this.playerColor, timeControl: this.timeControl, clock: this.clock?.toJSON() ?? null, id: this.id });
+    const saved = this.savedLine && { moves: this.savedLine.moves.map((m) => m.uci), end: this.savedLine.end, ply: this.savedLine.ply };
+    saveGameSession({ game: this.game.toJSON(), playerColor: this.playerColor, timeControl: this.timeControl, clock: this.clock?.toJSON() ?? null, id: this.id, savedLine: saved });
     this.onChange();
   }
 
@@ -117,6 +151,10 @@ export class Session {
       this.clock = this.makeClock();
       if (this.clock && saved.clock) this.clock.restore(saved.clock);
       this.id = typeof saved.id === 'string' ? saved.id : newId();
+      if (saved.savedLine) {
+        const line = Game.fromJSON({ startFen: this.game.startFen, moves: saved.savedLine.moves, cursor: 0, end: saved.savedLine.end });
+        this.savedLine = { moves: line.moves, end: line.end, ply: Math.min(saved.savedLine.ply | 0, line.moves.length) };
+      }
       return null;
     } catch (e) {
       this.game = new Game();

@@ -206,6 +206,17 @@ describe('meshmate app in Chromium', () => {
     assert.equal(await current(), 'e4');
     await page.keyboard.press('End');
     assert.equal(await current(), 'O-O');
+    // Trying another move keeps the game aside; one click brings it back.
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    await clickMove(page, 'f1', 'c4');
+    assert.deepEqual(await moveTexts(page), ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4']);
+    assert.match(await page.locator('.variation-note').textContent(), /variation.*9 plies/);
+    await page.click('[data-action="back-to-game"]');
+    assert.deepEqual(await moveTexts(page), played);
+    assert.equal(await current(), 'Nc6');
+    assert.equal(await page.locator('.variation-note').isHidden(), true);
+    await page.keyboard.press('End');
     // The game and the settings survive a reload.
     await page.selectOption('[name="multipv"]', '2');
     await page.reload();

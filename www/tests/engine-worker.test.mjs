@@ -4,10 +4,11 @@
 // run; served without them the single-thread build must still play.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
-import { RESULTS, collectErrors, launchBrowser, startServer } from './browser.mjs';
+import { RESULTS, WWW, collectErrors, launchBrowser, startServer } from './browser.mjs';
 
 const READY_MS = 60000;
 const SEARCH_MS = 60000;
@@ -45,6 +46,32 @@ function assertLegal(best, moves) {
   for (const m of moves) chess.move({ from: m.slice(0, 2), to: m.slice(2, 4), promotion: m[4] });
   const legal = chess.moves({ verbose: true }).map((m) => m.from + m.to + (m.promotion ?? ''));
   assert.ok(legal.includes(best), `bestmove ${best} is not legal after ${moves.join(' ')}`);
+}
+
+const NATIVE = join(WWW, '..', 'target', 'release', 'meshmate');
+
+/** The `N nodes M nps` summary of a bench's output lines. */
+function benchSummary(lines) {
+  const m = lines.map((l) => /^(\d+) nodes (\d+) nps$/.exec(l)).find(Boolean);
+  assert.ok(m, 'bench printed its summary');
+  return { nodes: Number(m[1]), nps: Number(m[2]) };
+}
+
+/** Runs the native `meshmate bench` (the signature and speed to compare with). */
+function nativeBench() {
+  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run ./build.sh build`);
+  return benchSummary(execFileSync(NATIVE, ['bench'], { encoding: 'utf8' }).split('\n'));
+}
+
+/** Runs `bench` in the worker right after the native one; both must search the same tree. */
+async function benchAgainstNative(engine, build) {
+  const native = nativeBench();
+  const from = (await engine.lines()).length;
+  await engine.send('bench');
+  await engine.waitFor(/^\d+ nodes \d+ nps$/, from, 600000);
+  const wasm = benchSummary((await engine.lines()).slice(from));
+  console.log(`# bench ${build}: wasm ${wasm.nodes} nodes ${wasm.nps} nps, native ${native.nodes} nodes ${native.nps} nps, ratio ${(wasm.nps / native.nps).toFixed(2)}`);
+  assert.equal(wasm.nodes, native.nodes, 'the wasm bench searched a different tree than the native one');
 }
 
 /** CPU seconds used so far by the descendants of a process (Linux /proc). */
@@ -205,6 +232,13 @@ describe('served with COOP/COEP: threaded build', () => {
     await engine.send('quit');
   });
 
+  test('bench with Threads=1 gives the native signature', async () => {
+    const engine = await openWorker(page);
+    await engine.send('uci', 'setoption name Threads value 1');
+    await benchAgainstNative(engine, 'threads');
+    await engine.send('quit');
+  });
+
   test('no page errors', () => {
     assert.deepEqual(errors, []);
   });
@@ -267,6 +301,13 @@ describe('served without COOP/COEP: single-thread build', () => {
     const next = await engine.waitFor(/^bestmove /, at + 1);
     assertLegal((await engine.lines())[next].split(' ')[1], MOVES);
     assert.deepEqual((await engine.lines()).filter((l) => l.startsWith('info string error')), []);
+    await engine.send('quit');
+  });
+
+  test('bench gives the native signature', async () => {
+    const engine = await openWorker(page);
+    await engine.send('uci');
+    await benchAgainstNative(engine, 'single');
     await engine.send('quit');
   });
 

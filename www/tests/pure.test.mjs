@@ -97,3 +97,19 @@ test('levels weaken low levels by UCI_Elo and cap think time by the clock', () =
   assert.equal(top.options.UCI_LimitStrength, false);
   assert.equal(top.go.movetime, 1000);
 });
+
+test('a variation explored in analysis keeps the game aside until "back to the game"', async () => {
+  const { Session } = await import('../src/session.js');
+  const session = new Session({ onChange: () => {}, onTick: () => {} });
+  session.replaceGame(Game.fromPgn('1. e4 e5 2. Nf3 Nc6 3. Bb5 a6'));
+  session.goTo(2);
+  assert.ok(session.explore({ from: 'g1', to: 'f3' }), 'the game move itself');
+  assert.equal(session.savedLine, null);
+  assert.ok(session.explore('g8f6'));
+  assert.deepEqual(session.game.moves.map((m) => m.san), ['e4', 'e5', 'Nf3', 'Nf6']);
+  assert.equal(session.explore('e1e5'), false, 'an illegal move changes nothing');
+  session.backToGame();
+  assert.deepEqual(session.game.moves.map((m) => m.san), ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6']);
+  assert.equal(session.game.cursor, 3);
+  assert.equal(session.savedLine, null);
+});
