@@ -391,6 +391,13 @@ describe('meshmate app in Chromium', () => {
     assert.ok(board.width >= PHONE.width * 0.85, `board uses the width (${board.width}px)`);
     await drag(page, 'd2', 'd4');
     await waitForMoves(page, 2);
+    // A finger: tap the knight, then its square.
+    for (const square of ['g1', 'f3']) {
+      const p = await squareCenter(page, square);
+      await page.touchscreen.tap(p.x, p.y);
+    }
+    const moves = await waitForMoves(page, 4);
+    assert.equal(moves[2], 'Nf3');
     await page.screenshot({ path: join(RESULTS, 'play-phone.png') });
     await page.click('[data-mode="analyse"]');
     await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
