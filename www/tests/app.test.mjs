@@ -243,6 +243,20 @@ describe('meshmate app in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('checkmate on the board is detected and shown, with the check highlighted', async (t) => {
+    const { page, errors } = await openApp(t);
+    await page.click('[data-mode="analyse"]');
+    await importText(page, '1. f3 e5 2. g4');
+    await drag(page, 'd8', 'h4');
+    assert.deepEqual(await waitForMoves(page, 4, 5000), ['f3', 'e5', 'g4', 'Qh4#']);
+    assert.match(await page.locator('.move-list .result').textContent(), /0-1 \(checkmate\)/);
+    assert.equal(await page.evaluate(() => [...document.querySelectorAll('cg-board square.check')].map((s) => s.cgKey).join()), 'e1');
+    assert.match(await page.locator('.analysis-summary').textContent(), /Game over/);
+    await page.click('[data-mode="play"]');
+    assert.match(await page.locator('.play-status').textContent(), /Black wins · checkmate/);
+    assert.deepEqual(errors, []);
+  });
+
   test('MultiPV 3 shows three lines in SAN with scores, the eval bar and arrows', async (t) => {
     const { page, errors } = await openApp(t);
     await page.click('[data-mode="analyse"]');
