@@ -210,6 +210,7 @@ describe('meshmate app in Chromium', () => {
     await page.keyboard.press('Home');
     for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
     await clickMove(page, 'f1', 'c4');
+    await page.waitForFunction(() => document.querySelector('.move-list .move.current')?.textContent === 'Bc4');
     assert.deepEqual(await moveTexts(page), ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4']);
     assert.match(await page.locator('.variation-note').textContent(), /variation.*9 plies/);
     await page.click('[data-action="back-to-game"]');
