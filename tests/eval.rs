@@ -325,7 +325,7 @@ fn tuner_reduces_error_and_is_reproducible() {
     assert!(positions.len() > 300, "{}", positions.len());
     let mut start = EvalParams::DEFAULT;
     start.material = [s(10, 10); 5];
-    let config = TuneConfig { iterations: 60, learning_rate: 2.0, frozen: vec!["psqt", "tempo"] };
+    let config = TuneConfig { iterations: 60, learning_rate: 2.0, frozen: vec!["psqt", "tempo"], regularization: 0.0 };
     let mut errors = Vec::new();
     let tuned = tune(&positions, &[], &config, &start, |p| errors.push(p.error));
     assert_eq!(errors.len(), 60);
@@ -352,8 +352,8 @@ fn tuner_reduces_error_and_is_reproducible() {
 ///  cargo test --release --test eval tune_on_file -- --ignored --nocapture`.
 /// The file's last fifth (later games) is held out: its first half stops the tuning early
 /// (see `tune`), its second half checks that the fit generalises;
-/// `MESHMATE_TUNE_ITERATIONS`, `MESHMATE_TUNE_RATE` and `MESHMATE_TUNE_FROZEN`
-/// (comma-separated field names) adjust the run.
+/// `MESHMATE_TUNE_ITERATIONS`, `MESHMATE_TUNE_RATE`, `MESHMATE_TUNE_L2` and
+/// `MESHMATE_TUNE_FROZEN` (comma-separated field names) adjust the run.
 #[test]
 #[ignore]
 fn tune_on_file() {
@@ -366,7 +366,8 @@ fn tune_on_file() {
     let frozen_names = std::env::var("MESHMATE_TUNE_FROZEN").unwrap_or_default();
     let frozen: Vec<&'static str> = frozen_names.split(',').filter(|n| !n.is_empty()).map(|n| &*n.to_string().leak()).collect();
     let learning_rate = std::env::var("MESHMATE_TUNE_RATE").map_or(1.0, |r| r.parse().expect("learning rate"));
-    let config = TuneConfig { iterations, learning_rate, frozen: frozen.clone() };
+    let regularization = std::env::var("MESHMATE_TUNE_L2").map_or(0.0, |r| r.parse().expect("L2 weight"));
+    let config = TuneConfig { iterations, learning_rate, frozen: frozen.clone(), regularization };
     let start = EvalParams::DEFAULT;
     let started = Instant::now();
     let tuned = tune(train, validation, &config, &start, |p| {
@@ -387,10 +388,13 @@ fn tune_on_file() {
     let provenance = format!(
         "Tuned weights: the previous defaults (material and piece-square tables first taken from\n\
          PeSTO, Ronald Friederich's tables on the Chess Programming Wiki page \"PeSTO's Evaluation\n\
-         Function\") fitted by `tune` ({iterations} iterations, K {k:.4}, frozen: {}) to {} positions\n\
-         of meshmate self-play (tests/tuning/selfplay.py); held-out error {before:.6} -> {after:.6}.",
-        if frozen.is_empty() { "none".to_string() } else { frozen.join(", ") },
+         Function\") fitted by `tune` to {} positions of meshmate self-play (tests/tuning/selfplay.py):\n\
+         {iterations} iterations at rate {learning_rate}, L2 {regularization}, K {k:.4}, early stopping on\n\
+         {} validation positions; held-out error {before:.6} -> {after:.6}.\n\
+         Kept as they were: {}.",
         train.len(),
+        validation.len(),
+        if frozen.is_empty() { "nothing".to_string() } else { frozen.join(", ") },
     );
     let source = tuned.to_rust_source(&provenance);
     match std::env::var("MESHMATE_TUNE_OUT") {

@@ -16,7 +16,7 @@ pub(super) fn pawn_attacks(pawns: BitBoard, color: Color) -> BitBoard {
 
 /// The ranks in front of `square` as `color` moves.
 #[inline(always)]
-pub(super) fn ranks_ahead(square: Square, color: Color) -> BitBoard {
+fn ranks_ahead(square: Square, color: Color) -> BitBoard {
     let rank = square.rank() as u32;
     match color {
         Color::White => BitBoard(u64::MAX.checked_shl(8 * (rank + 1)).unwrap_or(0)),

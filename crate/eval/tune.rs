@@ -115,11 +115,15 @@ pub struct TuneConfig {
     /// Fields of [`EvalParams`] (by name) kept at their starting values, e.g. `psqt`
     /// when there are too few positions to fit 768 square weights.
     pub frozen: Vec<&'static str>,
+    /// Weight of an L2 penalty on moving away from the starting weights, per squared
+    /// centipawn: a prior that keeps weights the positions say little about near their
+    /// published or hand-set values.
+    pub regularization: f64,
 }
 
 impl Default for TuneConfig {
     fn default() -> Self {
-        TuneConfig { iterations: 1000, learning_rate: 1.0, frozen: Vec::new() }
+        TuneConfig { iterations: 1000, learning_rate: 1.0, frozen: Vec::new(), regularization: 0.0 }
     }
 }
 
@@ -139,15 +143,21 @@ pub fn tune(
     let k = fit_k(training, start);
     let training_traces = Traces::new(training, start);
     let validation_traces = (!validation.is_empty()).then(|| Traces::new(validation, start));
-    let mut weights: Vec<[f64; 2]> = start.to_flat().iter().map(|w| [w.mg as f64, w.eg as f64]).collect();
+    let initial: Vec<[f64; 2]> = start.to_flat().iter().map(|w| [w.mg as f64, w.eg as f64]).collect();
+    let mut weights = initial.clone();
     let frozen = frozen_mask(start, &config.frozen);
     let mut adam = Adam::new(weights.len(), config.learning_rate);
     let mut gradient = vec![[0.0; 2]; weights.len()];
     let mut best = (f64::INFINITY, weights.clone());
     for iteration in 1..=config.iterations {
         let error = training_traces.error(&weights, k, Some(&mut gradient));
-        for (g, _) in gradient.iter_mut().zip(&frozen).filter(|(_, &frozen)| frozen) {
-            *g = [0.0; 2];
+        for (((g, w), w0), &frozen) in gradient.iter_mut().zip(&weights).zip(&initial).zip(&frozen) {
+            *g = if frozen {
+                [0.0; 2]
+            } else {
+                let pull = |i: usize| 2.0 * config.regularization * (w[i] - w0[i]);
+                [g[0] + pull(0), g[1] + pull(1)]
+            };
         }
         adam.step(&mut weights, &gradient);
         let validation_error = validation_traces.as_ref().map(|traces| traces.error(&weights, k, None));
