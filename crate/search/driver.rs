@@ -154,8 +154,11 @@ impl Default for SearchSettings {
 
 const MAX_DEPTH: i32 = 100;
 const ASPIRATION_DELTA: i32 = 20;
+/// Positions between two looks at the clock and the stop flag.
+const CHECK_INTERVAL: u64 = 1024;
 
-/// Runs one iterative-deepening search of `board` (after `history`).
+/// Runs one iterative-deepening search of `board` (after `history`) to the end.
+#[allow(clippy::too_many_arguments)]
 pub fn search(
     searcher: &mut Searcher,
     tt: &TranspositionTable,
@@ -166,173 +169,292 @@ pub fn search(
     control: &Control,
     listener: &mut dyn Listener,
 ) -> SearchResult {
-    let start = now_ms();
     tt.new_search();
-    searcher.set_options(settings.options);
-    searcher.reset_counters();
-    let legal = legal_moves(board);
-    let allowed: Vec<Move> = if limits.searchmoves.is_empty() {
-        legal.clone()
-    } else {
-        legal.iter().copied().filter(|m| limits.searchmoves.contains(m)).collect()
-    };
-    let budget = limits.budget(board.side_to_move(), settings.move_overhead);
-    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    let mut result = SearchResult { best: allowed.first().copied(), ponder: None, score: 0, depth: 0, nodes: 0, lines: Vec::new() };
-    if allowed.is_empty() {
-        return result;
+    let mut deepening = Deepening::new(board, history, limits, settings);
+    while !deepening.step(searcher, tt, control, listener) {}
+    deepening.finish(searcher)
+}
+
+/// Where iterative deepening stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The searcher must be (re)started for the current line and window.
+    StartLine,
+    /// The searcher is working on the current line.
+    Searching,
+    /// The search is over.
+    Done,
+}
+
+/// Iterative deepening with aspiration windows and MultiPV as a resumable state machine:
+/// [`Deepening::step`] advances the underlying [`Searcher`] by one node, so a processor
+/// can interleave it with other work (messages, simulated time).
+pub struct Deepening {
+    board: Board,
+    history: Vec<u64>,
+    limits: Limits,
+    settings: SearchSettings,
+    /// Root moves allowed by `searchmoves` (all legal moves if none given).
+    allowed: Vec<Move>,
+    /// Root moves of the current line (allowed minus the lines already found).
+    root_moves: Vec<Move>,
+    restrict: bool,
+    lines_wanted: usize,
+    max_depth: i32,
+    budget: Option<Budget>,
+    depth: i32,
+    lines: Vec<Line>,
+    alpha: i32,
+    beta: i32,
+    delta: i32,
+    result: SearchResult,
+    stage: Stage,
+    start: f64,
+    next_check: u64,
+    last_root: Option<RootMove>,
+    /// Whether the searcher still has to be set up for this search.
+    fresh: bool,
+}
+
+impl Deepening {
+    /// Prepares a search starting at depth 1; the clock starts now.
+    pub fn new(board: &Board, history: &[u64], limits: &Limits, settings: &SearchSettings) -> Deepening {
+        Deepening::starting_at(board, history, limits, settings, 1)
     }
-    let lines_wanted = settings.multipv.clamp(1, allowed.len());
-    let mut clock = Clock { start, budget, control, node_limit: limits.nodes, next_check: 0 };
-    let mut root_moves: Vec<Move> = Vec::with_capacity(allowed.len());
-    'deepening: for depth in 1..=max_depth {
-        let mut lines: Vec<Line> = Vec::with_capacity(lines_wanted);
-        for index in 0..lines_wanted {
-            root_moves.clear();
-            root_moves.extend(allowed.iter().copied().filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m))));
-            let restrict = lines_wanted > 1 || !limits.searchmoves.is_empty();
-            let previous = result.lines.get(index).map(|l| l.score);
-            let mut delta = ASPIRATION_DELTA;
-            let (mut alpha, mut beta) = match previous {
-                Some(s) if depth >= 4 && s.abs() < MATE / 2 => ((s - delta).max(-INFINITY), (s + delta).min(INFINITY)),
-                _ => (-INFINITY, INFINITY),
-            };
-            let line = loop {
-                searcher.start(board, history, alpha, beta, depth, if restrict { &root_moves } else { &[] });
-                let Some(score) = clock.run(searcher, depth, listener) else { break 'deepening };
-                let pv: Vec<Move> = searcher.pv().iter().map_while(|m| *m).collect();
-                let bound = if score <= alpha {
-                    ScoreBound::Upper
-                } else if score >= beta {
-                    ScoreBound::Lower
-                } else {
-                    break Line { score, pv };
-                };
-                if clock.elapsed() > 1000.0 {
-                    listener.info(&report(searcher, tt, &clock, depth, index + 1, score, bound, pv));
-                }
-                if bound == ScoreBound::Upper {
-                    beta = (alpha + beta) / 2;
-                    alpha = (score - delta).max(-INFINITY);
-                } else {
-                    beta = (score + delta).min(INFINITY);
-                }
-                delta *= 2;
-            };
-            lines.push(line);
+
+    /// Prepares a search whose first iteration has depth `first_depth` (helpers of
+    /// parallel searches start deeper to spread the work).
+    pub fn starting_at(board: &Board, history: &[u64], limits: &Limits, settings: &SearchSettings, first_depth: i32) -> Deepening {
+        let legal = legal_moves(board);
+        let allowed: Vec<Move> = if limits.searchmoves.is_empty() {
+            legal
+        } else {
+            legal.into_iter().filter(|m| limits.searchmoves.contains(m)).collect()
+        };
+        let lines_wanted = settings.multipv.clamp(1, allowed.len().max(1));
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        Deepening {
+            board: board.clone(),
+            history: history.to_vec(),
+            limits: limits.clone(),
+            settings: *settings,
+            restrict: lines_wanted > 1 || !limits.searchmoves.is_empty(),
+            root_moves: Vec::with_capacity(allowed.len()),
+            result: SearchResult { best: allowed.first().copied(), ponder: None, score: 0, depth: 0, nodes: 0, lines: Vec::new() },
+            stage: if allowed.is_empty() { Stage::Done } else { Stage::StartLine },
+            allowed,
+            lines_wanted,
+            max_depth,
+            budget: limits.budget(board.side_to_move(), settings.move_overhead),
+            depth: first_depth.clamp(1, max_depth),
+            lines: Vec::with_capacity(lines_wanted),
+            alpha: -INFINITY,
+            beta: INFINITY,
+            delta: ASPIRATION_DELTA,
+            start: now_ms(),
+            next_check: 0,
+            last_root: None,
+            fresh: true,
         }
-        lines.sort_by(|a, b| b.score.cmp(&a.score));
-        for (i, line) in lines.iter().enumerate() {
-            listener.info(&report(searcher, tt, &clock, depth, i + 1, line.score, ScoreBound::Exact, line.pv.clone()));
+    }
+
+    /// The iteration being searched.
+    pub fn depth(&self) -> i32 {
+        self.depth
+    }
+
+    /// The deepest completed iteration's result so far.
+    pub fn result(&self) -> &SearchResult {
+        &self.result
+    }
+
+    /// Advances by one searcher step plus the bookkeeping around it. Returns `true`
+    /// when the search is over (limits reached, stopped, or nothing to search).
+    pub fn step(&mut self, searcher: &mut Searcher, tt: &TranspositionTable, control: &Control, listener: &mut dyn Listener) -> bool {
+        match self.stage {
+            Stage::Done => true,
+            Stage::StartLine => {
+                self.start_line(searcher);
+                false
+            }
+            Stage::Searching => match searcher.step() {
+                Progress::Done(score) => {
+                    self.line_searched(searcher, tt, control, score, listener);
+                    self.stage == Stage::Done
+                }
+                Progress::Running => {
+                    if self.must_stop(searcher, control, listener) {
+                        self.stage = Stage::Done;
+                    }
+                    self.stage == Stage::Done
+                }
+            },
         }
-        result.best = lines[0].pv.first().copied();
-        result.ponder = lines[0].pv.get(1).copied();
-        result.score = lines[0].score;
-        result.depth = depth;
-        result.lines = lines;
-        if let Some(n) = limits.mate {
-            if result.score >= MATE - 2 * n as i32 {
-                break;
+    }
+
+    /// The result, falling back on the root's best move when no iteration completed.
+    pub fn finish(mut self, searcher: &Searcher) -> SearchResult {
+        if self.result.depth == 0 {
+            if let Some((mv, score)) = searcher.root_best() {
+                self.result.best = Some(mv);
+                self.result.score = score;
             }
         }
-        if clock.out_of_soft_time() {
-            break;
+        self.result.nodes = searcher.nodes();
+        self.result
+    }
+
+    fn start_line(&mut self, searcher: &mut Searcher) {
+        if self.fresh {
+            searcher.set_options(self.settings.options);
+            searcher.reset_counters();
+            self.fresh = false;
+        }
+        self.root_moves.clear();
+        let lines = &self.lines;
+        self.root_moves.extend(self.allowed.iter().copied().filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m))));
+        let moves: &[Move] = if self.restrict { &self.root_moves } else { &[] };
+        searcher.start(&self.board, &self.history, self.alpha, self.beta, self.depth, moves);
+        self.stage = Stage::Searching;
+    }
+
+    /// Sets the aspiration window for the next line of this iteration.
+    fn open_window(&mut self) {
+        self.delta = ASPIRATION_DELTA;
+        let previous = self.result.lines.get(self.lines.len()).map(|l| l.score);
+        (self.alpha, self.beta) = match previous {
+            Some(s) if self.depth >= 4 && s.abs() < MATE / 2 => (s - self.delta, s + self.delta),
+            _ => (-INFINITY, INFINITY),
+        };
+    }
+
+    fn line_searched(&mut self, searcher: &Searcher, tt: &TranspositionTable, control: &Control, score: i32, listener: &mut dyn Listener) {
+        let pv: Vec<Move> = searcher.pv().iter().map_while(|m| *m).collect();
+        let bound = if score <= self.alpha {
+            ScoreBound::Upper
+        } else if score >= self.beta {
+            ScoreBound::Lower
+        } else {
+            ScoreBound::Exact
+        };
+        self.stage = Stage::StartLine;
+        if bound != ScoreBound::Exact {
+            if self.elapsed() > 1000.0 {
+                listener.info(&self.report(searcher, tt, self.lines.len() + 1, score, bound, pv));
+            }
+            if bound == ScoreBound::Upper {
+                self.beta = (self.alpha + self.beta) / 2;
+                self.alpha = (score - self.delta).max(-INFINITY);
+            } else {
+                self.beta = (score + self.delta).min(INFINITY);
+            }
+            self.delta *= 2;
+            return;
+        }
+        self.lines.push(Line { score, pv });
+        if self.lines.len() < self.lines_wanted {
+            self.open_window();
+            return;
+        }
+        self.iteration_done(searcher, tt, control, listener);
+    }
+
+    fn iteration_done(&mut self, searcher: &Searcher, tt: &TranspositionTable, control: &Control, listener: &mut dyn Listener) {
+        let mut lines = std::mem::take(&mut self.lines);
+        lines.sort_by(|a, b| b.score.cmp(&a.score));
+        for (i, line) in lines.iter().enumerate() {
+            listener.info(&self.report(searcher, tt, i + 1, line.score, ScoreBound::Exact, line.pv.clone()));
+        }
+        self.result.best = lines[0].pv.first().copied();
+        self.result.ponder = lines[0].pv.get(1).copied();
+        self.result.score = lines[0].score;
+        self.result.depth = self.depth;
+        self.result.lines = lines;
+        if self.iterations_over(control) {
+            self.stage = Stage::Done;
+        } else {
+            self.depth += 1;
+            self.open_window();
+        }
+    }
+
+    /// Whether another iteration should not start.
+    fn iterations_over(&self, control: &Control) -> bool {
+        if self.depth >= self.max_depth {
+            return true;
+        }
+        // Soft time: an iteration started later would rarely finish.
+        let since_clock_start = now_ms() - control.clock_start(self.start);
+        if !control.pondering() && self.budget.is_some_and(|b| since_clock_start >= b.soft * 0.6) {
+            return true;
+        }
+        if let Some(n) = self.limits.mate {
+            if self.result.score >= MATE - 2 * n as i32 {
+                return true;
+            }
         }
         // A proven mate is not improved by searching deeper unless asked to.
-        let mate_plies = MATE - result.score.abs();
-        if !limits.infinite && mate_plies < MAX_PLY as i32 && depth > mate_plies + 2 && limits.depth.is_none() {
-            break;
+        let mate_plies = MATE - self.result.score.abs();
+        if !self.limits.infinite && mate_plies < MAX_PLY as i32 && self.depth > mate_plies + 2 && self.limits.depth.is_none() {
+            return true;
+        }
+        false
+    }
+
+    fn report(&self, searcher: &Searcher, tt: &TranspositionTable, multipv: usize, score: i32, bound: ScoreBound, pv: Vec<Move>) -> Info {
+        let time_ms = self.elapsed() as u64;
+        let nodes = searcher.nodes();
+        Info {
+            depth: self.depth,
+            seldepth: searcher.seldepth(),
+            multipv,
+            score: Score::from_internal(score),
+            bound,
+            nodes,
+            time_ms,
+            nps: nodes * 1000 / time_ms.max(1),
+            hashfull: tt.hashfull(),
+            pv,
         }
     }
-    if result.depth == 0 {
-        if let Some((mv, score)) = searcher.root_best() {
-            result.best = Some(mv);
-            result.score = score;
-        }
-    }
-    result.nodes = searcher.nodes();
-    result
-}
 
-#[allow(clippy::too_many_arguments)]
-fn report(searcher: &Searcher, tt: &TranspositionTable, clock: &Clock, depth: i32, multipv: usize, score: i32, bound: ScoreBound, pv: Vec<Move>) -> Info {
-    let time_ms = clock.elapsed() as u64;
-    let nodes = searcher.nodes();
-    Info {
-        depth,
-        seldepth: searcher.seldepth(),
-        multipv,
-        score: Score::from_internal(score),
-        bound,
-        nodes,
-        time_ms,
-        nps: nodes * 1000 / time_ms.max(1),
-        hashfull: tt.hashfull(),
-        pv,
-    }
-}
-
-/// Decides when to stop: `stop`, the node limit, the hard deadline.
-struct Clock<'a> {
-    start: f64,
-    budget: Option<Budget>,
-    control: &'a Control,
-    node_limit: Option<u64>,
-    next_check: u64,
-}
-
-/// Positions between two looks at the clock and the stop flag.
-const CHECK_INTERVAL: u64 = 1024;
-
-impl Clock<'_> {
     fn elapsed(&self) -> f64 {
         now_ms() - self.start
     }
 
-    fn since_clock_start(&self) -> f64 {
-        now_ms() - self.control.clock_start(self.start)
-    }
-
-    /// Depth 1 always completes (it takes microseconds), so even a search stopped at
-    /// once answers with a searched move rather than an arbitrary legal one.
-    fn must_stop(&self, depth: i32) -> bool {
-        if depth <= 1 {
+    /// Checks the node limit at every step, and `stop`, the clock and the soft time
+    /// between iterations every [`CHECK_INTERVAL`] nodes. Depth 1 always completes (it
+    /// takes microseconds), so even a search stopped at once answers with a searched move.
+    fn must_stop(&mut self, searcher: &Searcher, control: &Control, listener: &mut dyn Listener) -> bool {
+        if self.depth <= 1 && self.result.depth == 0 {
             return false;
         }
-        if self.control.stopped() {
+        let nodes = searcher.nodes();
+        if self.limits.nodes.is_some_and(|n| nodes >= n) {
             return true;
         }
-        !self.control.pondering() && self.budget.is_some_and(|b| self.since_clock_start() >= b.hard)
-    }
-
-    fn out_of_soft_time(&self) -> bool {
-        !self.control.pondering() && self.budget.is_some_and(|b| self.since_clock_start() >= b.soft * 0.6)
-    }
-
-    /// Runs the prepared searcher to its value, or `None` when told to stop.
-    fn run(&mut self, searcher: &mut Searcher, depth: i32, listener: &mut dyn Listener) -> Option<i32> {
-        let mut last_root = None;
-        loop {
-            if let Progress::Done(score) = searcher.step() {
-                return Some(score);
-            }
-            let nodes = searcher.nodes();
-            if depth > 1 && self.node_limit.is_some_and(|n| nodes >= n) {
-                return None;
-            }
-            if nodes >= self.next_check {
-                self.next_check = nodes + CHECK_INTERVAL;
-                if self.must_stop(depth) {
-                    return None;
+        if nodes < self.next_check {
+            return false;
+        }
+        self.next_check = nodes + CHECK_INTERVAL;
+        if control.stopped() {
+            return true;
+        }
+        let since_clock_start = now_ms() - control.clock_start(self.start);
+        if !control.pondering() {
+            if let Some(b) = self.budget {
+                if since_clock_start >= b.hard {
+                    return true;
                 }
-                let root = searcher.root_move();
-                if root != last_root && self.elapsed() > 1000.0 {
-                    if let Some(r) = root {
-                        listener.currmove(depth, r);
-                    }
-                }
-                last_root = root;
             }
         }
+        let root = searcher.root_move();
+        if root != self.last_root && self.elapsed() > 1000.0 {
+            if let Some(r) = root {
+                listener.currmove(self.depth, r);
+            }
+        }
+        self.last_root = root;
+        false
     }
 }

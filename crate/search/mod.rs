@@ -13,7 +13,7 @@ mod strength;
 mod time;
 
 pub use bench::{bench, BenchResult, DEFAULT_BENCH_DEPTH};
-pub use driver::{search, Control, Info, Line, Listener, NoReports, ScoreBound, SearchResult, SearchSettings};
+pub use driver::{search, Control, Deepening, Info, Line, Listener, NoReports, ScoreBound, SearchResult, SearchSettings};
 pub use qsearch::{quiescence, QuiescenceStats};
 pub use score::{Score, INFINITY, MATE, MAX_PLY};
 pub use searcher::{Progress, RootMove, SearchOptions, Searcher};

@@ -51,7 +51,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
         let Some((piece, from)) = least_valuable(board, ours) else { break };
         depth += 1;
         gains[depth] = on_square - gains[depth - 1];
-        if gains[depth].max(-gains[depth - 1]) < 0 || depth == gains.len() - 1 {
+        if depth == gains.len() - 1 {
             break;
         }
         on_square = SEE_VALUE[piece as usize];
@@ -90,6 +90,6 @@ mod tests {
         // Knight takes a pawn defended by a pawn: loses the knight for a pawn.
         assert_eq!(see_of("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5"), 100 - 320);
         // Pawn takes a pawn defended by a knight: an even trade.
-        assert_eq!(see_of("4k3/8/2n5/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5"), 100 - 100);
+        assert_eq!(see_of("4k3/8/1n6/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5"), 100 - 100);
     }
 }
