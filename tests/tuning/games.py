@@ -39,21 +39,26 @@ def opening_book(path):
 
 def play_out(board, engines, limits):
     """Plays `board` to the end; `engines` maps chess.WHITE/BLACK to an engine, `limits`
-    has nodes (or tc, a (base, increment) clock in seconds that replaces the node budget),
+    has nodes (or tc, a (base, increment) clock in seconds, or movetime, seconds per move,
+    either of which replaces the node budget),
     max_plies, adjudicate (centipawns) and game (an id that makes the engines start a new
     game). Yields (board, move) before each move, then returns the result ('1-0', '0-1',
     '1/2-1/2') as the generator's value. A game is adjudicated when the mover's score is
     beyond `adjudicate` for four plies in a row, a draw at max_plies; a side whose clock
-    runs out loses."""
+    runs out loses. How the game ended ('rules', 'max plies', 'time', 'adjudication') is
+    left in limits["ended"]."""
     decisive = 0
     tc = limits.get("tc")
     clocks = {chess.WHITE: tc[0], chess.BLACK: tc[0]} if tc else None
     while not board.is_game_over(claim_draw=True):
         if board.ply() >= limits["max_plies"]:
+            limits["ended"] = "max plies"
             return "1/2-1/2"
         engine = engines[board.turn]
         if tc:
             limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK], white_inc=tc[1], black_inc=tc[1])
+        elif limits.get("movetime"):
+            limit = chess.engine.Limit(time=limits["movetime"])
         else:
             limit = chess.engine.Limit(nodes=limits["nodes"])
         started = time.monotonic()
@@ -61,6 +66,7 @@ def play_out(board, engines, limits):
         if tc:
             clocks[board.turn] -= time.monotonic() - started
             if clocks[board.turn] < 0:
+                limits["ended"] = "time"
                 return "0-1" if board.turn == chess.WHITE else "1-0"
             clocks[board.turn] += tc[1]
         score = played.info.get("score")
@@ -69,7 +75,9 @@ def play_out(board, engines, limits):
         board.push(played.move)
         decisive = decisive + 1 if abs(white_cp) >= limits["adjudicate"] else 0
         if decisive >= 4:
+            limits["ended"] = "adjudication"
             return "1-0" if white_cp > 0 else "0-1"
+    limits["ended"] = "rules"
     return board.result(claim_draw=True)
 
 

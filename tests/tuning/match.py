@@ -7,7 +7,8 @@ Each move gets a fixed node budget; games end by the rules, by adjudication, or 
 draw after --max-plies (see games.py). Prints wins, draws and losses of the first engine
 and the Elo difference they imply, with a 95% interval.
 
-With --tc BASE+INC the games are played on a clock (seconds) instead of a node budget;
+With --tc BASE+INC the games are played on a clock (seconds), with --movetime S at a fixed
+time per move, instead of a node budget;
 --openings FILE takes the openings from a book of SAN lines (one pair per line, in order)
 instead of random moves; --first-option/--second-option NAME=VALUE set UCI options
 (e.g. --second-option UCI_LimitStrength=true --second-option UCI_Elo=1800).
@@ -26,6 +27,7 @@ from games import opening_book, random_opening, run_game
 
 def elo(score):
     """Elo difference for an expected score strictly between 0 and 1."""
+    score = min(max(score, 1e-6), 1 - 1e-6)
     return -400 * math.log10(1 / score - 1)
 
 
@@ -57,6 +59,7 @@ def main():
     parser.add_argument("--adjudicate", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--tc", type=clock, default=None, help="BASE+INC in seconds, e.g. 3+0.05")
+    parser.add_argument("--movetime", type=float, default=None, help="seconds per move")
     parser.add_argument("--openings", default=None, help="file of SAN opening lines")
     parser.add_argument("--first-option", action="append", default=[], type=option)
     parser.add_argument("--second-option", action="append", default=[], type=option)
@@ -64,6 +67,7 @@ def main():
 
     book = opening_book(args.openings) if args.openings else None
     points = []
+    endings = {}
     with chess.engine.SimpleEngine.popen_uci(args.first) as first, chess.engine.SimpleEngine.popen_uci(args.second) as second:
         first.configure(dict(args.first_option))
         second.configure(dict(args.second_option))
@@ -78,8 +82,9 @@ def main():
             for first_plays in (chess.WHITE, chess.BLACK):
                 game_id += 1
                 engines = {first_plays: first, not first_plays: second}
-                limits = {"nodes": args.nodes, "tc": args.tc, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": game_id}
+                limits = {"nodes": args.nodes, "tc": args.tc, "movetime": args.movetime, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": game_id}
                 result = run_game(opening.copy(), engines, limits)
+                endings[limits["ended"]] = endings.get(limits["ended"], 0) + 1
                 white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
                 points.append(white_points if first_plays == chess.WHITE else 1.0 - white_points)
             print(f"pair {pair}: first engine {sum(points[-2:])}/2", flush=True)
@@ -90,8 +95,9 @@ def main():
     deviation = math.sqrt(sum((p - mean) ** 2 for p in points) / n)
     margin = 1.96 * deviation / math.sqrt(n)
     low, high = max(mean - margin, 1e-6), min(mean + margin, 1 - 1e-6)
+    print("games ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
     print(f"first engine: +{wins} ={n - wins - losses} -{losses} of {n}, score {mean:.3f}, "
-          f"Elo {elo(min(max(mean, 1e-6), 1 - 1e-6)):+.0f} (95%: {elo(low):+.0f} to {elo(high):+.0f})")
+          f"Elo {elo(mean):+.0f} (95%: {elo(low):+.0f} to {elo(high):+.0f})")
 
 
 if __name__ == "__main__":
