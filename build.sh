@@ -83,18 +83,17 @@ wasm_env() {
     link+=" -C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size"
     link+=" -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base"
   fi
-  PATH="/usr/bin:$CARGO_BIN:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
+  # build-std through cargo's environment, so it reaches every cargo call wasm-pack makes.
+  PATH="/usr/bin:$CARGO_BIN:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=panic_abort,std \
     RUSTFLAGS="-C target-feature=$features $link" CARGO_TARGET_DIR="$ROOT/target/wasm-$flavor" "$@"
 }
-
-WASM_BUILD_STD=(-Z build-std=panic_abort,std)
 
 build_wasm() {
   local flavor wasm
   for flavor in threads single; do
     log "building wasm package pkg/$flavor"
     wasm_env "$flavor" nice "$CARGO_BIN/wasm-pack" --quiet build --target web --release --no-opt \
-      --out-dir "$ROOT/pkg/$flavor" --out-name meshmate "$ROOT" -- "${WASM_BUILD_STD[@]}"
+      --out-dir "$ROOT/pkg/$flavor" --out-name meshmate "$ROOT"
     wasm="$ROOT/pkg/$flavor/meshmate_bg.wasm"
     nice wasm-opt -O3 --enable-threads --enable-bulk-memory --enable-mutable-globals \
       --enable-nontrapping-float-to-int --enable-sign-ext \
@@ -119,7 +118,7 @@ test_wasm() {
   signature=$("$ROOT/target/release/meshmate" bench | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
   log "wasm tests in headless Chromium (threaded build, rayon pool; native bench signature $signature)"
   MESHMATE_NATIVE_BENCH_NODES="$signature" wasm_env threads nice "$CARGO_BIN/wasm-pack" test --headless \
-    --chrome --chromedriver /usr/bin/chromedriver --release "$ROOT" -- "${WASM_BUILD_STD[@]}" --test wasm_engine
+    --chrome --chromedriver /usr/bin/chromedriver --release "$ROOT" --test wasm_engine
 }
 # End-to-end tests of the built app: Playwright drives Debian's Chromium against www/serve.mjs.
 test_www() {
