@@ -6,6 +6,8 @@
 pub mod chess;
 pub mod clock;
 pub mod eval;
+pub mod machine;
+pub mod parallel;
 pub mod search;
 pub mod tt;
 pub mod uci;

@@ -23,7 +23,7 @@ use super::qsearch::{quiescence, QuiescenceStats};
 use super::score::{from_table, to_table, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::chess::has_insufficient_material;
 use crate::eval::evaluate;
-use crate::tt::{Bound, Entry, TranspositionTable};
+use crate::tt::{Bound, BusyTable, Entry, TranspositionTable};
 use cozy_chess::{Board, Move, Piece};
 use std::sync::Arc;
 
@@ -99,7 +99,19 @@ pub struct Frame {
     current: Option<Move>,
     current_depth: i32,
     current_quiet: bool,
+    /// Whether this node is marked in the busy table (ABDADA).
+    marked: bool,
+    /// Moves put off because another processor is searching their position (ABDADA).
+    deferred: [Move; MAX_DEFERRED],
+    deferred_count: usize,
+    /// Deferred moves already searched in the second pass (they go in order).
+    deferred_taken: usize,
+    /// Whether the first pass over the move list is done and deferred moves are next.
+    second_pass: bool,
 }
+
+/// Moves a node can put off; further busy moves are searched at once.
+const MAX_DEFERRED: usize = 32;
 
 impl Frame {
     fn empty() -> Frame {
@@ -127,6 +139,11 @@ impl Frame {
             current: None,
             current_depth: 0,
             current_quiet: false,
+            marked: false,
+            deferred: [Move { from: a1, to: a1, promotion: None }; MAX_DEFERRED],
+            deferred_count: 0,
+            deferred_taken: 0,
+            second_pass: false,
         }
     }
 }
@@ -166,7 +183,11 @@ pub struct Searcher {
     nodes: u64,
     seldepth: usize,
     root_move: Option<RootMove>,
+    busy: Option<Arc<BusyTable>>,
 }
+
+/// Nodes this shallow are not worth marking in the busy table.
+const MIN_BUSY_DEPTH: i32 = 2;
 
 impl Searcher {
     /// A searcher sharing `tt`. Allocates all its frames once, here.
@@ -192,7 +213,13 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             root_move: None,
+            busy: None,
         }
+    }
+
+    /// Shares a busy table with other processors (ABDADA): busy positions are deferred.
+    pub fn set_busy_table(&mut self, busy: Option<Arc<BusyTable>>) {
+        self.busy = busy;
     }
 
     /// Uses another table (after a Hash resize).
@@ -281,6 +308,10 @@ impl Searcher {
         f.moves_searched = 0;
         f.quiets_count = 0;
         f.current = None;
+        f.marked = false;
+        f.deferred_count = 0;
+        f.deferred_taken = 0;
+        f.second_pass = false;
     }
 
     /// Advances the search by one node (entering it, or taking a child's value and
@@ -350,6 +381,9 @@ impl Searcher {
         let hash = f.board.hash();
         f.on_path = true;
         self.hashes.push(hash);
+        if let Some(busy) = &self.busy {
+            f.marked = f.depth >= MIN_BUSY_DEPTH && busy.mark(hash);
+        }
         let entry = self.tt.probe(hash);
         let f = &mut self.frames[top];
         f.tt_move = entry.and_then(|e| e.mv).filter(|&m| f.board.is_legal(m));
@@ -429,10 +463,31 @@ impl Searcher {
         let top = self.top;
         let pure = self.options.pure;
         let f = &mut self.frames[top];
-        let Some(sm) = f.moves.pick() else { return self.finish_node() };
-        let mv = sm.mv;
+        let mv = if !f.second_pass {
+            match f.moves.pick() {
+                Some(sm) => sm.mv,
+                None => {
+                    f.second_pass = true;
+                    return Progress::Running;
+                }
+            }
+        } else if f.deferred_taken < f.deferred_count {
+            f.deferred_taken += 1;
+            f.deferred[f.deferred_taken - 1]
+        } else {
+            return self.finish_node();
+        };
         let mut child = f.board.clone();
         child.play_unchecked(mv);
+        if let Some(busy) = &self.busy {
+            // ABDADA: a later move whose position another processor is searching waits
+            // until the first pass is done; by then its result is likely in the table.
+            if !f.second_pass && f.moves_searched > 0 && f.deferred_count < MAX_DEFERRED && busy.is_busy(child.hash()) {
+                f.deferred[f.deferred_count] = mv;
+                f.deferred_count += 1;
+                return Progress::Running;
+            }
+        }
         let gives_check = !child.checkers().is_empty();
         let quiet = !is_tactical(&f.board, mv);
         let extension = i32::from(gives_check && f.ply < MAX_PLY / 2);
@@ -487,6 +542,12 @@ impl Searcher {
         if f.on_path {
             f.on_path = false;
             self.hashes.pop();
+        }
+        if f.marked {
+            f.marked = false;
+            if let Some(busy) = &self.busy {
+                busy.unmark(f.board.hash());
+            }
         }
         if self.top == 0 {
             self.frames[0].phase = Phase::Enter;

@@ -6,8 +6,10 @@
 //! simply a miss, so a racy read can cost a hash hit but never yields wrong data for a
 //! position. Relaxed ordering suffices for the same reason.
 
+mod busy;
 mod entry;
 
+pub use busy::BusyTable;
 pub use entry::{Bound, Entry};
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};

@@ -11,7 +11,7 @@ mod report;
 mod runner;
 
 pub use command::{parse, Command};
-pub use options::{declarations, Options, ALGORITHMS, MAX_HASH_MIB, MAX_THREADS};
+pub use options::{declarations, Options, MAX_HASH_MIB, MAX_THREADS};
 
 use crate::chess::Game;
 use crate::search::{bench, SearchOptions, SearchSettings, Strength, DEFAULT_BENCH_DEPTH};
@@ -54,6 +54,11 @@ impl Engine {
     /// The current option values.
     pub fn options(&self) -> &Options {
         &self.options
+    }
+
+    /// Per-processor counters of the running (or last) search, sampled without locks.
+    pub fn processors(&self) -> Vec<crate::machine::ProcessorSnapshot> {
+        self.runner.processors()
     }
 
     /// Whether no search is queued or running.
@@ -110,6 +115,8 @@ impl Engine {
                         options: SearchOptions { pure: self.options.pure },
                     },
                     strength: self.options.limit_strength.then(|| Strength::new(self.options.elo)),
+                    algorithm: self.options.algorithm,
+                    threads: self.options.threads,
                     tt: self.tt.clone(),
                     limits,
                 };

@@ -1,6 +1,11 @@
 //! The UCI options: their declarations for `uci`, their values, and `setoption`.
 
+use crate::parallel::Algorithm;
 use crate::search::{MAX_ELO, MIN_ELO};
+
+fn algorithm_names() -> Vec<&'static str> {
+    Algorithm::ALL.iter().map(|a| a.name()).collect()
+}
 
 /// Largest Hash the build offers, in MiB (the browser's memory is capped when the
 /// wasm module is instantiated).
@@ -11,8 +16,6 @@ pub const MAX_HASH_MIB: usize = 1024;
 pub const MAX_HASH_MIB: usize = 65_536;
 /// Largest Threads value.
 pub const MAX_THREADS: usize = 256;
-/// The search algorithms offered (more arrive with the parallel machine).
-pub const ALGORITHMS: [&str; 1] = ["serial"];
 
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,8 +36,8 @@ pub struct Options {
     pub elo: u32,
     /// Order-independent search (see `SearchOptions::pure`).
     pub pure: bool,
-    /// Index into [`ALGORITHMS`].
-    pub algorithm: usize,
+    /// The search algorithm.
+    pub algorithm: Algorithm,
 }
 
 impl Default for Options {
@@ -48,7 +51,7 @@ impl Default for Options {
             limit_strength: false,
             elo: 1500,
             pure: false,
-            algorithm: 0,
+            algorithm: Algorithm::Serial,
         }
     }
 }
@@ -77,7 +80,7 @@ pub fn declarations() -> Vec<String> {
         "option name UCI_LimitStrength type check default false".to_string(),
         format!("option name UCI_Elo type spin default {} min {MIN_ELO} max {MAX_ELO}", d.elo),
         "option name Pure type check default false".to_string(),
-        format!("option name Algorithm type combo default {} var {}", ALGORITHMS[0], ALGORITHMS.join(" var ")),
+        format!("option name Algorithm type combo default {} var {}", d.algorithm.name(), algorithm_names().join(" var ")),
     ]
 }
 
@@ -136,10 +139,8 @@ impl Options {
             }
             "algorithm" => {
                 let text = value.unwrap_or("");
-                self.algorithm = ALGORITHMS
-                    .iter()
-                    .position(|a| a.eq_ignore_ascii_case(text))
-                    .ok_or_else(|| format!("option Algorithm value '{text}' is not one of {}", ALGORITHMS.join(", ")))?;
+                self.algorithm = Algorithm::from_name(text)
+                    .ok_or_else(|| format!("option Algorithm value '{text}' is not one of {}", algorithm_names().join(", ")))?;
                 Ok(Effect::None)
             }
             _ => Err(format!("unknown option '{name}'")),

@@ -6,7 +6,10 @@
 use super::report::{bestmove_line, info_line};
 use super::Host;
 use crate::chess::Game;
-use crate::search::{search, Control, Info, Limits, Listener, Noise, RootMove, SearchSettings, Searcher, Strength};
+use super::options::MAX_THREADS;
+use crate::machine::{Counters, ProcessorSnapshot};
+use crate::parallel::{self, Algorithm};
+use crate::search::{Control, Info, Limits, Listener, Noise, RootMove, SearchSettings, Searcher, Strength};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
 use std::collections::VecDeque;
@@ -26,6 +29,10 @@ pub struct SearchJob {
     pub tt: Arc<TranspositionTable>,
     /// Stop and ponderhit signals for this job.
     pub control: Arc<Control>,
+    /// The search algorithm.
+    pub algorithm: Algorithm,
+    /// Processors to search with.
+    pub threads: usize,
 }
 
 /// Work for the search thread, in input order.
@@ -45,10 +52,11 @@ struct State {
     draining: bool,
 }
 
-/// The queue and the searcher it feeds.
+/// The queue and the searchers it feeds (one per processor, kept between searches).
 pub struct Runner {
     state: Mutex<State>,
-    searcher: Mutex<Option<Searcher>>,
+    searchers: Mutex<Vec<Searcher>>,
+    counters: Counters,
 }
 
 /// Locks a mutex, recovering it if a panicking thread poisoned it: the data behind
@@ -62,7 +70,8 @@ impl Runner {
     pub fn new() -> Runner {
         Runner {
             state: Mutex::new(State { queue: VecDeque::new(), active: Vec::new(), draining: false }),
-            searcher: Mutex::new(None),
+            searchers: Mutex::new(Vec::new()),
+            counters: Counters::new(MAX_THREADS),
         }
     }
 
@@ -102,6 +111,11 @@ impl Runner {
         }
     }
 
+    /// Per-processor counters of the running (or last) search.
+    pub fn processors(&self) -> Vec<ProcessorSnapshot> {
+        self.counters.snapshot()
+    }
+
     /// Whether no job is queued or running.
     pub fn idle(&self) -> bool {
         !lock(&self.state).draining
@@ -121,7 +135,7 @@ impl Runner {
             };
             match job {
                 Job::ForgetHeuristics => {
-                    if let Some(s) = lock(&self.searcher).as_mut() {
+                    for s in lock(&self.searchers).iter_mut() {
                         s.clear_heuristics();
                     }
                 }
@@ -137,9 +151,7 @@ impl Runner {
 
     /// Runs one search and returns its `bestmove` line.
     fn run_search(&self, job: SearchJob, host: &Arc<dyn Host>) -> String {
-        let mut slot = lock(&self.searcher);
-        let searcher = slot.get_or_insert_with(|| Searcher::new(job.tt.clone()));
-        searcher.set_table(job.tt.clone());
+        let mut searchers = lock(&self.searchers);
         let mut limits = job.limits.clone();
         let mut settings = job.settings;
         if let Some(strength) = job.strength {
@@ -148,7 +160,19 @@ impl Runner {
         }
         let board = job.game.board().clone();
         let mut listener = Printer { board: &board, host: host.as_ref(), lines: job.settings.multipv };
-        let result = search(searcher, &job.tt, &board, job.game.history(), &limits, &settings, &job.control, &mut listener);
+        let result = parallel::search(
+            job.algorithm,
+            job.threads,
+            &mut searchers,
+            &job.tt,
+            &board,
+            job.game.history(),
+            &limits,
+            &settings,
+            &job.control,
+            &mut listener,
+            &self.counters,
+        );
         // UCI: in infinite and ponder mode the answer waits for `stop` (or `ponderhit`).
         while !job.control.stopped() && (job.limits.infinite || job.control.pondering()) {
             std::thread::sleep(std::time::Duration::from_millis(5));

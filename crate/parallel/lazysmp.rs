@@ -1,0 +1,13 @@
+//! Lazy SMP: each processor runs the whole iterative-deepening search on its own; they
+//! share only the transposition table, through which they speed each other up. Odd
+//! processors start one ply deeper so the processors diverge instead of repeating each
+//! other's work.
+//!
+//! Shared state: the table. Invariant: processor 0 alone decides the move.
+
+use super::Plan;
+
+/// Odd helpers one ply ahead, even ones with processor 0.
+pub(super) fn plan() -> Plan {
+    Plan { offsets: |id| (id % 2) as i32 }
+}

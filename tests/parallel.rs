@@ -1,0 +1,91 @@
+//! The parallel algorithms on real threads: exact in pure mode, robust under `stop`.
+mod common;
+
+use meshmate::chess::{legal_moves, parse_epd_file, parse_fen, Board};
+use meshmate::machine::Counters;
+use meshmate::parallel::{search, Algorithm};
+use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings, Searcher};
+use meshmate::tt::TranspositionTable;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn positions() -> Vec<Board> {
+    let mut boards = Vec::new();
+    for (file, take) in [("bratko-kopec.epd", 24), ("crayblitz-1993.epd", 8), ("perft.epd", 6)] {
+        let records = parse_epd_file(&common::shared_data(file)).unwrap();
+        boards.extend(records.into_iter().take(take).map(|e| e.board));
+    }
+    boards
+}
+
+#[test]
+fn every_algorithm_returns_the_serial_minimax_value_in_pure_mode() {
+    let boards = positions();
+    assert!(boards.len() >= 30);
+    let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+    let limits = Limits { depth: Some(4), ..Limits::default() };
+    let counters = Counters::new(4);
+    for (i, board) in boards.iter().enumerate() {
+        let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
+        let mut searchers = Vec::new();
+        let serial = search(Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        for algorithm in [Algorithm::LazySmp, Algorithm::Abdada] {
+            for threads in 1..=4 {
+                tt.clear();
+                let result = search(algorithm, threads, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+                assert_eq!(result.score, serial.score, "position {i} {algorithm:?} with {threads} threads");
+            }
+        }
+    }
+}
+
+/// A small deterministic generator for the random parts of the robustness test.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+#[test]
+fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
+    let boards: Vec<Board> = [
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",          // mate in one
+        "7k/8/8/8/8/r7/1r6/7K w - - 0 1",                 // mated next move
+        "k7/8/1Q6/8/8/8/8/7K w - - 0 1",                  // stalemate traps for White
+        "k7/8/8/8/8/8/q7/2K5 w - - 99 90",                // the fifty-move rule about to strike
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ]
+    .iter()
+    .map(|f| parse_fen(f).unwrap())
+    .collect();
+    let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+    let counters = Counters::new(4);
+    let mut searchers = Vec::new();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for round in 0..200 {
+        let board = &boards[rng.below(boards.len() as u64) as usize];
+        let algorithm = [Algorithm::Serial, Algorithm::LazySmp, Algorithm::Abdada][rng.below(3) as usize];
+        let threads = 1 + rng.below(4) as usize;
+        let stop_after = Duration::from_micros(rng.below(20_000));
+        let control = Control::default();
+        let result = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(stop_after);
+                control.stop();
+            });
+            let limits = Limits { infinite: true, ..Limits::default() };
+            search(algorithm, threads, &mut searchers, &tt, board, &[], &limits, &SearchSettings::default(), &control, &mut NoReports, &counters)
+        });
+        let legal = legal_moves(board);
+        match result.best {
+            Some(mv) => assert!(legal.contains(&mv), "round {round}: illegal {mv} from {algorithm:?}"),
+            None => assert!(legal.is_empty(), "round {round}: no move although there are legal ones"),
+        }
+        assert!(counters.snapshot().iter().all(|p| !p.working), "round {round}: a processor still runs after the search");
+    }
+}
