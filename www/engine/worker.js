@@ -149,7 +149,8 @@ class ThreadedEngine {
  *   and replays the options and position (the hash table starts empty again);
  * - `go infinite` and `go ponder` become `go depth 100` (the search's own limit), whose
  *   `bestmove` is held back until `stop`; `ponderhit` restarts the search with the clock;
- * - other commands wait until the search ends, then go through in order.
+ * - other commands (and any command after one that waits) wait until the search ends,
+ *   then go through in order.
  */
 class SingleEngine {
   static async start() {
@@ -201,6 +202,8 @@ class SingleEngine {
       self.close();
     } else if (this.search === null) {
       this.forward(line, command);
+    } else if (this.waiting.length > 0) {
+      this.waiting.push(line); // commands after a waiting one wait too, to keep their order
     } else if (command === 'isready') {
       self.postMessage('readyok');
     } else if (command === 'stop') {

@@ -74,6 +74,40 @@ async function benchAgainstNative(engine, build) {
   assert.equal(wasm.nodes, native.nodes, 'the wasm bench searched a different tree than the native one');
 }
 
+/** A burst of position/go/stop sent without waiting, as a user clicking through a game does. */
+async function burstIsAnswered(page, engine, rounds) {
+  await engine.send('uci', 'isready');
+  await engine.waitFor(/^readyok$/, 0, READY_MS);
+  const burst = [];
+  for (let i = 0; i < rounds; i++) {
+    burst.push(`position startpos moves ${MOVES.slice(0, i % MOVES.length).join(' ')}`.trim(), 'go depth 30', 'stop');
+  }
+  burst.push(`position startpos moves ${MOVES.join(' ')}`, 'go depth 5', 'isready');
+  const from = (await engine.lines()).length;
+  await engine.send(...burst);
+  await engine.waitFor(/^readyok$/, from);
+  const answers = rounds + 1;
+  await page.waitForFunction(([from, n]) => window.lines.slice(from).filter((l) => l.startsWith('bestmove')).length >= n, [from, answers], { timeout: SEARCH_MS });
+  await new Promise((resolve) => setTimeout(resolve, 300)); // nothing more may follow
+  const lines = (await engine.lines()).slice(from);
+  const bestmoves = lines.filter((l) => l.startsWith('bestmove'));
+  assert.equal(bestmoves.length, answers, 'one bestmove per go');
+  assert.deepEqual(lines.filter((l) => l.startsWith('info string error')), []);
+  assertLegal(bestmoves.at(-1).split(' ')[1], MOVES);
+}
+
+/** `go ponder` searches until `ponderhit`, then the clock applies and the search answers. */
+async function ponderhitIsAnswered(engine) {
+  await engine.send('uci', `position startpos moves ${MOVES.join(' ')}`, 'go ponder wtime 2000 btime 2000');
+  await engine.waitFor(/^info depth 3 /, 0, READY_MS);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.ok(!(await engine.lines()).some((l) => l.startsWith('bestmove')), 'no bestmove while pondering');
+  const from = (await engine.lines()).length;
+  await engine.send('ponderhit');
+  const at = await engine.waitFor(/^bestmove /, from, 5000);
+  assertLegal((await engine.lines())[at].split(' ')[1], MOVES);
+}
+
 /** CPU seconds used so far by the descendants of a process (Linux /proc). */
 function descendantsCpuSeconds(rootPid) {
   const children = new Map();
@@ -181,22 +215,13 @@ describe('served with COOP/COEP: threaded build', () => {
 
   test('a burst of position/go/stop never hangs: every go is answered, in order', async () => {
     const engine = await openWorker(page);
-    await engine.send('uci', 'isready');
-    await engine.waitFor(/^readyok$/, 0, READY_MS);
-    const burst = [];
-    for (let i = 0; i < 15; i++) {
-      burst.push(`position startpos moves ${MOVES.slice(0, i % MOVES.length).join(' ')}`.trim(), 'go depth 30', 'stop');
-    }
-    burst.push(`position startpos moves ${MOVES.join(' ')}`, 'go depth 5', 'isready');
-    const from = (await engine.lines()).length;
-    await engine.send(...burst);
-    await engine.waitFor(/^readyok$/, from);
-    await page.waitForFunction((from) => window.lines.slice(from).filter((l) => l.startsWith('bestmove')).length >= 16, from, { timeout: SEARCH_MS });
-    await new Promise((resolve) => setTimeout(resolve, 300)); // nothing more may follow
-    const lines = (await engine.lines()).slice(from);
-    assert.equal(lines.filter((l) => l.startsWith('bestmove')).length, 16);
-    assert.deepEqual(lines.filter((l) => l.startsWith('info string error')), []);
-    assertLegal(lines.filter((l) => l.startsWith('bestmove')).at(-1).split(' ')[1], MOVES);
+    await burstIsAnswered(page, engine, 15);
+    await engine.send('quit');
+  });
+
+  test('go ponder answers after ponderhit', async () => {
+    const engine = await openWorker(page);
+    await ponderhitIsAnswered(engine);
     await engine.send('quit');
   });
 
@@ -301,6 +326,18 @@ describe('served without COOP/COEP: single-thread build', () => {
     const next = await engine.waitFor(/^bestmove /, at + 1);
     assertLegal((await engine.lines())[next].split(' ')[1], MOVES);
     assert.deepEqual((await engine.lines()).filter((l) => l.startsWith('info string error')), []);
+    await engine.send('quit');
+  });
+
+  test('a burst of position/go/stop never hangs: every go is answered, in order', async () => {
+    const engine = await openWorker(page);
+    await burstIsAnswered(page, engine, 6);
+    await engine.send('quit');
+  });
+
+  test('go ponder answers after ponderhit', async () => {
+    const engine = await openWorker(page);
+    await ponderhitIsAnswered(engine);
     await engine.send('quit');
   });
 
