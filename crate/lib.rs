@@ -9,6 +9,7 @@ pub mod eval;
 pub mod machine;
 pub mod parallel;
 pub mod search;
+pub mod stats;
 pub mod tt;
 pub mod uci;
 #[cfg(target_arch = "wasm32")]

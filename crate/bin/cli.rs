@@ -1,6 +1,8 @@
 //! Subcommands of the native binary. Each returns the process exit code.
 
 use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, Game, START_FEN};
+use meshmate::parallel::Algorithm;
+use meshmate::stats::{measure_speedup, SpeedupRow};
 use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, DEFAULT_BENCH_DEPTH};
 use meshmate::tt::TranspositionTable;
 use meshmate::uci::{Engine, Host};
@@ -11,7 +13,8 @@ const USAGE: &str = "usage: meshmate [uci]
        meshmate bench [DEPTH]
        meshmate perft DEPTH [FEN]
        meshmate perft --suite FILE [--max-depth N]
-       meshmate suite FILE [--movetime MS] [--depth D] [--hash MIB]";
+       meshmate suite FILE [--movetime MS] [--depth D] [--hash MIB]
+       meshmate speedup --algo A[,B...] --threads 1,2[,...] --suite FILE --depth D [--hash MIB] [--csv FILE] [--json FILE]";
 
 /// Dispatches on the first argument.
 pub fn run(args: &[String]) -> i32 {
@@ -24,6 +27,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("bench") => run_bench(rest),
         Some("perft") => run_perft(rest),
         Some("suite") => run_suite(rest),
+        Some("speedup") => run_speedup(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -170,5 +174,64 @@ fn run_suite(args: &[String]) -> Result<(), String> {
         );
     }
     println!("solved {solved} of {scored}");
+    Ok(())
+}
+
+fn run_speedup(args: &[String]) -> Result<(), String> {
+    let algorithms: Vec<Algorithm> = flag(args, "--algo")
+        .ok_or("--algo is missing")?
+        .split(',')
+        .map(|a| Algorithm::from_name(a).ok_or_else(|| format!("unknown algorithm '{a}'")))
+        .collect::<Result<_, _>>()?;
+    let threads: Vec<usize> = flag(args, "--threads")
+        .ok_or("--threads is missing")?
+        .split(',')
+        .map(|t| t.parse().ok().filter(|&n| (1..=meshmate::uci::MAX_THREADS).contains(&n)).ok_or_else(|| format!("bad thread count '{t}'")))
+        .collect::<Result<_, _>>()?;
+    let depth: i32 = number(flag(args, "--depth"), "--depth")?;
+    let hash: usize = flag(args, "--hash").map(|t| number(Some(t), "--hash")).transpose()?.unwrap_or(64);
+    let suite = flag(args, "--suite").ok_or("--suite is missing")?;
+    let boards: Vec<Board> = parse_epd_file(&read_file(suite)?)?.into_iter().map(|e| e.board).collect();
+    println!("{:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
+    let rows = measure_speedup(&boards, &algorithms, &threads, depth, hash, &mut |r| {
+        println!(
+            "{:>4} {:<8} {:>3} {:>10.1} {:>12} {:>6.2} {:>7.3} {:>5.2}",
+            r.position + 1, r.algorithm, r.threads, r.millis, r.nodes, r.speedup, r.search_overhead, r.load
+        );
+    })?;
+    println!("\ntotals over {} positions (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1):", boards.len());
+    let serial: Vec<&SpeedupRow> = rows.iter().filter(|r| r.algorithm == "serial").collect();
+    let (t1, n1): (f64, u64) = (serial.iter().map(|r| r.millis).sum(), serial.iter().map(|r| r.nodes).sum());
+    for algorithm in &algorithms {
+        for &p in &threads {
+            let group: Vec<&SpeedupRow> = rows.iter().filter(|r| r.algorithm == algorithm.name() && r.threads == p).collect();
+            if group.is_empty() {
+                continue;
+            }
+            let t: f64 = group.iter().map(|r| r.millis).sum();
+            let n: u64 = group.iter().map(|r| r.nodes).sum();
+            let load = group.iter().map(|r| r.load).sum::<f64>() / group.len() as f64;
+            println!("  {:<8} p={p:<3} SPE {:.2}  SO {:.3}  LD {:.2}  time {:.0} ms  nodes {n}", algorithm.name(), t1 / t.max(1e-3), n as f64 / n1.max(1) as f64 - 1.0, load, t);
+        }
+    }
+    if let Some(path) = flag(args, "--csv") {
+        let mut text = String::from("position,algorithm,threads,ms,nodes,speedup,search_overhead,load\n");
+        for r in &rows {
+            text.push_str(&format!("{},{},{},{:.3},{},{:.4},{:.4},{:.4}\n", r.position + 1, r.algorithm, r.threads, r.millis, r.nodes, r.speedup, r.search_overhead, r.load));
+        }
+        std::fs::write(path, text).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    if let Some(path) = flag(args, "--json") {
+        let items: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{{\"position\":{},\"algorithm\":\"{}\",\"threads\":{},\"ms\":{:.3},\"nodes\":{},\"speedup\":{:.4},\"search_overhead\":{:.4},\"load\":{:.4}}}",
+                    r.position + 1, r.algorithm, r.threads, r.millis, r.nodes, r.speedup, r.search_overhead, r.load
+                )
+            })
+            .collect();
+        std::fs::write(path, format!("[{}]\n", items.join(",\n"))).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
     Ok(())
 }

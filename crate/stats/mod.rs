@@ -1,0 +1,5 @@
+//! The measures of the classic papers, computed from real runs.
+
+mod speedup;
+
+pub use speedup::{measure_speedup, SpeedupRow};
