@@ -100,6 +100,28 @@ fn handshake_and_a_search() {
 }
 
 #[test]
+fn every_algorithm_answers_over_uci_with_several_threads() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    let combo = lines.iter().find(|l| l.starts_with("option name Algorithm")).unwrap().clone();
+    let algorithms: Vec<&str> = combo.split(" var ").skip(1).collect();
+    assert!(algorithms.contains(&"lazysmp") && algorithms.contains(&"abdada"), "{combo}");
+    e.send("setoption name Threads value 3");
+    for algorithm in algorithms {
+        e.send(&format!("setoption name Algorithm value {algorithm}"));
+        e.send("position startpos moves d2d4 d7d5 c2c4");
+        e.send("go depth 7");
+        let lines = e.read_until(|l| l.starts_with("bestmove"));
+        let mut game = Game::default();
+        game.play_uci_moves(["d2d4", "d7d5", "c2c4"]).unwrap();
+        assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "{algorithm}: {lines:?}");
+        assert!(lines.iter().any(|l| l.starts_with("info depth 7 ")), "{algorithm}: {lines:?}");
+    }
+    e.quit();
+}
+
+#[test]
 fn stop_ends_an_infinite_search_promptly_and_isready_answers_during_it() {
     let mut e = Engine::start();
     e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
