@@ -10,6 +10,8 @@
 //!   `SharedArrayBuffer`: the engine runs in a search worker that may block, and the engine
 //!   worker in front of it answers `isready` and `stop` while it searches (see
 //!   `www/engine/worker.js`).
+#[cfg(target_feature = "atomics")]
+pub mod activity;
 pub mod events;
 pub mod outbox;
 
@@ -31,6 +33,7 @@ struct WorkerHost;
 impl Host for WorkerHost {
     #[cfg(target_feature = "atomics")]
     fn emit(&self, line: &str) {
+        activity::record(line);
         OUTBOX.push(line);
     }
 
@@ -41,7 +44,7 @@ impl Host for WorkerHost {
 
     #[cfg(target_feature = "atomics")]
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
-        rayon::spawn(job);
+        rayon::spawn(move || activity::tracked(job));
     }
 
     #[cfg(not(target_feature = "atomics"))]
@@ -132,6 +135,13 @@ impl WasmEngine {
     #[wasm_bindgen(js_name = outputSignal)]
     pub fn output_signal(&self) -> js_sys::Int32Array {
         OUTBOX.signal_view()
+    }
+
+    /// Threaded build: each pool thread's activity (`[{ busy, nodes }]`), for the UI.
+    #[cfg(target_feature = "atomics")]
+    #[wasm_bindgen(js_name = workerActivity)]
+    pub fn worker_activity(&self) -> JsValue {
+        serde_wasm_bindgen::to_value(&activity::snapshot()).unwrap_or(JsValue::UNDEFINED)
     }
 
     /// Whether a thread of this instance panicked; the engine is then unusable.

@@ -1,8 +1,8 @@
 // The meshmate engine worker: a plain ES module Worker that speaks UCI over postMessage,
 // like stockfish.js: each message in is one UCI command line (a string), each line out is
 // one message (a string). Besides the text it posts structured events (plain objects with
-// a `type`: `info`, `message`, `bestmove`, `bench`, `engine`, `crashed`) for user
-// interfaces; `?events=0` in the worker URL turns them off for strict drop-in use.
+// a `type`: `info`, `message`, `bestmove`, `bench`, `workers`, `engine`, `crashed`) for
+// user interfaces; `?events=0` in the worker URL turns them off for strict drop-in use.
 //
 // It loads only the wasm package, by relative path, so any static server that sends
 // COOP/COEP can serve www/engine/ and pkg/ as they are:
@@ -18,6 +18,8 @@
 const MAX_POOL_THREADS = 32;
 /** Fallback poll period of the output queue where Atomics.waitAsync is missing. */
 const POLL_MS = 10;
+/** How often the per-worker activity is posted while the engine works. */
+const ACTIVITY_MS = 250;
 /** The engine's deepest iteration (search::MAX_DEPTH): a search limited by it ends by itself. */
 const MAX_DEPTH = 100;
 
@@ -97,7 +99,22 @@ class ThreadedEngine {
     this.engine = new wasm.WasmEngine();
     this.crash = crashReporter();
     this.quit = false;
+    this.activityTimer = null;
     this.watchOutput();
+  }
+
+  /** Posts the pool threads' activity while any is busy, and once more when all are idle. */
+  sampleActivity() {
+    if (!postEvents || this.activityTimer !== null) return;
+    this.activityTimer = setInterval(() => {
+      if (this.crash.crashed) return;
+      const workers = this.engine.workerActivity();
+      self.postMessage({ type: 'workers', workers });
+      if (!workers.some((w) => w.busy)) {
+        clearInterval(this.activityTimer);
+        this.activityTimer = null;
+      }
+    }, ACTIVITY_MS);
   }
 
   handle(line) {
@@ -112,6 +129,7 @@ class ThreadedEngine {
     }
     this.flush();
     if (this.quit) self.close();
+    else if (/^(go|bench)\b/.test(line)) this.sampleActivity();
   }
 
   /** Posts every pending output line, then reports a panic on a pool thread. */
@@ -168,6 +186,8 @@ class SingleEngine {
     this.search = null;
     /** lines that arrived during a search */
     this.waiting = [];
+    /** nodes the running (or last) search reported, for the `workers` event */
+    this.nodes = 0;
   }
 
   /** Starts a search worker; resolves when its wasm is loaded. */
@@ -219,6 +239,7 @@ class SingleEngine {
     if (command === 'go') {
       const go = rewriteGo(line);
       this.search = { kind: 'go', hold: go.hold, ponderhitGo: go.ponderhitGo, best: null, ponder: null, held: null, stopAsked: false };
+      this.nodes = 0;
       line = go.line;
     } else if (command === 'bench') {
       this.search = { kind: 'bench' };
@@ -251,6 +272,10 @@ class SingleEngine {
         search.ponder = pv.ponder;
       }
       post(line, event);
+      if (postEvents && event?.type === 'info' && event.nodes !== undefined) {
+        this.nodes = event.nodes;
+        self.postMessage({ type: 'workers', workers: [{ busy: true, nodes: event.nodes }] });
+      }
       if (search.stopAsked && pv) this.stop();
       return;
     }
@@ -286,6 +311,7 @@ class SingleEngine {
 
   /** The search ended: hand over the commands that waited for it. */
   finish() {
+    if (postEvents && this.search?.kind === 'go') self.postMessage({ type: 'workers', workers: [{ busy: false, nodes: this.nodes }] });
     this.search = null;
     const waiting = this.waiting.splice(0);
     for (const line of waiting) this.handle(line);

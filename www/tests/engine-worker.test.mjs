@@ -194,6 +194,10 @@ describe('served with COOP/COEP: threaded build', () => {
     assert.equal(events.find((e) => e.type === 'engine')?.poolThreads, 2);
     assert.deepEqual(events.filter((e) => e.type === 'bestmove').at(-1)?.best, best);
     assert.ok(events.some((e) => e.type === 'info' && e.depth === 8 && e.pv.length > 0), 'structured info events');
+    await page.waitForFunction(() => window.events.some((e) => e.type === 'workers'), null, { timeout: 5000 });
+    const workers = (await engine.events()).filter((e) => e.type === 'workers').at(-1).workers;
+    assert.equal(workers.length, 2, 'one record per pool thread');
+    assert.ok(workers.some((w) => w.nodes > 0), 'the thread that searched reports its nodes');
     await engine.send('quit');
   });
 
@@ -230,6 +234,7 @@ describe('served with COOP/COEP: threaded build', () => {
     await engine.send('uci', 'position startpos', 'go infinite');
     await engine.waitFor(/^info depth 5 /, 0, READY_MS);
     const searching = await coresBusy(2000);
+    assert.ok((await engine.events()).some((e) => e.type === 'workers' && e.workers.some((w) => w.busy)), 'a busy worker is reported');
     await engine.send('stop');
     await engine.waitFor(/^bestmove /);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -304,7 +309,9 @@ describe('served without COOP/COEP: single-thread build', () => {
     assert.ok(lines.some((l) => l.includes('single-thread build')), 'the worker says why it runs one thread');
     assert.ok(lines.slice(0, at).some((l) => /^info depth 8 .* pv /.test(l)), 'depth 8 was reported');
     assertLegal(lines[at].split(' ')[1], MOVES);
-    assert.equal((await engine.events()).find((e) => e.type === 'engine')?.build, 'single');
+    const events = await engine.events();
+    assert.equal(events.find((e) => e.type === 'engine')?.build, 'single');
+    assert.deepEqual(events.filter((e) => e.type === 'workers').at(-1)?.workers.map((w) => w.busy), [false]);
     await engine.send('quit');
   });
 
