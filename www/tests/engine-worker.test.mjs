@@ -143,31 +143,91 @@ async function coresBusy(ms) {
   return (descendantsCpuSeconds(process.pid) - before) / (ms / 1000);
 }
 
-describe('served with COOP/COEP: threaded build', () => {
-  let server;
-  let browser;
-  let page;
-  let errors;
+/**
+ * A suite against www/serve.mjs (with or without COOP/COEP) in a fresh Chromium, with the
+ * console page open; `tests(ctx)` registers the suite's own tests, then the protocol tests
+ * both builds must pass are added.
+ */
+function suite(title, { serverArgs, build, burstRounds }, tests) {
+  describe(title, () => {
+    const ctx = {};
+    let server;
+    let browser;
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    errors = collectErrors(page);
-    await page.goto(`${server.url}console.html`);
+    before(async () => {
+      server = await startServer(serverArgs);
+      browser = await launchBrowser();
+      ctx.page = await browser.newPage();
+      ctx.errors = collectErrors(ctx.page);
+      await ctx.page.goto(`${server.url}console.html`);
+    });
+
+    after(async () => {
+      await browser?.close();
+      await server?.stop();
+    });
+
+    test('the console page is isolated as served and its engine answers readyok', async () => {
+      const { page } = ctx;
+      assert.equal(await page.evaluate(() => crossOriginIsolated), build === 'threads');
+      await page.waitForFunction(() => document.body.dataset.readyMs, null, { timeout: READY_MS });
+      const ready = Number(await page.evaluate(() => document.body.dataset.readyMs));
+      console.log(`# console.html: readyok ${ready} ms after page load (${build} build)`);
+      const status = build === 'threads' ? /threads build · cross-origin isolated/ : /single build · NOT cross-origin isolated/;
+      assert.match(await page.textContent('#status'), status);
+    });
+
+    tests(ctx);
+
+    test('stop during go infinite answers bestmove, isready answers during the search, and play goes on', async () => {
+      const engine = await openWorker(ctx.page);
+      await engine.send('uci', 'setoption name Hash value 32', `position startpos moves ${MOVES.join(' ')}`, 'go infinite');
+      await engine.waitFor(/^info depth 4 /, 0, READY_MS);
+      let from = (await engine.lines()).length;
+      await engine.send('isready');
+      await engine.waitFor(/^readyok$/, from, 2000);
+      assert.ok(!(await engine.lines()).some((l) => l.startsWith('bestmove')), 'no bestmove before stop');
+      from = (await engine.lines()).length;
+      const stopped = Date.now();
+      await engine.send('stop');
+      const at = await engine.waitFor(/^bestmove /, from, 3000);
+      console.log(`# stop answered in ${Date.now() - stopped} ms (${build} build)`);
+      assertLegal((await engine.lines())[at].split(' ')[1], MOVES);
+      await engine.send('go depth 6');
+      const next = await engine.waitFor(/^bestmove /, at + 1);
+      assertLegal((await engine.lines())[next].split(' ')[1], MOVES);
+      assert.deepEqual((await engine.lines()).filter((l) => l.startsWith('info string error')), []);
+      await engine.send('quit');
+    });
+
+    test('a burst of position/go/stop never hangs: every go is answered, in order', async () => {
+      const engine = await openWorker(ctx.page);
+      await burstIsAnswered(ctx.page, engine, burstRounds);
+      await engine.send('quit');
+    });
+
+    test('go ponder answers after ponderhit', async () => {
+      const engine = await openWorker(ctx.page);
+      await ponderhitIsAnswered(engine);
+      await engine.send('quit');
+    });
+
+    test('bench with Threads=1 gives the native signature', async () => {
+      const engine = await openWorker(ctx.page);
+      await engine.send('uci', 'setoption name Threads value 1');
+      await benchAgainstNative(engine, build);
+      await engine.send('quit');
+    });
+
+    test('no page errors', () => {
+      assert.deepEqual(ctx.errors, []);
+    });
   });
+}
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  test('the console page is cross-origin isolated and its engine answers readyok', async () => {
-    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
-    await page.waitForFunction(() => document.body.dataset.readyMs, null, { timeout: READY_MS });
-    const ready = Number(await page.evaluate(() => document.body.dataset.readyMs));
-    console.log(`# console.html: readyok ${ready} ms after page load (threaded build)`);
-    assert.match(await page.textContent('#status'), /threads build · cross-origin isolated/);
+suite('served with COOP/COEP: threaded build', { serverArgs: [], build: 'threads', burstRounds: 15 }, (ctx) => {
+  test('a person types UCI commands into the console and reads the answers', async () => {
+    const { page } = ctx;
     await page.fill('#command', 'position startpos moves e2e4');
     await page.press('#command', 'Enter');
     await page.fill('#command', 'go depth 6');
@@ -177,7 +237,7 @@ describe('served with COOP/COEP: threaded build', () => {
   });
 
   test('uci, isready, and go depth 8 from a position given with moves', async () => {
-    const engine = await openWorker(page, '?threads=2');
+    const engine = await openWorker(ctx.page, '?threads=2');
     await engine.send('uci');
     await engine.waitFor(/^uciok$/, 0, READY_MS);
     await engine.send('isready');
@@ -194,43 +254,15 @@ describe('served with COOP/COEP: threaded build', () => {
     assert.equal(events.find((e) => e.type === 'engine')?.poolThreads, 2);
     assert.deepEqual(events.filter((e) => e.type === 'bestmove').at(-1)?.best, best);
     assert.ok(events.some((e) => e.type === 'info' && e.depth === 8 && e.pv.length > 0), 'structured info events');
-    await page.waitForFunction(() => window.events.some((e) => e.type === 'workers'), null, { timeout: 5000 });
+    await ctx.page.waitForFunction(() => window.events.some((e) => e.type === 'workers'), null, { timeout: 5000 });
     const workers = (await engine.events()).filter((e) => e.type === 'workers').at(-1).workers;
     assert.equal(workers.length, 2, 'one record per pool thread');
     assert.ok(workers.some((w) => w.nodes > 0), 'the thread that searched reports its nodes');
     await engine.send('quit');
   });
 
-  test('stop during go infinite answers bestmove; isready is answered while searching', async () => {
-    const engine = await openWorker(page);
-    await engine.send('uci', 'position startpos', 'go infinite');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    let from = (await engine.lines()).length;
-    await engine.send('isready');
-    await engine.waitFor(/^readyok$/, from, 2000);
-    assert.ok(!(await engine.lines()).some((l) => l.startsWith('bestmove')), 'no bestmove before stop');
-    from = (await engine.lines()).length;
-    const stopped = Date.now();
-    await engine.send('stop');
-    await engine.waitFor(/^bestmove /, from, 3000);
-    console.log(`# stop answered in ${Date.now() - stopped} ms (threaded build)`);
-    await engine.send('quit');
-  });
-
-  test('a burst of position/go/stop never hangs: every go is answered, in order', async () => {
-    const engine = await openWorker(page);
-    await burstIsAnswered(page, engine, 15);
-    await engine.send('quit');
-  });
-
-  test('go ponder answers after ponderhit', async () => {
-    const engine = await openWorker(page);
-    await ponderhitIsAnswered(engine);
-    await engine.send('quit');
-  });
-
   test('the pool sleeps after bestmove: no core stays busy while the engine is idle', async () => {
-    const engine = await openWorker(page);
+    const engine = await openWorker(ctx.page);
     await engine.send('uci', 'position startpos', 'go infinite');
     await engine.waitFor(/^info depth 5 /, 0, READY_MS);
     const searching = await coresBusy(2000);
@@ -247,7 +279,7 @@ describe('served with COOP/COEP: threaded build', () => {
   });
 
   test('Hash resizes in shared memory; a table larger than the memory is refused', async () => {
-    const engine = await openWorker(page);
+    const engine = await openWorker(ctx.page);
     await engine.send('uci', 'setoption name Hash value 128', 'isready');
     await engine.waitFor(/^readyok$/, 0, READY_MS);
     let from = (await engine.lines()).length;
@@ -261,48 +293,11 @@ describe('served with COOP/COEP: threaded build', () => {
     await engine.waitFor(/^bestmove /, from);
     await engine.send('quit');
   });
-
-  test('bench with Threads=1 gives the native signature', async () => {
-    const engine = await openWorker(page);
-    await engine.send('uci', 'setoption name Threads value 1');
-    await benchAgainstNative(engine, 'threads');
-    await engine.send('quit');
-  });
-
-  test('no page errors', () => {
-    assert.deepEqual(errors, []);
-  });
 });
 
-describe('served without COOP/COEP: single-thread build', () => {
-  let server;
-  let browser;
-  let page;
-  let errors;
-
-  before(async () => {
-    server = await startServer(['--no-isolation']);
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    errors = collectErrors(page);
-    await page.goto(`${server.url}console.html`);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  test('the page is not isolated and the console engine still answers readyok', async () => {
-    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
-    await page.waitForFunction(() => document.body.dataset.readyMs, null, { timeout: READY_MS });
-    const ready = Number(await page.evaluate(() => document.body.dataset.readyMs));
-    console.log(`# console.html: readyok ${ready} ms after page load (single build)`);
-    assert.match(await page.textContent('#status'), /single build · NOT cross-origin isolated/);
-  });
-
+suite('served without COOP/COEP: single-thread build', { serverArgs: ['--no-isolation'], build: 'single', burstRounds: 6 }, (ctx) => {
   test('the single build plays go depth 8 from a position given with moves', async () => {
-    const engine = await openWorker(page);
+    const engine = await openWorker(ctx.page);
     await engine.send('uci', 'isready', `position startpos moves ${MOVES.join(' ')}`, 'go depth 8');
     const at = await engine.waitFor(/^bestmove /, 0);
     const lines = await engine.lines();
@@ -313,49 +308,5 @@ describe('served without COOP/COEP: single-thread build', () => {
     assert.equal(events.find((e) => e.type === 'engine')?.build, 'single');
     assert.deepEqual(events.filter((e) => e.type === 'workers').at(-1)?.workers.map((w) => w.busy), [false]);
     await engine.send('quit');
-  });
-
-  test('stop during go infinite answers bestmove, isready answers during the search, and play goes on', async () => {
-    const engine = await openWorker(page);
-    await engine.send('uci', 'setoption name Hash value 32', `position startpos moves ${MOVES.join(' ')}`, 'go infinite');
-    await engine.waitFor(/^info depth 4 /, 0, READY_MS);
-    let from = (await engine.lines()).length;
-    await engine.send('isready');
-    await engine.waitFor(/^readyok$/, from, 2000);
-    from = (await engine.lines()).length;
-    const stopped = Date.now();
-    await engine.send('stop');
-    const at = await engine.waitFor(/^bestmove /, from, 3000);
-    console.log(`# stop answered in ${Date.now() - stopped} ms (single build)`);
-    assertLegal((await engine.lines())[at].split(' ')[1], MOVES);
-    // The replaced search worker kept the position and options: a new search plays on.
-    await engine.send('go depth 6');
-    const next = await engine.waitFor(/^bestmove /, at + 1);
-    assertLegal((await engine.lines())[next].split(' ')[1], MOVES);
-    assert.deepEqual((await engine.lines()).filter((l) => l.startsWith('info string error')), []);
-    await engine.send('quit');
-  });
-
-  test('a burst of position/go/stop never hangs: every go is answered, in order', async () => {
-    const engine = await openWorker(page);
-    await burstIsAnswered(page, engine, 6);
-    await engine.send('quit');
-  });
-
-  test('go ponder answers after ponderhit', async () => {
-    const engine = await openWorker(page);
-    await ponderhitIsAnswered(engine);
-    await engine.send('quit');
-  });
-
-  test('bench gives the native signature', async () => {
-    const engine = await openWorker(page);
-    await engine.send('uci');
-    await benchAgainstNative(engine, 'single');
-    await engine.send('quit');
-  });
-
-  test('no page errors', () => {
-    assert.deepEqual(errors, []);
   });
 });
