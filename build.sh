@@ -111,7 +111,9 @@ build_www() {
 cmd_build() { build_native; build_wasm; build_www; }
 
 # --- test ----------------------------------------------------------------------------
-test_native() { log "native tests"; cargo test --release; }
+# The test profile (Cargo.toml): optimised, but with debug assertions and overflow checks,
+# and compiled in parallel units, so the tests are fast to build and check more.
+test_native() { log "native tests"; cargo test; }
 test_wasm() {
   build_wasm   # pkg/ for the browser tests of the worker (npm test in www/)
   local signature
