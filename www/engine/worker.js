@@ -107,9 +107,8 @@ class ThreadedEngine {
   sampleActivity() {
     if (!postEvents || this.activityTimer !== null) return;
     this.activityTimer = setInterval(() => {
-      if (this.crash.crashed) return;
-      const workers = this.engine.workerActivity();
-      self.postMessage({ type: 'workers', workers });
+      const workers = this.crash.crashed ? [] : this.engine.workerActivity();
+      if (workers.length) self.postMessage({ type: 'workers', workers });
       if (!workers.some((w) => w.busy)) {
         clearInterval(this.activityTimer);
         this.activityTimer = null;
