@@ -10,8 +10,6 @@
 //!   `SharedArrayBuffer`: the engine runs in a search worker that may block, and the engine
 //!   worker in front of it answers `isready` and `stop` while it searches (see
 //!   `www/engine/worker.js`).
-#[cfg(target_feature = "atomics")]
-pub mod activity;
 pub mod events;
 pub mod outbox;
 
@@ -33,7 +31,9 @@ struct WorkerHost;
 impl Host for WorkerHost {
     #[cfg(target_feature = "atomics")]
     fn emit(&self, line: &str) {
-        activity::record(line);
+        if let Some(events::Event::Info { nodes: Some(nodes), .. }) = events::parse(line) {
+            REPORTED_NODES.store(nodes, std::sync::atomic::Ordering::Relaxed);
+        }
         OUTBOX.push(line);
     }
 
@@ -44,7 +44,7 @@ impl Host for WorkerHost {
 
     #[cfg(target_feature = "atomics")]
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
-        rayon::spawn(move || activity::tracked(job));
+        rayon::spawn(job);
     }
 
     #[cfg(not(target_feature = "atomics"))]
@@ -52,6 +52,11 @@ impl Host for WorkerHost {
         single::PENDING.with(|pending| pending.borrow_mut().push_back(job));
     }
 }
+
+/// Nodes of the last `info` line: the serial search publishes no per-processor counters,
+/// so its one processor is shown with what it reports.
+#[cfg(target_feature = "atomics")]
+static REPORTED_NODES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The single build has one thread and no shared memory: a search blocks it. The engine
 /// worker therefore runs this build in a search worker of its own, which may block, and
@@ -137,11 +142,22 @@ impl WasmEngine {
         OUTBOX.signal_view()
     }
 
-    /// Threaded build: each pool thread's activity (`[{ busy, nodes }]`), for the UI.
+    /// Threaded build: what each processor of the running (or last) search is doing,
+    /// `[{ busy, nodes, busyMs, idleMs }]`, one per thread the Threads option asks for. The
+    /// parallel searches keep these counters in shared memory; sampling them takes no lock.
+    /// The serial search keeps none: its one processor is busy while a search is under way
+    /// and shows the nodes of its last report.
     #[cfg(target_feature = "atomics")]
     #[wasm_bindgen(js_name = workerActivity)]
     pub fn worker_activity(&self) -> JsValue {
-        serde_wasm_bindgen::to_value(&activity::snapshot()).unwrap_or(JsValue::UNDEFINED)
+        let threads = self.engine.options().threads;
+        let mut workers: Vec<events::WorkerActivity> = self.engine.processors().iter().take(threads).map(Into::into).collect();
+        let published = workers.iter().any(|w| w.busy || w.nodes > 0);
+        if let (false, Some(first)) = (published, workers.first_mut()) {
+            first.busy = !self.engine.idle();
+            first.nodes = REPORTED_NODES.load(std::sync::atomic::Ordering::Relaxed);
+        }
+        serde_wasm_bindgen::to_value(&workers).unwrap_or(JsValue::UNDEFINED)
     }
 
     /// Whether a thread of this instance panicked; the engine is then unusable.

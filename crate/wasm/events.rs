@@ -1,7 +1,9 @@
-//! Structured events for the UI, parsed from the engine's UCI output lines, so the page
-//! reads fields instead of re-parsing text (the text itself still goes out as the public,
-//! stockfish.js-compatible protocol).
+//! Structured events for the UI, so the page reads fields instead of re-parsing text (the
+//! text itself still goes out as the public, stockfish.js-compatible protocol): [`Event`]s
+//! parsed from the engine's UCI output lines, and each processor's [`WorkerActivity`].
 use serde::Serialize;
+
+use crate::machine::ProcessorSnapshot;
 
 /// What one UCI output line means to a user interface.
 #[derive(Debug, PartialEq, Serialize)]
@@ -107,4 +109,24 @@ fn parse_info<'a>(line: &str, mut words: impl Iterator<Item = &'a str>) -> Event
         }
     }
     Event::Info { depth, seldepth, multipv, score_cp, score_mate, bound, nodes, nps, time_ms, hashfull, currmove, pv }
+}
+
+/// One processor of a search as the UI's worker view shows it.
+#[derive(Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkerActivity {
+    /// Working right now.
+    pub busy: bool,
+    /// Positions it visited in the current (or last) search.
+    pub nodes: u64,
+    /// Milliseconds it worked in the current search (known once the search ends).
+    pub busy_ms: u64,
+    /// Milliseconds it waited for the others in the current search.
+    pub idle_ms: u64,
+}
+
+impl From<&ProcessorSnapshot> for WorkerActivity {
+    fn from(p: &ProcessorSnapshot) -> Self {
+        WorkerActivity { busy: p.working, nodes: p.nodes, busy_ms: p.busy_us / 1000, idle_ms: p.idle_us / 1000 }
+    }
 }

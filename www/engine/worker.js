@@ -103,7 +103,7 @@ class ThreadedEngine {
     this.watchOutput();
   }
 
-  /** Posts the pool threads' activity while any is busy, and once more when all are idle. */
+  /** Posts the search processors' activity while any is busy, and once more when all are idle. */
   sampleActivity() {
     if (!postEvents || this.activityTimer !== null) return;
     this.activityTimer = setInterval(() => {

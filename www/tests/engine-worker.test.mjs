@@ -236,9 +236,9 @@ suite('served with COOP/COEP: threaded build', { serverArgs: [], build: 'threads
     await page.screenshot({ path: join(RESULTS, 'console-threads.png') });
   });
 
-  test('uci, isready, and go depth 8 from a position given with moves', async () => {
+  test('uci, isready, and go depth 8 from a position given with moves, on two processors', async () => {
     const engine = await openWorker(ctx.page, '?threads=2');
-    await engine.send('uci');
+    await engine.send('uci', 'setoption name Algorithm value lazysmp', 'setoption name Threads value 2');
     await engine.waitFor(/^uciok$/, 0, READY_MS);
     await engine.send('isready');
     await engine.waitFor(/^readyok$/);
@@ -256,8 +256,8 @@ suite('served with COOP/COEP: threaded build', { serverArgs: [], build: 'threads
     assert.ok(events.some((e) => e.type === 'info' && e.depth === 8 && e.pv.length > 0), 'structured info events');
     await ctx.page.waitForFunction(() => window.events.some((e) => e.type === 'workers'), null, { timeout: 5000 });
     const workers = (await engine.events()).filter((e) => e.type === 'workers').at(-1).workers;
-    assert.equal(workers.length, 2, 'one record per pool thread');
-    assert.ok(workers.some((w) => w.nodes > 0), 'the thread that searched reports its nodes');
+    assert.equal(workers.length, 2, 'one record per processor (Threads)');
+    assert.ok(workers.every((w) => w.nodes > 0), `both processors searched: ${JSON.stringify(workers)}`);
     await engine.send('quit');
   });
 
