@@ -4,7 +4,7 @@ mod common;
 use meshmate::chess::{legal_moves, parse_epd_file, parse_fen, Board};
 use meshmate::machine::Counters;
 use meshmate::parallel::{search, Algorithm};
-use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings, Searcher};
+use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings};
 use meshmate::tt::TranspositionTable;
 use std::sync::Arc;
 use std::time::Duration;
