@@ -16,7 +16,7 @@ mod lazysmp;
 mod program;
 
 use crate::machine::{run_on_threads, Counters, Program};
-use crate::search::{search as serial_search, Control, Info, Limits, Listener, RootMove, SearchResult, SearchSettings, Searcher};
+use crate::search::{Control, Info, Limits, Listener, RootMove, SearchResult, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
 use program::DeepeningProgram;
@@ -78,18 +78,16 @@ pub fn search(
         s.set_busy_table(None);
     }
     counters.reset();
-    if algorithm == Algorithm::Serial || threads == 1 {
-        let result = serial_search(&mut searchers[0], tt, board, history, limits, settings, control, listener);
-        return result;
-    }
+    // The serial search is one processor with no helpers, so its counters show too.
+    let threads = if algorithm == Algorithm::Serial { 1 } else { threads };
     tt.new_search();
     let helpers_stop = Control::default();
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let summing = SummingListener { inner: listener, counters };
     let plan = match algorithm {
+        Algorithm::Serial => Plan { offsets: |_| 0 },
         Algorithm::LazySmp => lazysmp::plan(),
-        Algorithm::Abdada => abdada::plan(&mut main_searcher[0], helper_searchers),
-        Algorithm::Serial => unreachable!("handled above"),
+        Algorithm::Abdada => abdada::plan(&mut main_searcher[0], &mut helper_searchers[..threads - 1]),
     };
     let mut main = DeepeningProgram::main(&mut main_searcher[0], tt, board, history, limits, settings, control, &helpers_stop, summing);
     let helpers: Vec<Box<dyn Program + Send + '_>> = helper_searchers[..threads - 1]
