@@ -284,15 +284,18 @@ describe('meshmate app in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('Algorithm lists what the engine offers, and a Threads change reaches the engine', async (t) => {
+  test('Algorithm lists what the engine offers, and Algorithm and Threads changes reach the engine and its workers', async (t) => {
     const { page, errors } = await openApp(t, { initScript: recordUciTraffic });
     const offered = await page.locator('[name="algorithm"] option').allTextContents();
     const declared = await page.evaluate(() => window.uciTraffic.find((l) => l.startsWith('< option name Algorithm ')));
     assert.ok(declared, 'the engine declares an Algorithm option');
     assert.deepEqual(offered, declared.split(' var ').slice(1), 'the choices are read from the option line');
     const threads = await page.locator('[name="threads"] option').allTextContents();
+    // A parallel algorithm, so that every thread the option asks for works.
+    await page.selectOption('[name="algorithm"]', 'lazysmp');
     await page.click('[data-mode="analyse"]');
     await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
+    assert.ok(await page.evaluate(() => window.uciTraffic.includes('> setoption name Algorithm value lazysmp')));
     // The default is every core; go down to one and back up (on a one-core device: just one).
     for (const n of threads.length > 1 ? ['1', threads.at(-1)] : []) {
       const mark = await page.evaluate(() => window.uciTraffic.length);
@@ -308,9 +311,8 @@ describe('meshmate app in Chromium', () => {
         { timeout: ENGINE_MOVE_MS },
       );
       await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
-      if (await page.locator('.worker-row').count()) {
-        await page.waitForFunction((n) => document.querySelectorAll('.worker-row.busy').length === Number(n), n, { timeout: ENGINE_MOVE_MS });
-      }
+      // The worker view shows that many workers busy.
+      await page.waitForFunction((n) => document.querySelectorAll('.worker-row.busy').length === Number(n), n, { timeout: ENGINE_MOVE_MS });
     }
     const refused = await page.evaluate(() => window.uciTraffic.filter((l) => l.startsWith('< info string error')));
     assert.deepEqual(refused, []);
