@@ -16,9 +16,12 @@ fn fen_round_trips() {
     assert_eq!(parse_fen("4k3/8/8/8/8/8/8/4K3 w - -").unwrap().to_string(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
 }
 
+/// A FEN and a test that its error is the expected kind.
+type BadFen = (&'static str, fn(&FenError) -> bool);
+
 #[test]
 fn each_kind_of_bad_fen_has_its_own_error() {
-    let cases: [(&str, fn(&FenError) -> bool); 14] = [
+    let cases: [BadFen; 14] = [
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", |e| matches!(e, FenError::FieldCount(3))),
         ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", |e| matches!(e, FenError::RankCount(7))),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", |e| matches!(e, FenError::BadPieceLetter('X'))),

@@ -361,7 +361,7 @@ impl Deepening {
 
     fn iteration_done(&mut self, searcher: &Searcher, tt: &TranspositionTable, control: &Control, listener: &mut dyn Listener) {
         let mut lines = std::mem::take(&mut self.lines);
-        lines.sort_by(|a, b| b.score.cmp(&a.score));
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
         for (i, line) in lines.iter().enumerate() {
             listener.info(&self.report(searcher, tt, i + 1, line.score, ScoreBound::Exact, line.pv.clone()));
         }

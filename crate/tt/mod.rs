@@ -53,7 +53,7 @@ impl TranspositionTable {
 
     /// Size in MiB as allocated.
     pub fn mib(&self) -> usize {
-        self.words.len() * 8 >> 20
+        (self.words.len() * 8) >> 20
     }
 
     /// Forgets everything.
