@@ -285,7 +285,7 @@ fn load_positions_reads_good_lines() {
 fn load_positions_rejects_bad_lines() {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let cases = [
-        (format!("{start}"), "line 1: expected `FEN;result`"),
+        (start.to_string(), "line 1: expected `FEN;result`"),
         (format!("{start};1-0\n{start};2-0"), "line 2: unknown result `2-0`"),
         (format!("\n\n{start};"), "line 3: unknown result ``"),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1;1-0".to_string(), "line 1: bad FEN"),
