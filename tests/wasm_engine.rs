@@ -101,6 +101,27 @@ async fn a_search_returns_a_legal_move() {
 }
 
 #[wasm_bindgen_test]
+async fn a_parallel_search_uses_both_pool_threads() {
+    pool().await;
+    let mut engine = engine();
+    engine.send("setoption name Algorithm value lazysmp");
+    engine.send(&format!("setoption name Threads value {POOL_THREADS}"));
+    engine.send(&format!("position fen {KIWIPETE}"));
+    engine.send("go depth 7");
+    let lines = read_until(&engine, |l| l.starts_with("bestmove"), 60_000.0);
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let board = parse_fen(KIWIPETE).unwrap();
+    let Some(Event::Bestmove { best, .. }) = parse_event(lines.last().unwrap()) else { panic!("{lines:#?}") };
+    assert!(legal_moves(&board).into_iter().any(|m| format_uci(&board, m) == best), "bestmove {best} is not legal");
+    let workers = js_sys::Array::from(&engine.worker_activity());
+    assert_eq!(workers.length() as usize, POOL_THREADS);
+    for worker in workers.iter() {
+        let nodes = js_sys::Reflect::get(&worker, &"nodes".into()).unwrap().as_f64().unwrap();
+        assert!(nodes > 0.0, "every processor searched: {:?}", js_sys::JSON::stringify(&workers));
+    }
+}
+
+#[wasm_bindgen_test]
 async fn the_input_thread_stays_free_while_a_search_runs() {
     pool().await;
     let mut engine = engine();
