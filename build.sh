@@ -38,8 +38,9 @@ setup_python() {
 # source (build-std); wasm-bindgen-cli must equal the wasm-bindgen crate pinned in Cargo.toml.
 WASM_BINDGEN_VERSION=0.2.130
 WASM_PACK_VERSION=0.15.1
-# The wasm memory maximum: bounds the Hash option (larger requests are refused). 1 GiB is
-# reserved up front for shared memory, which phones still grant.
+# The wasm memory maximum: bounds the Hash option (a table that does not fit is refused and
+# the old one kept; 512 MiB fits, 1024 does not). Browsers reserve a shared memory's
+# maximum up front, so it stays modest for phones.
 WASM_MAX_MEMORY=$((1024 * 1024 * 1024))
 CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
 
