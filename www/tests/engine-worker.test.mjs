@@ -4,42 +4,14 @@
 // run; served without them the single-thread build must still play.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
-import { RESULTS, WWW, collectErrors, launchBrowser, startServer } from './browser.mjs';
+import { RESULTS, collectErrors, launchBrowser, startServer } from './browser.mjs';
+import { coresBusy, nativeBench, openWorker, workerBench } from './engine-harness.mjs';
 
 const READY_MS = 60000;
 const SEARCH_MS = 60000;
 const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1b5'];
-
-/** Drives one engine worker inside a page: lines and events it posted, and a sender. */
-async function openWorker(page, query = '') {
-  await page.evaluate((query) => {
-    window.lines = [];
-    window.events = [];
-    window.engine = new Worker(`engine/worker.js${query}`, { type: 'module' });
-    window.engine.onmessage = (e) => (typeof e.data === 'string' ? window.lines : window.events).push(e.data);
-  }, query);
-  return {
-    send: (...commands) => page.evaluate((commands) => commands.forEach((c) => window.engine.postMessage(c)), commands),
-    /** Waits for a line matching `pattern` posted at or after index `from`; returns its index. */
-    waitFor: async (pattern, from = 0, timeout = SEARCH_MS) => {
-      const handle = await page.waitForFunction(
-        ([source, from]) => {
-          const i = window.lines.findIndex((l, k) => k >= from && new RegExp(source).test(l));
-          return i >= 0 ? i + 1 : 0;
-        },
-        [pattern.source, from],
-        { timeout, polling: 20 },
-      );
-      return (await handle.jsonValue()) - 1;
-    },
-    lines: () => page.evaluate(() => window.lines),
-    events: () => page.evaluate(() => window.events),
-  };
-}
 
 function assertLegal(best, moves) {
   const chess = new Chess();
@@ -48,29 +20,14 @@ function assertLegal(best, moves) {
   assert.ok(legal.includes(best), `bestmove ${best} is not legal after ${moves.join(' ')}`);
 }
 
-const NATIVE = join(WWW, '..', 'target', 'release', 'meshmate');
-
-/** The `N nodes M nps` summary of a bench's output lines. */
-function benchSummary(lines) {
-  const m = lines.map((l) => /^(\d+) nodes (\d+) nps$/.exec(l)).find(Boolean);
-  assert.ok(m, 'bench printed its summary');
-  return { nodes: Number(m[1]), nps: Number(m[2]) };
-}
-
-/** Runs the native `meshmate bench` (the signature and speed to compare with). */
-function nativeBench() {
-  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run ./build.sh build`);
-  return benchSummary(execFileSync(NATIVE, ['bench'], { encoding: 'utf8' }).split('\n'));
-}
-
 /** Runs `bench` in the worker right after the native one; both must search the same tree. */
 async function benchAgainstNative(engine, build) {
   const native = nativeBench();
-  const from = (await engine.lines()).length;
-  await engine.send('bench');
-  await engine.waitFor(/^\d+ nodes \d+ nps$/, from, 600000);
-  const wasm = benchSummary((await engine.lines()).slice(from));
-  console.log(`# bench ${build}: wasm ${wasm.nodes} nodes ${wasm.nps} nps, native ${native.nodes} nodes ${native.nps} nps, ratio ${(wasm.nps / native.nps).toFixed(2)}`);
+  const wasm = await workerBench(engine);
+  console.log(
+    `# bench ${build}: wasm ${wasm.nodes} nodes ${wasm.nps} nps, native ${native.nodes} nodes ${native.nps} nps; ` +
+      `wasm/native speed by wall clock ${(wasm.nps / native.nps).toFixed(2)}, by CPU time ${(native.cpuSeconds / wasm.cpuSeconds).toFixed(2)}`,
+  );
   assert.equal(wasm.nodes, native.nodes, 'the wasm bench searched a different tree than the native one');
 }
 
@@ -106,41 +63,6 @@ async function ponderhitIsAnswered(engine) {
   await engine.send('ponderhit');
   const at = await engine.waitFor(/^bestmove /, from, 5000);
   assertLegal((await engine.lines())[at].split(' ')[1], MOVES);
-}
-
-/** CPU seconds used so far by the descendants of a process (Linux /proc). */
-function descendantsCpuSeconds(rootPid) {
-  const children = new Map();
-  const cpu = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // the process ended meanwhile
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ppid = Number(fields[1]);
-    cpu.set(Number(name), (Number(fields[11]) + Number(fields[12])) / 100);
-    if (!children.has(ppid)) children.set(ppid, []);
-    children.get(ppid).push(Number(name));
-  }
-  let total = 0;
-  const stack = [...(children.get(rootPid) ?? [])];
-  while (stack.length) {
-    const pid = stack.pop();
-    total += cpu.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
-}
-
-/** Cores kept busy over `ms` milliseconds by this test's children: Chromium and the server. */
-async function coresBusy(ms) {
-  const before = descendantsCpuSeconds(process.pid);
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  return (descendantsCpuSeconds(process.pid) - before) / (ms / 1000);
 }
 
 /**

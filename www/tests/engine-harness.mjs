@@ -1,0 +1,107 @@
+// Shared parts of the engine worker's browser test and of the wasm-vs-native measurement:
+// an engine worker driven inside a page, the native bench, and CPU time read from /proc
+// (wall time means little on a shared machine; CPU time of the processes doing the work
+// does).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WWW } from './browser.mjs';
+
+/** The native engine built by ./build.sh build. */
+export const NATIVE = join(WWW, '..', 'target', 'release', 'meshmate');
+
+/** Drives one engine worker inside a page: lines and events it posted, and a sender. */
+export async function openWorker(page, query = '') {
+  await page.evaluate((query) => {
+    window.lines = [];
+    window.events = [];
+    window.engine = new Worker(`engine/worker.js${query}`, { type: 'module' });
+    window.engine.onmessage = (e) => (typeof e.data === 'string' ? window.lines : window.events).push(e.data);
+  }, query);
+  return {
+    send: (...commands) => page.evaluate((commands) => commands.forEach((c) => window.engine.postMessage(c)), commands),
+    /** Waits for a line matching `pattern` posted at or after index `from`; returns its index. */
+    waitFor: async (pattern, from = 0, timeout = 60000) => {
+      const handle = await page.waitForFunction(
+        ([source, from]) => {
+          const i = window.lines.findIndex((l, k) => k >= from && new RegExp(source).test(l));
+          return i >= 0 ? i + 1 : 0;
+        },
+        [pattern.source, from],
+        { timeout, polling: 20 },
+      );
+      return (await handle.jsonValue()) - 1;
+    },
+    lines: () => page.evaluate(() => window.lines),
+    events: () => page.evaluate(() => window.events),
+  };
+}
+
+/** The `N nodes M nps` summary of a bench's output lines. */
+export function benchSummary(lines) {
+  const m = lines.map((l) => /^(\d+) nodes (\d+) nps$/.exec(l)).find(Boolean);
+  assert.ok(m, 'bench printed its summary');
+  return { nodes: Number(m[1]), nps: Number(m[2]) };
+}
+
+/** CPU seconds of this process's finished, waited-for children (/proc/self/stat). */
+function childrenCpuSeconds() {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/** Runs the native `meshmate bench [depth]`: signature, speed, and the CPU seconds it took. */
+export function nativeBench(depth) {
+  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run ./build.sh build`);
+  const before = childrenCpuSeconds();
+  const out = execFileSync(NATIVE, depth ? ['bench', String(depth)] : ['bench'], { encoding: 'utf8' });
+  return { ...benchSummary(out.split('\n')), cpuSeconds: childrenCpuSeconds() - before };
+}
+
+/** Runs `bench [depth]` in an engine worker: signature, speed, and the CPU seconds the
+ * browser's processes (this process's descendants) used meanwhile. */
+export async function workerBench(engine, depth) {
+  const from = (await engine.lines()).length;
+  const before = descendantsCpuSeconds(process.pid);
+  await engine.send(depth ? `bench ${depth}` : 'bench');
+  await engine.waitFor(/^\d+ nodes \d+ nps$/, from, 600000);
+  const cpuSeconds = descendantsCpuSeconds(process.pid) - before;
+  return { ...benchSummary((await engine.lines()).slice(from)), cpuSeconds };
+}
+
+/** CPU seconds used so far by the living descendants of a process (Linux /proc). */
+export function descendantsCpuSeconds(rootPid) {
+  const children = new Map();
+  const cpu = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // the process ended meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ppid = Number(fields[1]);
+    cpu.set(Number(name), (Number(fields[11]) + Number(fields[12])) / 100);
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(Number(name));
+  }
+  let total = 0;
+  const stack = [...(children.get(rootPid) ?? [])];
+  while (stack.length) {
+    const pid = stack.pop();
+    total += cpu.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+/** Cores kept busy over `ms` milliseconds by this process's children (Chromium, the server). */
+export async function coresBusy(ms) {
+  const before = descendantsCpuSeconds(process.pid);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return (descendantsCpuSeconds(process.pid) - before) / (ms / 1000);
+}

@@ -1,0 +1,36 @@
+// Measures the wasm engine against the native one on the bench signature: the threaded
+// build (Threads=1) and the single build in Debian's Chromium, each right after a native
+// run, in rounds. Reports nodes per second by wall clock and the speed ratio by CPU time,
+// which stays meaningful on a busy machine. Needs ./build.sh build first.
+// Usage (from www/): node tests/wasm-vs-native.mjs [rounds] [bench depth]
+import { launchBrowser, startServer } from './browser.mjs';
+import { nativeBench, openWorker, workerBench } from './engine-harness.mjs';
+
+const rounds = Number(process.argv[2] ?? 3);
+const depth = process.argv[3] ? Number(process.argv[3]) : undefined;
+
+for (const [build, serverArgs] of [['threads', []], ['single', ['--no-isolation']]]) {
+  const server = await startServer(serverArgs);
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}console.html`);
+    for (let round = 1; round <= rounds; round++) {
+      const native = nativeBench(depth);
+      const engine = await openWorker(page, '?threads=1&events=0');
+      await engine.send('uci', 'setoption name Threads value 1', 'isready');
+      await engine.waitFor(/^readyok$/);
+      const wasm = await workerBench(engine, depth);
+      await engine.send('quit');
+      if (wasm.nodes !== native.nodes) throw new Error(`signatures differ: wasm ${wasm.nodes}, native ${native.nodes}`);
+      console.log(
+        `${build} round ${round}: ${native.nodes} nodes; native ${native.nps} nps, ${native.cpuSeconds.toFixed(2)} s CPU; ` +
+          `wasm ${wasm.nps} nps, ${wasm.cpuSeconds.toFixed(2)} s CPU; wasm/native by wall ${(wasm.nps / native.nps).toFixed(2)}, ` +
+          `by CPU ${(native.cpuSeconds / wasm.cpuSeconds).toFixed(2)}`,
+      );
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
