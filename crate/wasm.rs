@@ -31,9 +31,6 @@ struct WorkerHost;
 impl Host for WorkerHost {
     #[cfg(target_feature = "atomics")]
     fn emit(&self, line: &str) {
-        if let Some(events::Event::Info { nodes: Some(nodes), .. }) = events::parse(line) {
-            REPORTED_NODES.store(nodes, std::sync::atomic::Ordering::Relaxed);
-        }
         OUTBOX.push(line);
     }
 
@@ -52,11 +49,6 @@ impl Host for WorkerHost {
         single::PENDING.with(|pending| pending.borrow_mut().push_back(job));
     }
 }
-
-/// Nodes of the last `info` line: the serial search publishes no per-processor counters,
-/// so its one processor is shown with what it reports.
-#[cfg(target_feature = "atomics")]
-static REPORTED_NODES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The single build has one thread and no shared memory: a search blocks it. The engine
 /// worker therefore runs this build in a search worker of its own, which may block, and
@@ -144,19 +136,12 @@ impl WasmEngine {
 
     /// Threaded build: what each processor of the running (or last) search is doing,
     /// `[{ busy, nodes, busyMs, idleMs }]`, one per thread the Threads option asks for. The
-    /// parallel searches keep these counters in shared memory; sampling them takes no lock.
-    /// The serial search keeps none: its one processor is busy while a search is under way
-    /// and shows the nodes of its last report.
+    /// searches keep these counters in shared memory; sampling them takes no lock.
     #[cfg(target_feature = "atomics")]
     #[wasm_bindgen(js_name = workerActivity)]
     pub fn worker_activity(&self) -> JsValue {
         let threads = self.engine.options().threads;
-        let mut workers: Vec<events::WorkerActivity> = self.engine.processors().iter().take(threads).map(Into::into).collect();
-        let published = workers.iter().any(|w| w.busy || w.nodes > 0);
-        if let (false, Some(first)) = (published, workers.first_mut()) {
-            first.busy = !self.engine.idle();
-            first.nodes = REPORTED_NODES.load(std::sync::atomic::Ordering::Relaxed);
-        }
+        let workers: Vec<events::WorkerActivity> = self.engine.processors().iter().take(threads).map(Into::into).collect();
         serde_wasm_bindgen::to_value(&workers).unwrap_or(JsValue::UNDEFINED)
     }
 

@@ -8,7 +8,7 @@ mod counters;
 mod threads;
 
 pub use counters::{Counters, ProcessorSnapshot};
-pub use threads::run_on_threads;
+pub use threads::{available_processors, run_on_threads};
 
 /// What a program's step left behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,6 +5,18 @@
 use super::{Activity, Counters, Processor, Program};
 use crate::clock::now_ms;
 
+/// How many processors can run at once: natively any number (threads are started per
+/// search); in the browser the rayon pool's size, or 1 without shared memory.
+pub fn available_processors() -> usize {
+    #[cfg(not(target_arch = "wasm32"))]
+    let available = usize::MAX;
+    #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+    let available = rayon::current_num_threads().max(1);
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+    let available = 1;
+    available
+}
+
 /// Steps between two updates of a processor's node counter.
 const PUBLISH_INTERVAL: u32 = 256;
 

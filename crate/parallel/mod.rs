@@ -15,7 +15,7 @@ mod abdada;
 mod lazysmp;
 mod program;
 
-use crate::machine::{run_on_threads, Counters, Program};
+use crate::machine::{available_processors, run_on_threads, Counters, Program};
 use crate::search::{Control, Info, Limits, Listener, RootMove, SearchResult, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
@@ -52,7 +52,8 @@ impl Algorithm {
     }
 }
 
-/// One search of `board` with `algorithm` on `threads` processors (real threads),
+/// One search of `board` with `algorithm` on `threads` processors (real threads; no
+/// more than the machine can run at once),
 /// `searchers` providing one searcher per processor (grown as needed). `counters`
 /// (at least `threads` slots) can be sampled while it runs.
 #[allow(clippy::too_many_arguments)]
@@ -69,7 +70,7 @@ pub fn search(
     listener: &mut dyn Listener,
     counters: &Counters,
 ) -> SearchResult {
-    let threads = threads.clamp(1, counters.len());
+    let threads = threads.clamp(1, counters.len().min(available_processors()));
     while searchers.len() < threads {
         searchers.push(Searcher::new(tt.clone()));
     }

@@ -14,7 +14,7 @@ pub use command::{parse, Command};
 pub use options::{declarations, Options, MAX_HASH_MIB, MAX_THREADS};
 
 use crate::chess::Game;
-use crate::search::{bench, SearchOptions, SearchSettings, Strength, DEFAULT_BENCH_DEPTH};
+use crate::search::{SearchOptions, SearchSettings, Strength, DEFAULT_BENCH_DEPTH};
 use crate::tt::TranspositionTable;
 use options::Effect;
 use runner::{Job, Runner, SearchJob};
@@ -131,14 +131,7 @@ impl Engine {
                 Ok(Effect::ResizeHash(mib)) => self.resize_hash(mib),
                 Err(e) => self.error(&e),
             },
-            Command::Bench(depth) => {
-                if !self.runner.idle() {
-                    self.error("bench is not available while a search runs");
-                } else {
-                    let host = self.host.clone();
-                    bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH), &mut |l| host.emit(l));
-                }
-            }
+            Command::Bench(depth) => self.runner.submit(Job::Bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH)), &self.host),
             Command::Display => {
                 self.host.emit(&format!("info string fen {}", self.game.board()));
             }

@@ -9,7 +9,7 @@ use crate::chess::Game;
 use super::options::MAX_THREADS;
 use crate::machine::{Counters, ProcessorSnapshot};
 use crate::parallel::{self, Algorithm};
-use crate::search::{Control, Info, Limits, Listener, Noise, RootMove, SearchSettings, Searcher, Strength};
+use crate::search::{bench, Control, Info, Limits, Listener, Noise, RootMove, SearchSettings, Searcher, Strength};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
 use std::collections::VecDeque;
@@ -41,6 +41,8 @@ pub enum Job {
     Search(Box<SearchJob>),
     /// Forget killers and history (new game).
     ForgetHeuristics,
+    /// Run the bench at this depth (queued like a search, so `isready` stays answered).
+    Bench(i32),
 }
 
 struct State {
@@ -134,6 +136,9 @@ impl Runner {
                 }
             };
             match job {
+                Job::Bench(depth) => {
+                    bench(depth, &mut |line| host.emit(line));
+                }
                 Job::ForgetHeuristics => {
                     for s in lock(&self.searchers).iter_mut() {
                         s.clear_heuristics();
