@@ -20,30 +20,23 @@ pub(super) struct DeepeningProgram<'a, L: Listener> {
     result: Option<SearchResult>,
 }
 
+/// What every processor searches: the position, its history and the user's limits.
+pub(super) struct Task<'a> {
+    /// The position to search.
+    pub board: &'a Board,
+    /// Hashes of the game before it.
+    pub history: &'a [u64],
+    /// The `go` limits.
+    pub limits: &'a Limits,
+    /// MultiPV, overhead, pure.
+    pub settings: &'a SearchSettings,
+}
+
 impl<'a, L: Listener> DeepeningProgram<'a, L> {
     /// Processor 0: the user's limits and control, reporting to `listener`.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn main(
-        searcher: &'a mut Searcher,
-        tt: &'a TranspositionTable,
-        board: &Board,
-        history: &[u64],
-        limits: &Limits,
-        settings: &SearchSettings,
-        control: &'a Control,
-        helpers_stop: &'a Control,
-        listener: L,
-    ) -> Self {
-        DeepeningProgram {
-            searcher,
-            tt,
-            deepening: Some(Deepening::new(board, history, limits, settings)),
-            control,
-            helpers_stop,
-            is_main: true,
-            listener,
-            result: None,
-        }
+    pub(super) fn main(searcher: &'a mut Searcher, tt: &'a TranspositionTable, task: &Task<'_>, control: &'a Control, helpers_stop: &'a Control, listener: L) -> Self {
+        let deepening = Deepening::new(task.board, task.history, task.limits, task.settings);
+        DeepeningProgram { searcher, tt, deepening: Some(deepening), control, helpers_stop, is_main: true, listener, result: None }
     }
 
     /// Processor 0's result (after the machine ran it).
@@ -54,28 +47,11 @@ impl<'a, L: Listener> DeepeningProgram<'a, L> {
 
 impl<'a> DeepeningProgram<'a, NoReports> {
     /// A helper: runs until processor 0 is done (or its depth limit), from `first_depth`.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn helper(
-        searcher: &'a mut Searcher,
-        tt: &'a TranspositionTable,
-        board: &Board,
-        history: &[u64],
-        limits: &Limits,
-        settings: &SearchSettings,
-        helpers_stop: &'a Control,
-        first_depth: i32,
-    ) -> Self {
-        let helper_limits = Limits { depth: limits.depth, searchmoves: limits.searchmoves.clone(), infinite: true, ..Limits::default() };
-        DeepeningProgram {
-            searcher,
-            tt,
-            deepening: Some(Deepening::starting_at(board, history, &helper_limits, settings, first_depth)),
-            control: helpers_stop,
-            helpers_stop,
-            is_main: false,
-            listener: NoReports,
-            result: None,
-        }
+    pub(super) fn helper(searcher: &'a mut Searcher, tt: &'a TranspositionTable, task: &Task<'_>, helpers_stop: &'a Control, first_depth: i32) -> Self {
+        let limits = Limits { depth: task.limits.depth, searchmoves: task.limits.searchmoves.clone(), infinite: true, ..Limits::default() };
+        let deepening = Deepening::starting_at(task.board, task.history, &limits, task.settings, first_depth);
+        let (control, is_main, listener, result) = (helpers_stop, false, NoReports, None);
+        DeepeningProgram { searcher, tt, deepening: Some(deepening), control, helpers_stop, is_main, listener, result }
     }
 }
 
