@@ -424,8 +424,7 @@ impl Searcher {
     fn try_null_move(&mut self) -> Progress {
         let top = self.top;
         let f = &self.frames[top];
-        let stm = f.board.side_to_move();
-        let pieces = f.board.colors(stm) & !(f.board.pieces(Piece::Pawn) | f.board.pieces(Piece::King));
+        let pieces = non_pawn_pieces(&f.board);
         let allowed = !self.options.pure
             && !f.pv_node
             && !f.in_check
@@ -568,9 +567,7 @@ impl Searcher {
                 if score < f.beta {
                     return self.generate();
                 }
-                let stm = f.board.side_to_move();
-                let pieces = f.board.colors(stm) & !(f.board.pieces(Piece::Pawn) | f.board.pieces(Piece::King));
-                if pieces.len() > 1 || f.depth < 6 {
+                if non_pawn_pieces(&f.board).len() > 1 || f.depth < 6 {
                     let v = if score >= MATE - MAX_PLY as i32 { f.beta } else { score };
                     return self.finish_node_with_cutoff(v);
                 }
@@ -591,21 +588,19 @@ impl Searcher {
             }
             Pending::Reduced | Pending::ZeroWindow => {
                 let score = -child_value;
-                let mv = f.current.expect("a move is being searched");
-                let mut child = f.board.clone();
-                child.play_unchecked(mv);
                 let (alpha, beta, depth, pv_node) = (f.alpha, f.beta, f.current_depth, f.pv_node);
-                if score <= alpha {
+                if score <= alpha || (pending == Pending::ZeroWindow && score >= beta) {
                     return self.take_score(score);
                 }
+                // A re-search: only now is the child position needed again.
+                let mut child = f.board.clone();
+                child.play_unchecked(f.current.expect("a move is being searched"));
                 if pending == Pending::Reduced {
                     f.phase = Phase::Awaiting(if pv_node { Pending::ZeroWindow } else { Pending::Final });
                     self.push(child, -alpha - 1, -alpha, depth, false, true);
-                } else if score < beta {
+                } else {
                     f.phase = Phase::Awaiting(Pending::Final);
                     self.push(child, -beta, -alpha, depth, true, true);
-                } else {
-                    return self.take_score(score);
                 }
                 Progress::Running
             }
@@ -634,9 +629,7 @@ impl Searcher {
                 if score >= self.frames[top].beta {
                     let f = &self.frames[top];
                     if f.current_quiet {
-                        let (side, ply, depth, n) = (f.board.side_to_move(), f.ply, f.depth, f.quiets_count);
-                        let tried = f.quiets_tried;
-                        self.heuristics.reward(side, ply, depth, mv, &tried[..n]);
+                        self.heuristics.reward(f.board.side_to_move(), f.ply, f.depth, mv, &f.quiets_tried[..f.quiets_count]);
                     }
                     return self.finish_node();
                 }
@@ -693,4 +686,10 @@ impl Searcher {
         );
         self.finish_with(score)
     }
+}
+
+/// The side to move's pieces other than pawns and king: null move is unsafe without
+/// them (zugzwang) and needs verification with only one.
+fn non_pawn_pieces(board: &Board) -> cozy_chess::BitBoard {
+    board.colors(board.side_to_move()) & !(board.pieces(Piece::Pawn) | board.pieces(Piece::King))
 }
