@@ -4,7 +4,7 @@ mod common;
 use meshmate::chess::{legal_moves, parse_epd_file, parse_fen, Board};
 use meshmate::machine::Counters;
 use meshmate::parallel::{search, Algorithm};
-use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings};
+use meshmate::search::{Control, Limits, NoReports, Noise, SearchOptions, SearchSettings};
 use meshmate::tt::TranspositionTable;
 use std::sync::Arc;
 use std::time::Duration;
@@ -39,15 +39,9 @@ fn every_algorithm_returns_the_serial_minimax_value_in_pure_mode() {
     }
 }
 
-/// A small deterministic generator for the random parts of the robustness test.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
+/// A uniform draw below `n` from the engine's own noise generator (seeded, so reproducible).
+fn below(rng: &mut Noise, n: u64) -> u64 {
+    (rng.next_unit() * n as f64) as u64
 }
 
 #[test]
@@ -66,12 +60,12 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
     let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
     let counters = Counters::new(4);
     let mut searchers = Vec::new();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Noise::new(0x9e37_79b9_7f4a_7c15);
     for round in 0..200 {
-        let board = &boards[rng.below(boards.len() as u64) as usize];
-        let algorithm = [Algorithm::Serial, Algorithm::LazySmp, Algorithm::Abdada][rng.below(3) as usize];
-        let threads = 1 + rng.below(4) as usize;
-        let stop_after = Duration::from_micros(rng.below(20_000));
+        let board = &boards[below(&mut rng, boards.len() as u64) as usize];
+        let algorithm = [Algorithm::Serial, Algorithm::LazySmp, Algorithm::Abdada][below(&mut rng, 3) as usize];
+        let threads = 1 + below(&mut rng, 4) as usize;
+        let stop_after = Duration::from_micros(below(&mut rng, 20_000));
         let control = Control::default();
         let result = std::thread::scope(|scope| {
             scope.spawn(|| {

@@ -6,7 +6,6 @@
 //! Shared state: the table and the busy table (`crate::tt::BusyTable`). Invariants:
 //! a deferred move is still searched (only order changes); processor 0 decides the move.
 
-use super::Plan;
 use crate::search::Searcher;
 use crate::tt::BusyTable;
 use std::sync::Arc;
@@ -14,12 +13,11 @@ use std::sync::Arc;
 /// Slots of the busy table (2^16 hashes, 512 KiB).
 const BUSY_BITS: u32 = 16;
 
-/// Gives every processor the same fresh busy table; all start at depth 1.
-pub(super) fn plan(main: &mut Searcher, helpers: &mut [Searcher]) -> Plan {
+/// Gives every processor the same fresh busy table (all start at depth 1).
+pub(super) fn share_busy_table(main: &mut Searcher, helpers: &mut [Searcher]) {
     let busy = Arc::new(BusyTable::new(BUSY_BITS));
     main.set_busy_table(Some(busy.clone()));
     for h in helpers {
         h.set_busy_table(Some(busy.clone()));
     }
-    Plan { offsets: |_| 0 }
 }

@@ -5,9 +5,7 @@
 //!
 //! Shared state: the table. Invariant: processor 0 alone decides the move.
 
-use super::Plan;
-
-/// Odd helpers one ply ahead, even ones with processor 0.
-pub(super) fn plan() -> Plan {
-    Plan { offsets: |id| (id % 2) as i32 }
+/// Odd helpers start one ply ahead, even ones with processor 0.
+pub(super) fn depth_offset(id: usize) -> i32 {
+    (id % 2) as i32
 }

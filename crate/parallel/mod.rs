@@ -85,10 +85,14 @@ pub fn search(
     let helpers_stop = Control::default();
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let summing = SummingListener { inner: listener, counters };
-    let plan = match algorithm {
-        Algorithm::Serial => Plan { offsets: |_| 0 },
-        Algorithm::LazySmp => lazysmp::plan(),
-        Algorithm::Abdada => abdada::plan(&mut main_searcher[0], &mut helper_searchers[..threads - 1]),
+    // Plies added to the first iteration of helper `id` (Lazy SMP spreads its helpers).
+    let depth_offset: fn(usize) -> i32 = match algorithm {
+        Algorithm::Serial => |_| 0,
+        Algorithm::LazySmp => lazysmp::depth_offset,
+        Algorithm::Abdada => {
+            abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
+            |_| 0
+        }
     };
     let task = Task { board, history, limits, settings };
     let mut main = DeepeningProgram::main(&mut main_searcher[0], tt, &task, control, &helpers_stop, summing);
@@ -96,7 +100,7 @@ pub fn search(
         .iter_mut()
         .enumerate()
         .map(|(i, s)| {
-            let first_depth = 1 + plan.depth_offset(i + 1);
+            let first_depth = 1 + depth_offset(i + 1);
             Box::new(DeepeningProgram::helper(s, tt, &task, &helpers_stop, first_depth)) as Box<dyn Program + Send + '_>
         })
         .collect();
@@ -104,18 +108,6 @@ pub fn search(
     let mut result = main.into_result();
     result.nodes = searchers[..threads].iter().map(Searcher::nodes).sum();
     result
-}
-
-/// How an algorithm shapes the helpers' searches.
-struct Plan {
-    /// Plies added to the first iteration of processor `id` (Lazy SMP's spread).
-    offsets: fn(usize) -> i32,
-}
-
-impl Plan {
-    fn depth_offset(&self, id: usize) -> i32 {
-        (self.offsets)(id)
-    }
 }
 
 /// Reports with node counts summed over every processor (UCI wants the total).
