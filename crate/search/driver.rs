@@ -258,16 +258,6 @@ impl Deepening {
         }
     }
 
-    /// The iteration being searched.
-    pub fn depth(&self) -> i32 {
-        self.depth
-    }
-
-    /// The deepest completed iteration's result so far.
-    pub fn result(&self) -> &SearchResult {
-        &self.result
-    }
-
     /// Advances by one searcher step plus the bookkeeping around it. Returns `true`
     /// when the search is over (limits reached, stopped, or nothing to search).
     pub fn step(&mut self, searcher: &mut Searcher, tt: &TranspositionTable, control: &Control, listener: &mut dyn Listener) -> bool {

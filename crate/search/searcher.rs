@@ -324,17 +324,6 @@ impl Searcher {
         }
     }
 
-    /// Runs to completion (or until `budget` steps were taken).
-    pub fn run(&mut self, mut budget: u64) -> Progress {
-        loop {
-            let p = self.step();
-            budget = budget.saturating_sub(1);
-            if matches!(p, Progress::Done(_)) || budget == 0 {
-                return p;
-            }
-        }
-    }
-
     fn is_repetition(&self, board: &Board) -> bool {
         let hash = board.hash();
         let len = self.hashes.len();
