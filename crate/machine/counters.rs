@@ -2,6 +2,8 @@
 //! and anyone (the UI, the UCI layer) samples them while it runs, without locks, so
 //! watching never slows the search.
 
+use super::message::MessageKind;
+use super::Note;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// One processor's counters.
@@ -11,6 +13,10 @@ struct Slot {
     busy_us: AtomicU64,
     idle_us: AtomicU64,
     working: AtomicBool,
+    sent: [AtomicU64; MessageKind::COUNT],
+    received: [AtomicU64; MessageKind::COUNT],
+    splits: AtomicU64,
+    aborted_nodes: AtomicU64,
 }
 
 /// Counters of every processor of a machine.
@@ -25,10 +31,18 @@ pub struct ProcessorSnapshot {
     pub nodes: u64,
     /// Microseconds spent working in the current search.
     pub busy_us: u64,
-    /// Microseconds spent waiting for the others in the current search.
+    /// Microseconds spent idle or waiting for others in the current search.
     pub idle_us: u64,
     /// Whether it is working right now.
     pub working: bool,
+    /// Messages sent, by kind (indexed by [`MessageKind::index`]).
+    pub sent: [u64; MessageKind::COUNT],
+    /// Messages received, by kind.
+    pub received: [u64; MessageKind::COUNT],
+    /// Times it handed part of its tree to another processor.
+    pub splits: u64,
+    /// Nodes of subproblems abandoned because a cutoff made them useless.
+    pub aborted_nodes: u64,
 }
 
 impl Counters {
@@ -50,9 +64,9 @@ impl Counters {
     /// Zeroes every counter for a new search.
     pub fn reset(&self) {
         for s in self.slots.iter() {
-            s.nodes.store(0, Relaxed);
-            s.busy_us.store(0, Relaxed);
-            s.idle_us.store(0, Relaxed);
+            for counter in [&s.nodes, &s.busy_us, &s.idle_us, &s.splits, &s.aborted_nodes].into_iter().chain(&s.sent).chain(&s.received) {
+                counter.store(0, Relaxed);
+            }
             s.working.store(false, Relaxed);
         }
     }
@@ -65,9 +79,27 @@ impl Counters {
         self.slots[id].working.store(working, Relaxed);
     }
 
-    pub(super) fn add_time(&self, id: usize, busy_us: u64, idle_us: u64) {
-        self.slots[id].busy_us.fetch_add(busy_us, Relaxed);
-        self.slots[id].idle_us.fetch_add(idle_us, Relaxed);
+    pub(super) fn add_busy(&self, id: usize, us: u64) {
+        self.slots[id].busy_us.fetch_add(us, Relaxed);
+    }
+
+    pub(super) fn add_idle(&self, id: usize, us: u64) {
+        self.slots[id].idle_us.fetch_add(us, Relaxed);
+    }
+
+    pub(super) fn count_sent(&self, id: usize, kind: MessageKind) {
+        self.slots[id].sent[kind.index()].fetch_add(1, Relaxed);
+    }
+
+    pub(super) fn count_received(&self, id: usize, kind: MessageKind) {
+        self.slots[id].received[kind.index()].fetch_add(1, Relaxed);
+    }
+
+    pub(super) fn note(&self, id: usize, note: Note) {
+        match note {
+            Note::Split => self.slots[id].splits.fetch_add(1, Relaxed),
+            Note::Aborted(nodes) => self.slots[id].aborted_nodes.fetch_add(nodes, Relaxed),
+        };
     }
 
     /// Positions visited by all processors.
@@ -77,6 +109,7 @@ impl Counters {
 
     /// A copy of every processor's counters.
     pub fn snapshot(&self) -> Vec<ProcessorSnapshot> {
+        let load = |counters: &[AtomicU64; MessageKind::COUNT]| std::array::from_fn(|k| counters[k].load(Relaxed));
         self.slots
             .iter()
             .map(|s| ProcessorSnapshot {
@@ -84,6 +117,10 @@ impl Counters {
                 busy_us: s.busy_us.load(Relaxed),
                 idle_us: s.idle_us.load(Relaxed),
                 working: s.working.load(Relaxed),
+                sent: load(&s.sent),
+                received: load(&s.received),
+                splits: s.splits.load(Relaxed),
+                aborted_nodes: s.aborted_nodes.load(Relaxed),
             })
             .collect()
     }

@@ -1,38 +1,82 @@
 //! Where processors run. An algorithm is a set of processor programs ([`Program`]); a
-//! machine runs them. This session has the `threads` machine (real threads natively,
-//! the web workers of the rayon pool in the browser); the simulated machine comes next
-//! and runs the same programs in virtual time. Programs see only [`Processor`]: their
-//! id, the processor count, and their counters — never threads or wasm.
+//! machine runs them. The `threads` machine runs them on real threads (the web workers
+//! of the rayon pool in the browser); a simulated machine runs the same programs in
+//! virtual time. Programs see only [`Processor`]: their id, the processor count, a
+//! mailbox, a random source and their counters — never threads or wasm.
 
 mod counters;
+mod message;
 mod threads;
 
 pub use counters::{Counters, ProcessorSnapshot};
+pub use message::{MessageKind, Payload};
 pub use threads::{available_processors, run_on_threads};
 
 /// What a program's step left behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Activity {
-    /// It has more work.
+    /// It did a unit of work and has more.
     Working,
+    /// It has nothing to do until a message arrives (idle, or waiting for results).
+    Waiting,
     /// It is done with this search.
     Finished,
 }
 
 /// The code one processor runs: a resumable piece of an algorithm.
 pub trait Program {
-    /// Advances by one unit of work (one node of a searcher).
-    fn step(&mut self, processor: &Processor<'_>) -> Activity;
+    /// What its messages carry.
+    type Message: Payload;
+    /// Advances by one unit of work (one node of a searcher), or handles messages.
+    fn step(&mut self, processor: &mut dyn Processor<Self::Message>) -> Activity;
     /// Positions this processor visited in the current search.
     fn nodes(&self) -> u64;
 }
 
-/// A program's view of the machine.
-pub struct Processor<'a> {
+/// Something a program wants counted besides nodes and messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// It handed part of its tree to another processor.
+    Split,
+    /// It abandoned a subproblem after this many nodes (a cutoff made them useless).
+    Aborted(u64),
+}
+
+/// A program's view of the machine it runs on.
+pub trait Processor<M> {
     /// This processor's number, 0 for the one that reports to the user.
-    pub id: usize,
+    fn id(&self) -> usize;
     /// How many processors take part.
-    pub count: usize,
-    /// The machine's counters (this processor's and the others').
-    pub counters: &'a Counters,
+    fn count(&self) -> usize;
+    /// Sends `message` to processor `to` (delivered in order per sender and receiver).
+    fn send(&mut self, to: usize, message: M);
+    /// The next message that has arrived, with its sender.
+    fn receive(&mut self) -> Option<(usize, M)>;
+    /// A random number from this processor's own generator (reproducible on a
+    /// simulated machine).
+    fn random(&mut self) -> u64;
+    /// Counts a split or aborted work.
+    fn note(&mut self, note: Note);
+}
+
+/// Sends `message` to every other processor.
+pub fn broadcast<M: Clone>(processor: &mut dyn Processor<M>, message: M) {
+    let me = processor.id();
+    for to in (0..processor.count()).filter(|&to| to != me) {
+        processor.send(to, message.clone());
+    }
+}
+
+/// A processor other than `processor` itself, chosen at random (itself when alone).
+pub fn random_other<M>(processor: &mut dyn Processor<M>) -> usize {
+    let (me, count) = (processor.id(), processor.count());
+    if count < 2 {
+        return me;
+    }
+    let pick = (processor.random() % (count as u64 - 1)) as usize;
+    if pick >= me {
+        pick + 1
+    } else {
+        pick
+    }
 }

@@ -1,9 +1,12 @@
 //! The real machine: one thread per processor. Natively these are scoped std threads;
 //! in the browser they are the web workers of the rayon pool (wasm-bindgen-rayon), since
 //! a wasm module cannot start threads of its own. Processor 0 runs on the calling thread.
+//! Mailboxes are std's lock-free channels in shared memory.
 
-use super::{Activity, Counters, Processor, Program};
+use super::{Activity, Counters, Note, Payload, Processor, Program};
 use crate::clock::now_ms;
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::time::Duration;
 
 /// How many processors can run at once: natively any number (threads are started per
 /// search); in the browser the rayon pool's size, or 1 without shared memory.
@@ -20,76 +23,183 @@ pub fn available_processors() -> usize {
 /// Steps between two updates of a processor's node counter.
 const PUBLISH_INTERVAL: u32 = 256;
 
+/// How long a waiting processor sleeps before it looks again (it wakes at once for a
+/// message natively; in the browser, where timed channel waits need a clock wasm lacks,
+/// it sleeps this long).
+const WAIT: Duration = Duration::from_micros(50);
+
+type Envelope<M> = (usize, M);
+
+/// One processor's view of the threads machine.
+struct ThreadProcessor<'a, M> {
+    id: usize,
+    mailboxes: &'a [Sender<Envelope<M>>],
+    inbox: Receiver<Envelope<M>>,
+    /// A message taken from the inbox while waiting, not yet handed to the program.
+    held: Option<Envelope<M>>,
+    random_state: u64,
+    counters: &'a Counters,
+}
+
+impl<M: Payload> Processor<M> for ThreadProcessor<'_, M> {
+    fn id(&self) -> usize {
+        self.id
+    }
+
+    fn count(&self) -> usize {
+        self.mailboxes.len()
+    }
+
+    fn send(&mut self, to: usize, message: M) {
+        self.counters.count_sent(self.id, message.kind());
+        // The receiver lives until every processor has finished, so this cannot fail
+        // while anyone could still read it.
+        let _ = self.mailboxes[to].send((self.id, message));
+    }
+
+    fn receive(&mut self) -> Option<(usize, M)> {
+        let envelope = self.held.take().or_else(|| self.inbox.try_recv().ok())?;
+        self.counters.count_received(self.id, envelope.1.kind());
+        Some(envelope)
+    }
+
+    fn random(&mut self) -> u64 {
+        // xorshift64*: small, fast, and good enough to pick whom to ask for work.
+        self.random_state ^= self.random_state >> 12;
+        self.random_state ^= self.random_state << 25;
+        self.random_state ^= self.random_state >> 27;
+        self.random_state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn note(&mut self, note: Note) {
+        self.counters.note(self.id, note);
+    }
+}
+
+impl<M> ThreadProcessor<'_, M> {
+    /// Blocks briefly until a message is there (or a short time has passed).
+    fn wait(&mut self) {
+        if self.held.is_some() {
+            return;
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.held = self.inbox.recv_timeout(WAIT).ok();
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.held = self.inbox.try_recv().ok();
+            if self.held.is_none() {
+                std::thread::sleep(WAIT);
+            }
+        }
+    }
+}
+
 /// Runs `main` (processor 0) and `helpers` (processors 1..) each on its own thread until
-/// every one has finished. Idle time is the time a processor waits for the others.
-pub fn run_on_threads(main: &mut dyn Program, helpers: Vec<Box<dyn Program + Send + '_>>, counters: &Counters) {
+/// every one has finished. Busy time is time spent working; idle time is time spent
+/// waiting for messages or, after finishing, for the others.
+pub fn run_on_threads<M: Payload>(main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters) {
     let count = helpers.len() + 1;
     assert!(count <= counters.len(), "counters for {} processors, {count} asked for", counters.len());
-    let start = now_ms();
-    let finish_times = spawn_all(helpers, counters, count, start, main);
+    let (mailboxes, inboxes): (Vec<_>, Vec<_>) = (0..count).map(|_| channel()).unzip();
+    let processors: Vec<ThreadProcessor<'_, M>> = inboxes
+        .into_iter()
+        .enumerate()
+        .map(|(id, inbox)| ThreadProcessor { id, mailboxes: &mailboxes, inbox, held: None, random_state: 0x9E37_79B9_7F4A_7C15 ^ (id as u64 + 1), counters })
+        .collect();
+    let finish_times = spawn_all(main, helpers, processors);
     let end = now_ms();
     for (id, finished) in finish_times.into_iter().enumerate() {
-        let busy = (finished - start).max(0.0);
-        let idle = (end - finished).max(0.0);
-        counters.add_time(id, (busy * 1000.0) as u64, (idle * 1000.0) as u64);
+        counters.add_idle(id, ((end - finished).max(0.0) * 1000.0) as u64);
     }
 }
 
 /// Steps one program to its end, publishing its counters; returns when it finished.
-fn drive(program: &mut dyn Program, id: usize, count: usize, counters: &Counters) -> f64 {
-    let processor = Processor { id, count, counters };
+fn drive<M: Payload>(program: &mut dyn Program<Message = M>, mut processor: ThreadProcessor<'_, M>) -> f64 {
+    let (id, counters) = (processor.id, processor.counters);
     counters.set_working(id, true);
+    let mut working = true;
+    let mut since = now_ms();
     let mut until_publish = PUBLISH_INTERVAL;
-    while program.step(&processor) == Activity::Working {
+    loop {
+        let activity = program.step(&mut processor);
+        if activity == Activity::Finished {
+            break;
+        }
+        let now_working = activity == Activity::Working;
+        if now_working != working {
+            let now = now_ms();
+            let us = ((now - since).max(0.0) * 1000.0) as u64;
+            if working {
+                counters.add_busy(id, us);
+            } else {
+                counters.add_idle(id, us);
+            }
+            (working, since) = (now_working, now);
+            counters.set_working(id, working);
+        }
+        if !working {
+            processor.wait();
+        }
         until_publish -= 1;
         if until_publish == 0 {
             counters.set_nodes(id, program.nodes());
             until_publish = PUBLISH_INTERVAL;
         }
     }
+    let end = now_ms();
+    let us = ((end - since).max(0.0) * 1000.0) as u64;
+    if working {
+        counters.add_busy(id, us);
+    } else {
+        counters.add_idle(id, us);
+    }
     counters.set_nodes(id, program.nodes());
     counters.set_working(id, false);
-    now_ms()
+    end
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn spawn_all(helpers: Vec<Box<dyn Program + Send + '_>>, counters: &Counters, count: usize, _start: f64, main: &mut dyn Program) -> Vec<f64> {
+fn spawn_all<'p, M: Payload>(main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + 'p>>, processors: Vec<ThreadProcessor<'_, M>>) -> Vec<f64> {
+    let mut processors = processors.into_iter();
+    let first = processors.next().expect("processor 0 exists");
     std::thread::scope(|scope| {
-        let handles: Vec<_> = helpers
-            .into_iter()
-            .enumerate()
-            .map(|(i, mut program)| scope.spawn(move || drive(program.as_mut(), i + 1, count, counters)))
-            .collect();
-        let mut times = vec![drive(main, 0, count, counters)];
+        let handles: Vec<_> = helpers.into_iter().zip(processors).map(|(mut program, processor)| scope.spawn(move || drive(program.as_mut(), processor))).collect();
+        let mut times = vec![drive(main, first)];
         times.extend(handles.into_iter().map(|h| h.join().expect("a processor panicked")));
         times
     })
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
-fn spawn_all(helpers: Vec<Box<dyn Program + Send + '_>>, counters: &Counters, count: usize, start: f64, main: &mut dyn Program) -> Vec<f64> {
+fn spawn_all<'p, M: Payload>(main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + 'p>>, processors: Vec<ThreadProcessor<'_, M>>) -> Vec<f64> {
     use std::sync::Mutex;
-    let times: Vec<Mutex<f64>> = (0..count).map(|_| Mutex::new(start)).collect();
+    let count = processors.len();
+    let times: Vec<Mutex<f64>> = (0..count).map(|_| Mutex::new(0.0)).collect();
+    let mut processors = processors.into_iter();
+    let first = processors.next().expect("processor 0 exists");
     // in_place_scope: processor 0 keeps running on this (pool) thread, with its listener.
     rayon::in_place_scope(|scope| {
-        for (i, mut program) in helpers.into_iter().enumerate() {
+        for (i, (mut program, processor)) in helpers.into_iter().zip(processors).enumerate() {
             let times = &times;
             scope.spawn(move |_| {
-                let t = drive(program.as_mut(), i + 1, count, counters);
+                let t = drive(program.as_mut(), processor);
                 *times[i + 1].lock().unwrap_or_else(|e| e.into_inner()) = t;
             });
         }
-        *times[0].lock().unwrap_or_else(|e| e.into_inner()) = drive(main, 0, count, counters);
+        *times[0].lock().unwrap_or_else(|e| e.into_inner()) = drive(main, first);
     });
     times.into_iter().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
 }
 
 /// The single-threaded browser build has one thread: helpers, if any, run after processor 0.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-fn spawn_all(helpers: Vec<Box<dyn Program + Send + '_>>, counters: &Counters, count: usize, _start: f64, main: &mut dyn Program) -> Vec<f64> {
-    let mut times = vec![drive(main, 0, count, counters)];
-    for (i, mut program) in helpers.into_iter().enumerate() {
-        times.push(drive(program.as_mut(), i + 1, count, counters));
+fn spawn_all<'p, M: Payload>(main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + 'p>>, processors: Vec<ThreadProcessor<'_, M>>) -> Vec<f64> {
+    let mut processors = processors.into_iter();
+    let mut times = vec![drive(main, processors.next().expect("processor 0 exists"))];
+    for (mut program, processor) in helpers.into_iter().zip(processors) {
+        times.push(drive(program.as_mut(), processor));
     }
     times
 }

@@ -19,7 +19,7 @@ use crate::machine::{available_processors, run_on_threads, Counters, Program};
 use crate::search::{Control, Info, Limits, Listener, RootMove, SearchResult, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
-use program::{DeepeningProgram, Task};
+use program::{DeepeningProgram, NoMessage, Task};
 use std::sync::Arc;
 
 /// The search algorithms, as the UCI option `Algorithm` names them.
@@ -96,12 +96,12 @@ pub fn search(
     };
     let task = Task { board, history, limits, settings };
     let mut main = DeepeningProgram::main(&mut main_searcher[0], tt, &task, control, &helpers_stop, summing);
-    let helpers: Vec<Box<dyn Program + Send + '_>> = helper_searchers[..threads - 1]
+    let helpers: Vec<Box<dyn Program<Message = NoMessage> + Send + '_>> = helper_searchers[..threads - 1]
         .iter_mut()
         .enumerate()
         .map(|(i, s)| {
             let first_depth = 1 + depth_offset(i + 1);
-            Box::new(DeepeningProgram::helper(s, tt, &task, &helpers_stop, first_depth)) as Box<dyn Program + Send + '_>
+            Box::new(DeepeningProgram::helper(s, tt, &task, &helpers_stop, first_depth)) as Box<dyn Program<Message = NoMessage> + Send + '_>
         })
         .collect();
     run_on_threads(&mut main, helpers, counters);

@@ -1,7 +1,7 @@
 //! The processor program of the shared-table algorithms: iterative deepening on one
 //! processor. Processor 0 reports to the user and, when done, stops the helpers.
 
-use crate::machine::{Activity, Processor, Program};
+use crate::machine::{Activity, MessageKind, Payload, Processor, Program};
 use crate::search::{Control, Deepening, Limits, Listener, NoReports, SearchResult, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
@@ -55,8 +55,19 @@ impl<'a> DeepeningProgram<'a, NoReports> {
     }
 }
 
+/// The shared-table algorithms send no messages: the table is their only channel.
+pub(super) enum NoMessage {}
+
+impl Payload for NoMessage {
+    fn kind(&self) -> MessageKind {
+        match *self {}
+    }
+}
+
 impl<L: Listener> Program for DeepeningProgram<'_, L> {
-    fn step(&mut self, _: &Processor<'_>) -> Activity {
+    type Message = NoMessage;
+
+    fn step(&mut self, _: &mut dyn Processor<NoMessage>) -> Activity {
         let Some(deepening) = self.deepening.as_mut() else { return Activity::Finished };
         let done = deepening.step(self.searcher, self.tt, self.control, &mut self.listener)
             || (!self.is_main && self.helpers_stop.stopped());
