@@ -29,7 +29,7 @@ fn every_algorithm_returns_the_serial_minimax_value_in_pure_mode() {
         let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
         let mut searchers = Vec::new();
         let serial = search(Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
-        for algorithm in [Algorithm::LazySmp, Algorithm::Abdada] {
+        for algorithm in [Algorithm::LazySmp, Algorithm::Abdada, Algorithm::Tdsab] {
             for threads in 1..=4 {
                 tt.clear();
                 let result = search(algorithm, threads, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
@@ -63,7 +63,7 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
     let mut rng = Noise::new(0x9e37_79b9_7f4a_7c15);
     for round in 0..200 {
         let board = &boards[below(&mut rng, boards.len() as u64) as usize];
-        let algorithm = [Algorithm::Serial, Algorithm::LazySmp, Algorithm::Abdada][below(&mut rng, 3) as usize];
+        let algorithm = [Algorithm::Serial, Algorithm::LazySmp, Algorithm::Abdada, Algorithm::Tdsab][below(&mut rng, 4) as usize];
         let threads = 1 + below(&mut rng, 4) as usize;
         let stop_after = Duration::from_micros(below(&mut rng, 20_000));
         let control = Control::default();

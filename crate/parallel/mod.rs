@@ -14,6 +14,7 @@
 mod abdada;
 mod lazysmp;
 mod program;
+mod tdsab;
 
 use crate::machine::{available_processors, run_on_threads, Counters, Program};
 use crate::search::{Control, Info, Limits, Listener, RootMove, SearchResult, SearchSettings, Searcher};
@@ -31,11 +32,13 @@ pub enum Algorithm {
     LazySmp,
     /// ABDADA: shared iterations, busy positions deferred.
     Abdada,
+    /// TDSAB: MTD(f) over transposition-driven scheduling.
+    Tdsab,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order the option lists them.
-    pub const ALL: [Algorithm; 3] = [Algorithm::Serial, Algorithm::LazySmp, Algorithm::Abdada];
+    pub const ALL: [Algorithm; 4] = [Algorithm::Serial, Algorithm::LazySmp, Algorithm::Abdada, Algorithm::Tdsab];
 
     /// The option value naming this algorithm.
     pub fn name(self) -> &'static str {
@@ -43,6 +46,7 @@ impl Algorithm {
             Algorithm::Serial => "serial",
             Algorithm::LazySmp => "lazysmp",
             Algorithm::Abdada => "abdada",
+            Algorithm::Tdsab => "tdsab",
         }
     }
 
@@ -82,6 +86,10 @@ pub fn search(
     // The serial search is one processor with no helpers, so its counters show too.
     let threads = if algorithm == Algorithm::Serial { 1 } else { threads };
     tt.new_search();
+    if algorithm == Algorithm::Tdsab {
+        let task = Task { board, history, limits, settings };
+        return tdsab::search(&mut searchers[..threads], tt, &task, control, listener, counters);
+    }
     let helpers_stop = Control::default();
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let summing = SummingListener { inner: listener, counters };
@@ -93,6 +101,7 @@ pub fn search(
             abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
             |_| 0
         }
+        Algorithm::Tdsab => unreachable!("TDSAB runs its own programs (above)"),
     };
     let task = Task { board, history, limits, settings };
     let mut main = DeepeningProgram::main(&mut main_searcher[0], tt, &task, control, &helpers_stop, summing);

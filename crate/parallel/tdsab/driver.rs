@@ -1,0 +1,265 @@
+//! Processor 0: the MTD(f) driver inside iterative deepening, on top of its own share of
+//! the TDS work. Each MTD(f) pass sends the root, with a null window around the current
+//! guess, to the root's home; the pass ends when the root's value comes back. Between
+//! passes the driver kills what is left of the old pass everywhere.
+
+use super::job::{Job, Target, TdsMessage};
+use super::worker::{TdsProcessor, Worker};
+use crate::chess::legal_moves;
+use crate::clock::now_ms;
+use crate::eval::evaluate;
+use crate::machine::{broadcast, Activity, Counters, Program};
+use crate::parallel::program::Task;
+use crate::search::{Budget, Control, Info, Limits, Line, Listener, Score, ScoreBound, SearchResult, INFINITY, MATE, MAX_PLY};
+use crate::tt::TranspositionTable;
+use cozy_chess::{Board, Move};
+
+/// Deepest iteration (as the serial driver).
+const MAX_DEPTH: i32 = 100;
+/// Steps of processor 0 between two looks at the clock.
+const CLOCK_INTERVAL: u32 = 64;
+
+/// Processor 0's program: a worker plus the driver that feeds it roots.
+pub(super) struct MainProgram<'a, L: Listener> {
+    worker: Worker<'a>,
+    board: Board,
+    limits: Limits,
+    tt: &'a TranspositionTable,
+    control: &'a Control,
+    counters: &'a Counters,
+    listener: L,
+    /// Root moves allowed by `searchmoves` (all legal moves if none given).
+    allowed: Vec<Move>,
+    /// Whether the root must be restricted (MultiPV or `searchmoves`).
+    restrict: bool,
+    lines_wanted: usize,
+    max_depth: i32,
+    budget: Option<Budget>,
+    start: f64,
+    /// When the time limit's clock started (later than `start` after a ponderhit).
+    clock_start: f64,
+    was_pondering: bool,
+    steps: u32,
+    depth: i32,
+    /// Lines finished in this iteration.
+    lines: Vec<Line>,
+    /// MTD(f) state of the current line: bounds, guess, window of the running pass.
+    lower: i32,
+    upper: i32,
+    guess: i32,
+    pass: u32,
+    /// The root move of the last pass that failed high in this line.
+    line_best: Option<Move>,
+    result: SearchResult,
+    finished: bool,
+}
+
+impl<'a, L: Listener> MainProgram<'a, L> {
+    /// The driver for `task`, reporting to `listener`.
+    pub(super) fn new(worker: Worker<'a>, task: &Task<'_>, tt: &'a TranspositionTable, control: &'a Control, counters: &'a Counters, listener: L) -> Self {
+        let limits = task.limits.clone();
+        let allowed: Vec<Move> = legal_moves(task.board).into_iter().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
+        let lines_wanted = task.settings.multipv.clamp(1, allowed.len().max(1));
+        let start = now_ms();
+        MainProgram {
+            worker,
+            board: task.board.clone(),
+            budget: limits.budget(task.board.side_to_move(), task.settings.move_overhead),
+            max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
+            restrict: lines_wanted > 1 || !limits.searchmoves.is_empty(),
+            limits,
+            tt,
+            control,
+            counters,
+            listener,
+            result: SearchResult { best: allowed.first().copied(), ponder: None, score: 0, depth: 0, nodes: 0, lines: Vec::new() },
+            allowed,
+            lines_wanted,
+            start,
+            clock_start: start,
+            was_pondering: control.pondering(),
+            steps: 0,
+            depth: 1,
+            lines: Vec::with_capacity(lines_wanted),
+            lower: -INFINITY,
+            upper: INFINITY,
+            guess: evaluate(task.board),
+            pass: 0,
+            line_best: None,
+            finished: false,
+        }
+    }
+
+    /// The result of the last completed iteration.
+    pub(super) fn into_result(self) -> SearchResult {
+        self.result
+    }
+
+    /// Starts the MTD(f) sequence for the next line of this iteration.
+    fn start_line(&mut self, processor: &mut TdsProcessor<'_>) {
+        (self.lower, self.upper) = (-INFINITY, INFINITY);
+        if let Some(previous) = self.result.lines.get(self.lines.len()) {
+            self.guess = previous.score;
+        }
+        self.line_best = None;
+        self.launch_pass(processor);
+    }
+
+    /// Sends the root with the null window `gamma - 1 .. gamma`, `gamma = max(guess, lower + 1)`.
+    fn launch_pass(&mut self, processor: &mut TdsProcessor<'_>) {
+        self.pass += 1;
+        let lines = &self.lines;
+        let root_moves = if self.restrict { self.allowed.iter().copied().filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m))).collect() } else { Vec::new() };
+        let root = Job {
+            pass: self.pass,
+            board: self.board.clone(),
+            ply: 0,
+            depth: self.depth,
+            gamma: self.guess.max(self.lower + 1),
+            path: Vec::new(),
+            signature: Vec::new(),
+            target: Target::Driver,
+            root_moves,
+        };
+        self.worker.submit(Box::new(root), processor);
+    }
+
+    /// The root's value came back: narrow the bounds and go on, or close the line.
+    fn root_answered(&mut self, value: i32, best: Option<Move>, processor: &mut TdsProcessor<'_>) {
+        // What is left of this pass anywhere is useless now.
+        broadcast(processor, TdsMessage::Cutoff { pass: self.pass, prefix: Vec::new() });
+        self.worker.apply_cutoff(&[], processor);
+        let gamma = self.guess.max(self.lower + 1);
+        self.guess = value;
+        if value < gamma {
+            self.upper = value;
+        } else {
+            self.lower = value;
+            self.line_best = best.or(self.line_best);
+        }
+        if self.lower < self.upper {
+            return self.launch_pass(processor);
+        }
+        let first = self.line_best.or_else(|| self.allowed.iter().copied().find(|m| !self.lines.iter().any(|l| l.pv.first() == Some(m))));
+        self.lines.push(Line { score: value, pv: self.principal_variation(first) });
+        if self.lines.len() < self.lines_wanted {
+            return self.start_line(processor);
+        }
+        self.iteration_done(processor);
+    }
+
+    fn iteration_done(&mut self, processor: &mut TdsProcessor<'_>) {
+        let mut lines = std::mem::take(&mut self.lines);
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        let time_ms = (now_ms() - self.start) as u64;
+        let nodes = self.worker.nodes();
+        for (i, line) in lines.iter().enumerate() {
+            let info = Info {
+                depth: self.depth,
+                seldepth: self.worker.seldepth(),
+                multipv: i + 1,
+                score: Score::from_internal(line.score),
+                bound: ScoreBound::Exact,
+                nodes,
+                time_ms,
+                nps: nodes * 1000 / time_ms.max(1),
+                hashfull: self.tt.hashfull(),
+                pv: line.pv.clone(),
+            };
+            self.listener.info(&info);
+        }
+        self.result.best = lines[0].pv.first().copied();
+        self.result.ponder = lines[0].pv.get(1).copied();
+        self.result.score = lines[0].score;
+        self.result.depth = self.depth;
+        self.guess = lines[0].score;
+        self.result.lines = lines;
+        if self.iterations_over() {
+            self.finished = true;
+        } else {
+            self.depth += 1;
+            self.start_line(processor);
+        }
+    }
+
+    /// The line from `first` on, following the table's moves (a repeated position ends it).
+    fn principal_variation(&self, first: Option<Move>) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut board = self.board.clone();
+        let mut seen = vec![board.hash()];
+        let mut next = first;
+        while let Some(mv) = next.filter(|&m| board.is_legal(m) && pv.len() < MAX_PLY) {
+            board.play_unchecked(mv);
+            pv.push(mv);
+            if seen.contains(&board.hash()) {
+                break;
+            }
+            seen.push(board.hash());
+            next = self.tt.probe(board.hash()).and_then(|e| e.mv);
+        }
+        pv
+    }
+
+    /// Whether another iteration should not start (the serial driver's rules).
+    fn iterations_over(&self) -> bool {
+        if self.depth >= self.max_depth {
+            return true;
+        }
+        if !self.control.pondering() && self.budget.is_some_and(|b| now_ms() - self.clock_start >= b.soft * 0.6) {
+            return true;
+        }
+        if self.limits.mate.is_some_and(|n| self.result.score >= MATE - 2 * n as i32) {
+            return true;
+        }
+        let mate_plies = MATE - self.result.score.abs();
+        !self.limits.infinite && self.limits.depth.is_none() && mate_plies < MAX_PLY as i32 && self.depth > mate_plies + 2
+    }
+
+    /// `stop`, the node limit or the hard time limit, once depth 1 is complete.
+    fn must_stop(&mut self) -> bool {
+        if self.result.depth == 0 {
+            return false;
+        }
+        if self.control.stopped() {
+            return true;
+        }
+        if self.limits.nodes.is_some_and(|n| self.counters.total_nodes().max(self.worker.nodes()) >= n) {
+            return true;
+        }
+        self.steps += 1;
+        if self.steps % CLOCK_INTERVAL != 0 {
+            return false;
+        }
+        let pondering = self.control.pondering();
+        if self.was_pondering && !pondering {
+            self.clock_start = now_ms();
+        }
+        self.was_pondering = pondering;
+        !pondering && self.budget.is_some_and(|b| now_ms() - self.clock_start >= b.hard)
+    }
+}
+
+impl<L: Listener> Program for MainProgram<'_, L> {
+    type Message = TdsMessage;
+
+    fn step(&mut self, processor: &mut TdsProcessor<'_>) -> Activity {
+        if self.pass == 0 && !self.allowed.is_empty() {
+            self.start_line(processor);
+        }
+        if !self.finished && !self.allowed.is_empty() && !self.must_stop() {
+            let activity = self.worker.step(processor);
+            if let Some((value, best)) = self.worker.root_value.take() {
+                self.root_answered(value, best, processor);
+            }
+            if !self.finished {
+                return activity;
+            }
+        }
+        broadcast(processor, TdsMessage::Finish);
+        Activity::Finished
+    }
+
+    fn nodes(&self) -> u64 {
+        self.worker.nodes()
+    }
+}

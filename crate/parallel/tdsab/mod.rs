@@ -1,0 +1,157 @@
+//! TDSAB: MTD(f) over transposition-driven scheduling.
+//!
+//! CITE: A. Kishimoto and J. Schaeffer, "Distributed game-tree search using transposition
+//! table driven work scheduling", ICPP 2002 (after Romein, Plaat, Bal and Schaeffer's TDS
+//! for IDA*, AAAI 1999).
+//!
+//! # The algorithm
+//! - **Driver** (processor 0, `driver.rs`): iterative deepening; each iteration is an
+//!   MTD(f) sequence of null-window searches `gamma - 1 .. gamma` starting from the last
+//!   iteration's score, until the lower and upper bounds meet.
+//! - **Home processors** (`worker.rs`): a node is processed at `hash mod p`, its home, which
+//!   owns its table entry. A node arrives as a `TtRequest` message (or straight into the
+//!   queue when its home is the sender). The home decides it from the draw rules or the
+//!   table if it can; otherwise it expands it: the eldest child goes out first and, if it
+//!   does not cut, all its younger brothers at once (the young-brothers-wait idea keeps
+//!   cut nodes from flooding the machine). Values come back as `TtAnswer` messages to
+//!   the parent's home. Nobody ever waits for a child: the expanded node sits in a table
+//!   until its children's values arrive, and the processor goes on with its queue.
+//! - **Signatures and cutoffs**: a node carries its path from the root as child indices.
+//!   When a value cuts a node whose other children are still out, the home broadcasts a
+//!   `Cutoff` with the node's signature; every processor drops queued, expanded, waiting
+//!   or locally searched nodes below it, and remembers the prefix so late arrivals are
+//!   dropped too. The end of a pass is a cutoff of the empty prefix.
+//! - **Left-sidedness**: each queue is a priority queue ordered by signature, so the
+//!   leftmost node (the one the serial search would reach first) goes first.
+//! - **Local horizon**: a node with at most [`worker::LOCAL_DEPTH`] plies left is searched
+//!   in one piece by the processor's serial `Searcher` (a slice of steps at a time, so
+//!   cutoffs and `stop` are seen at once); leaves use quiescence directly.
+//!
+//! # The shallower-identical-node rule (no waiting cycles)
+//! A node B arriving at its home while an identical node A (same position, same window)
+//! is expanded there may wait for A's value instead of searching, if A searches at least
+//! as deep (so its value serves B) *and A's halfmove clock is at least B's*. In pure mode
+//! B waits only for an A that computes the very same function: same depth, ply,
+//! halfmove clock and repetition window (the hashes in that window).
+//!
+//! Proof that no cycle of waiting can form. "X waits for Y" when Y is an outstanding
+//! child of X, or X is a waiter of Y. Order nodes by P = (I, h), lexicographically, where
+//! h is the halfmove clock and I measures irreversible progress of the position:
+//! (-pieces on the board, -pawns, total pawn advance). A move to a child either is a
+//! capture or a pawn move, which strictly increases I (a capture removes a piece, a
+//! promotion a pawn, a push advances one), or leaves I alone and raises h by one. So
+//! P(child) > P(parent). A waiter B and its A share the position, hence I, and
+//! h(A) >= h(B), so P(A) >= P(B). Waiters are never expanded, so every cycle would contain
+//! a parent-to-child edge, and P would strictly increase around it: impossible.
+//! (Positions with h >= 100 are draws decided on arrival; they never wait or expand.)
+//! A killed A hands its surviving waiters back to the queue, so none starves.
+//!
+//! # Exactness in pure mode
+//! A node carries what its value depends on: position, ply (mate scores, the check
+//! extension's limit), depth, window and the hashes of its ancestors (with the game
+//! history, the repetition rule). Table cutoffs are off in pure mode, the local searcher
+//! runs with the same switches, so every null-window value is a fail-soft bound of the
+//! serial function and MTD(f) converges on the serial value.
+//!
+//! # MultiPV and limits
+//! MultiPV > 1 searches the lines one after another, each an MTD(f) sequence on the root
+//! moves not yet in a line (`searchmoves` restricts the root the same way). `stop`,
+//! `go nodes/depth/movetime/infinite`, time controls and `ponderhit` behave as in the
+//! serial driver; the node limit counts every processor's published nodes.
+//!
+//! Shared state: the transposition table (each home writes its nodes' entries; the local
+//! searchers read and write as usual). Counters: messages by kind (machine), killed work
+//! as `Note::Aborted`.
+
+mod driver;
+mod job;
+mod moves;
+mod worker;
+
+use super::program::Task;
+use super::SummingListener;
+use crate::machine::{run_on_threads, Counters, Program};
+use crate::search::{Control, Listener, SearchResult, Searcher};
+use crate::tt::TranspositionTable;
+use driver::MainProgram;
+use job::TdsMessage;
+use worker::Worker;
+
+/// One TDSAB search of `task` on `searchers.len()` processors.
+pub(super) fn search(searchers: &mut [Searcher], tt: &TranspositionTable, task: &Task<'_>, control: &Control, listener: &mut dyn Listener, counters: &Counters) -> SearchResult {
+    search_with_horizon(searchers, tt, task, control, listener, counters, worker::LOCAL_DEPTH)
+}
+
+/// [`search`] with nodes of at most `local_depth` plies left searched locally (tests
+/// lower it to send nearly every node through the machine).
+fn search_with_horizon(
+    searchers: &mut [Searcher],
+    tt: &TranspositionTable,
+    task: &Task<'_>,
+    control: &Control,
+    listener: &mut dyn Listener,
+    counters: &Counters,
+    local_depth: i32,
+) -> SearchResult {
+    let options = task.settings.options;
+    let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
+    let worker = Worker::new(&mut main_searcher[0], tt, task.history, options, local_depth);
+    let summing = SummingListener { inner: listener, counters };
+    let mut main = MainProgram::new(worker, task, tt, control, counters, summing);
+    let helpers: Vec<Box<dyn Program<Message = TdsMessage> + Send + '_>> =
+        helper_searchers.iter_mut().map(|s| Box::new(Worker::new(s, tt, task.history, options, local_depth)) as Box<dyn Program<Message = TdsMessage> + Send + '_>).collect();
+    run_on_threads(&mut main, helpers, counters);
+    let mut result = main.into_result();
+    result.nodes = counters.total_nodes();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::parse_fen;
+    use crate::search::{Limits, NoReports, SearchOptions, SearchSettings};
+    use std::sync::Arc;
+
+    /// With (almost) every node sent through the machine, pure TDSAB still returns the
+    /// serial minimax value: draws by repetition (including the game history), the
+    /// fifty-move rule, mates found through check extensions, and ordinary positions.
+    #[test]
+    fn nearly_every_node_through_messages_still_gives_the_serial_value() {
+        let positions: [(&str, &[&str]); 6] = [
+            ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", &[]),
+            ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", &[]),
+            ("k7/8/8/8/8/8/q7/2K5 w - - 97 90", &[]),
+            // White is lost on material but can chase a repetition with checks.
+            ("6k1/6p1/8/8/8/8/q5PP/5Q1K w - - 10 40", &["f1f8", "g8h7", "f8f5", "h7g8"]),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[]),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &[]),
+        ];
+        let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+        let counters = Counters::new(4);
+        let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+        let mut searchers: Vec<Searcher> = (0..4).map(|_| Searcher::new(tt.clone())).collect();
+        for (fen, moves) in positions {
+            let mut board = parse_fen(fen).unwrap();
+            let mut history = Vec::new();
+            for mv in moves {
+                history.push(board.hash());
+                board.play(mv.parse().unwrap());
+            }
+            for depth in [3, 4] {
+                let limits = Limits { depth: Some(depth), ..Limits::default() };
+                let task = Task { board: &board, history: &history, limits: &limits, settings: &settings };
+                tt.clear();
+                let serial = crate::search::search(&mut searchers[0], &tt, &board, &history, &limits, &settings, &Control::default(), &mut NoReports);
+                for threads in 1..=4 {
+                    for local_depth in [0, 1] {
+                        tt.clear();
+                        let result = search_with_horizon(&mut searchers[..threads], &tt, &task, &Control::default(), &mut NoReports, &counters, local_depth);
+                        assert_eq!(result.score, serial.score, "{fen} depth {depth}, {threads} threads, local below {local_depth}");
+                        assert!(result.best.is_some());
+                    }
+                }
+            }
+        }
+    }
+}
