@@ -16,6 +16,8 @@ use cozy_chess::{Board, Move};
 
 /// Deepest iteration (as the serial driver).
 const MAX_DEPTH: i32 = 100;
+/// The first widening of the MTD(f) window after two passes failed the same way.
+const MIN_STRIDE: i32 = 8;
 /// Steps of processor 0 between two looks at the clock.
 const CLOCK_INTERVAL: u32 = 64;
 
@@ -43,9 +45,15 @@ pub(super) struct MainProgram<'a, L: Listener> {
     depth: i32,
     /// Lines finished in this iteration.
     lines: Vec<Line>,
-    /// MTD(f) state of the current line: bounds, guess, window of the running pass.
+    /// MTD(f) state of the current line: the bounds, the running pass's window
+    /// `gamma - 1 .. gamma`, how far past the last value the next window goes, and
+    /// whether the last pass failed high.
     lower: i32,
     upper: i32,
+    gamma: i32,
+    stride: i32,
+    last_failed_high: Option<bool>,
+    /// The first window of a line no earlier iteration scored.
     guess: i32,
     pass: u32,
     /// The root move of the last pass that failed high in this line.
@@ -83,6 +91,9 @@ impl<'a, L: Listener> MainProgram<'a, L> {
             lines: Vec::with_capacity(lines_wanted),
             lower: -INFINITY,
             upper: INFINITY,
+            gamma: 0,
+            stride: 0,
+            last_failed_high: None,
             guess: evaluate(task.board),
             pass: 0,
             line_best: None,
@@ -98,14 +109,13 @@ impl<'a, L: Listener> MainProgram<'a, L> {
     /// Starts the MTD(f) sequence for the next line of this iteration.
     fn start_line(&mut self, processor: &mut TdsProcessor<'_>) {
         (self.lower, self.upper) = (-INFINITY, INFINITY);
-        if let Some(previous) = self.result.lines.get(self.lines.len()) {
-            self.guess = previous.score;
-        }
+        self.gamma = self.result.lines.get(self.lines.len()).map_or(self.guess, |previous| previous.score);
+        (self.stride, self.last_failed_high) = (0, None);
         self.line_best = None;
         self.launch_pass(processor);
     }
 
-    /// Sends the root with the null window `gamma - 1 .. gamma`, `gamma = max(guess, lower + 1)`.
+    /// Sends the root with the null window `gamma - 1 .. gamma`.
     fn launch_pass(&mut self, processor: &mut TdsProcessor<'_>) {
         self.pass += 1;
         let lines = &self.lines;
@@ -115,11 +125,12 @@ impl<'a, L: Listener> MainProgram<'a, L> {
             board: self.board.clone(),
             ply: 0,
             depth: self.depth,
-            gamma: self.guess.max(self.lower + 1),
+            gamma: self.gamma,
             path: Vec::new(),
             signature: Vec::new(),
             target: Target::Driver,
             root_moves,
+            null_allowed: false,
         };
         self.worker.submit(Box::new(root), processor);
     }
@@ -129,15 +140,20 @@ impl<'a, L: Listener> MainProgram<'a, L> {
         // What is left of this pass anywhere is useless now.
         broadcast(processor, TdsMessage::Cutoff { pass: self.pass, prefix: Vec::new() });
         self.worker.apply_cutoff(&[], processor);
-        let gamma = self.guess.max(self.lower + 1);
-        self.guess = value;
-        if value < gamma {
-            self.upper = value;
-        } else {
+        let failed_high = value >= self.gamma;
+        if failed_high {
             self.lower = value;
             self.line_best = best.or(self.line_best);
+        } else {
+            self.upper = value;
         }
+        // Plain MTD(f) moves the window just past the value; when passes keep failing
+        // the same way the value is far off, so the window strides further each time.
+        self.stride = if self.last_failed_high == Some(failed_high) { (self.stride * 2).max(MIN_STRIDE) } else { 0 };
+        self.last_failed_high = Some(failed_high);
         if self.lower < self.upper {
+            // The window always lies inside (lower, upper], so every pass narrows them.
+            self.gamma = if failed_high { (self.lower + 1 + self.stride).min(self.upper) } else { (self.upper - self.stride).max(self.lower + 1) };
             return self.launch_pass(processor);
         }
         let first = self.line_best.or_else(|| self.allowed.iter().copied().find(|m| !self.lines.iter().any(|l| l.pv.first() == Some(m))));
@@ -227,7 +243,7 @@ impl<'a, L: Listener> MainProgram<'a, L> {
             return true;
         }
         self.steps += 1;
-        if self.steps % CLOCK_INTERVAL != 0 {
+        if !self.steps.is_multiple_of(CLOCK_INTERVAL) {
             return false;
         }
         let pondering = self.control.pondering();

@@ -6,17 +6,41 @@ use crate::search::{MATE, MAX_PLY};
 use cozy_chess::{Board, Move};
 use std::cmp::Ordering;
 
-/// The path from the root as child indices (the root's is empty). Comparing two
+/// The path from the root as child codes (the root's is empty). Comparing two
 /// signatures lexicographically says which node lies further left in the tree.
-pub(super) type Signature = Vec<u8>;
+pub(super) type Signature = Vec<ChildCode>;
+
+/// One step of a signature: which child, and which search of it. The null move is 0;
+/// move `i`'s first search is `2i + 2` and its full-depth re-search `2i + 3`, so a
+/// re-search sorts right after the search it repeats and no signature is used twice in
+/// a pass (a cut recorded under the first search cannot kill the re-search).
+pub(super) type ChildCode = u16;
+
+/// The null move's code (it sorts before every move).
+pub(super) const NULL_CHILD: ChildCode = 0;
+
+/// The code of the first search of move `index`.
+pub(super) fn first_search(index: usize) -> ChildCode {
+    2 * index as ChildCode + 2
+}
+
+/// The code of the full-depth re-search of move `index`.
+pub(super) fn re_search(index: usize) -> ChildCode {
+    2 * index as ChildCode + 3
+}
+
+/// The move index a (non-null) code stands for.
+pub(super) fn move_index(code: ChildCode) -> usize {
+    (code as usize - 2) / 2
+}
 
 /// Where a node's value goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Target {
     /// The MTD(f) driver on processor 0 (the node is the root).
     Driver,
-    /// Child number `child` of expanded node `id` at processor `home`.
-    Node { home: usize, id: u64, child: u8 },
+    /// The child with code `child` of expanded node `id` at processor `home`.
+    Node { home: usize, id: u64, child: ChildCode },
 }
 
 impl Target {
@@ -50,11 +74,13 @@ pub(super) struct Job {
     pub target: Target,
     /// Root only: the moves allowed (`searchmoves`, MultiPV exclusions); empty = all.
     pub root_moves: Vec<Move>,
+    /// Whether a null move may be tried here (not right after one).
+    pub null_allowed: bool,
 }
 
 impl Job {
     /// Whether this node lies in the subtree whose root has signature `prefix`.
-    pub(super) fn below(&self, prefix: &[u8]) -> bool {
+    pub(super) fn below(&self, prefix: &[ChildCode]) -> bool {
         self.signature.starts_with(prefix)
     }
 }
@@ -143,15 +169,15 @@ mod tests {
 
     #[test]
     fn the_leftmost_node_comes_out_first() {
-        let job = |signature: Vec<u8>| {
+        let job = |signature: Signature| {
             let board = Board::default();
-            Queued(Box::new(Job { pass: 1, board, ply: 0, depth: 1, gamma: 0, path: vec![], signature, target: Target::Driver, root_moves: vec![] }))
+            Queued(Box::new(Job { pass: 1, board, ply: 0, depth: 1, gamma: 0, path: vec![], signature, target: Target::Driver, root_moves: vec![], null_allowed: true }))
         };
         let mut heap = std::collections::BinaryHeap::new();
         for s in [vec![1, 0], vec![0, 3], vec![0], vec![2]] {
             heap.push(job(s));
         }
-        let order: Vec<Vec<u8>> = std::iter::from_fn(|| heap.pop().map(|q| q.0.signature)).collect();
+        let order: Vec<Signature> = std::iter::from_fn(|| heap.pop().map(|q| q.0.signature)).collect();
         assert_eq!(order, vec![vec![0], vec![0, 3], vec![1, 0], vec![2]]);
     }
 

@@ -23,9 +23,14 @@
 //!   dropped too. The end of a pass is a cutoff of the empty prefix.
 //! - **Left-sidedness**: each queue is a priority queue ordered by signature, so the
 //!   leftmost node (the one the serial search would reach first) goes first.
-//! - **Local horizon**: a node with at most [`worker::LOCAL_DEPTH`] plies left is searched
-//!   in one piece by the processor's serial `Searcher` (a slice of steps at a time, so
-//!   cutoffs and `stop` are seen at once); leaves use quiescence directly.
+//! - **Local horizon** ([`worker::Horizon`]): a node with at most 3 plies left, or 2 or
+//!   more plies from the root, is searched in one piece by its home's serial `Searcher`
+//!   (a slice of steps at a time, so cutoffs and `stop` are seen at once); leaves use
+//!   quiescence directly.
+//! - **Pruning in the shared part** (not in pure mode): table cutoffs, mate-distance
+//!   pruning, a null move sent before the eldest child, and late quiet moves sent one or
+//!   two plies shallower and sent again at full depth if they fail high (a re-search has
+//!   its own child code, so cuts recorded for the first search never hit it).
 //!
 //! # The shallower-identical-node rule (no waiting cycles)
 //! A node B arriving at its home while an identical node A (same position, same window)
@@ -75,15 +80,15 @@ use crate::search::{Control, Listener, SearchResult, Searcher};
 use crate::tt::TranspositionTable;
 use driver::MainProgram;
 use job::TdsMessage;
-use worker::Worker;
+use worker::{Horizon, Worker};
 
 /// One TDSAB search of `task` on `searchers.len()` processors.
 pub(super) fn search(searchers: &mut [Searcher], tt: &TranspositionTable, task: &Task<'_>, control: &Control, listener: &mut dyn Listener, counters: &Counters) -> SearchResult {
-    search_with_horizon(searchers, tt, task, control, listener, counters, worker::LOCAL_DEPTH)
+    search_with_horizon(searchers, tt, task, control, listener, counters, Horizon::MEASURED)
 }
 
-/// [`search`] with nodes of at most `local_depth` plies left searched locally (tests
-/// lower it to send nearly every node through the machine).
+/// [`search`] with nodes beyond `horizon` searched locally (tests lower it to send
+/// nearly every node through the machine).
 fn search_with_horizon(
     searchers: &mut [Searcher],
     tt: &TranspositionTable,
@@ -91,15 +96,15 @@ fn search_with_horizon(
     control: &Control,
     listener: &mut dyn Listener,
     counters: &Counters,
-    local_depth: i32,
+    horizon: Horizon,
 ) -> SearchResult {
     let options = task.settings.options;
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
-    let worker = Worker::new(&mut main_searcher[0], tt, task.history, options, local_depth);
+    let worker = Worker::new(&mut main_searcher[0], tt, task.history, options, horizon);
     let summing = SummingListener { inner: listener, counters };
     let mut main = MainProgram::new(worker, task, tt, control, counters, summing);
     let helpers: Vec<Box<dyn Program<Message = TdsMessage> + Send + '_>> =
-        helper_searchers.iter_mut().map(|s| Box::new(Worker::new(s, tt, task.history, options, local_depth)) as Box<dyn Program<Message = TdsMessage> + Send + '_>).collect();
+        helper_searchers.iter_mut().map(|s| Box::new(Worker::new(s, tt, task.history, options, horizon)) as Box<dyn Program<Message = TdsMessage> + Send + '_>).collect();
     run_on_threads(&mut main, helpers, counters);
     let mut result = main.into_result();
     result.nodes = counters.total_nodes();
@@ -110,7 +115,7 @@ fn search_with_horizon(
 mod tests {
     use super::*;
     use crate::chess::parse_fen;
-    use crate::search::{Limits, NoReports, SearchOptions, SearchSettings};
+    use crate::search::{Limits, NoReports, SearchOptions, SearchSettings, MAX_PLY};
     use std::sync::Arc;
 
     /// With (almost) every node sent through the machine, pure TDSAB still returns the
@@ -146,12 +151,76 @@ mod tests {
                 for threads in 1..=4 {
                     for local_depth in [0, 1] {
                         tt.clear();
-                        let result = search_with_horizon(&mut searchers[..threads], &tt, &task, &Control::default(), &mut NoReports, &counters, local_depth);
+                        let horizon = Horizon { depth: local_depth, plies: MAX_PLY };
+                        let result = search_with_horizon(&mut searchers[..threads], &tt, &task, &Control::default(), &mut NoReports, &counters, horizon);
                         assert_eq!(result.score, serial.score, "{fen} depth {depth}, {threads} threads, local below {local_depth}");
                         assert!(result.best.is_some());
                     }
                 }
             }
+        }
+    }
+
+    /// The full algorithm (null move, reductions and re-searches, table cutoffs,
+    /// waiting on identical nodes) with nearly every node sent as a message: every
+    /// search must finish its last iteration (a lost node would hang it: the watchdog
+    /// stops such a search, and the depth check fails).
+    #[test]
+    fn searches_with_pruning_always_finish() {
+        let fens = [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1",
+        ];
+        let counters = Counters::new(4);
+        let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+        let mut searchers: Vec<Searcher> = (0..4).map(|_| Searcher::new(tt.clone())).collect();
+        let limits = Limits { depth: Some(6), ..Limits::default() };
+        let settings = SearchSettings::default();
+        for fen in fens {
+            let board = parse_fen(fen).unwrap();
+            let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
+            for threads in 1..=4 {
+                tt.clear();
+                let (control, done) = (Control::default(), std::sync::atomic::AtomicBool::new(false));
+                let result = std::thread::scope(|scope| {
+                    scope.spawn(|| {
+                        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+                        while !done.load(std::sync::atomic::Ordering::Relaxed) && std::time::Instant::now() < deadline {
+                            std::thread::sleep(std::time::Duration::from_millis(5));
+                        }
+                        control.stop();
+                    });
+                    let horizon = Horizon { depth: 1, plies: MAX_PLY };
+                    let result = search_with_horizon(&mut searchers[..threads], &tt, &task, &control, &mut NoReports, &counters, horizon);
+                    done.store(true, std::sync::atomic::Ordering::Relaxed);
+                    result
+                });
+                assert_eq!(result.depth, 6, "{fen} with {threads} threads did not finish");
+                assert!(result.best.is_some_and(|mv| board.is_legal(mv)), "{fen} with {threads} threads");
+            }
+        }
+    }
+
+    /// MultiPV searches the lines one after another: in pure mode each line's score is
+    /// the serial search's.
+    #[test]
+    fn multipv_lines_have_the_serial_scores() {
+        let settings = SearchSettings { multipv: 3, options: SearchOptions { pure: true }, ..SearchSettings::default() };
+        let limits = Limits { depth: Some(3), ..Limits::default() };
+        let counters = Counters::new(2);
+        let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+        let mut searchers: Vec<Searcher> = (0..2).map(|_| Searcher::new(tt.clone())).collect();
+        for fen in ["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"] {
+            let board = parse_fen(fen).unwrap();
+            let serial = crate::search::search(&mut searchers[0], &tt, &board, &[], &limits, &settings, &Control::default(), &mut NoReports);
+            let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
+            tt.clear();
+            let result = search_with_horizon(&mut searchers, &tt, &task, &Control::default(), &mut NoReports, &counters, Horizon { depth: 1, plies: MAX_PLY });
+            let scores = |lines: &[crate::search::Line]| lines.iter().map(|l| l.score).collect::<Vec<_>>();
+            assert_eq!(scores(&result.lines), scores(&serial.lines), "{fen}");
+            assert_eq!(result.lines.len(), 3);
         }
     }
 }

@@ -22,6 +22,13 @@ pub(super) fn ordered_moves(board: &Board, table_move: Option<Move>, allowed: &[
     scored.into_iter().map(|(_, mv)| mv).collect()
 }
 
+/// Whether `mv` captures (en passant included) or promotes.
+pub(super) fn is_tactical(board: &Board, mv: Move) -> bool {
+    let captures = board.colors(!board.side_to_move()).has(mv.to);
+    let en_passant = board.piece_on(mv.from) == Some(cozy_chess::Piece::Pawn) && mv.from.file() != mv.to.file() && !captures;
+    captures || en_passant || mv.promotion.is_some()
+}
+
 const TABLE_MOVE: i32 = 1 << 30;
 const TACTICAL: i32 = 1 << 20;
 
@@ -29,9 +36,7 @@ fn priority(board: &Board, mv: Move, table_move: Option<Move>) -> i32 {
     if Some(mv) == table_move {
         return TABLE_MOVE;
     }
-    let captures = board.colors(!board.side_to_move()).has(mv.to);
-    let en_passant = board.piece_on(mv.from) == Some(cozy_chess::Piece::Pawn) && mv.from.file() != mv.to.file() && !captures;
-    if !(captures || en_passant || mv.promotion.is_some()) {
+    if !is_tactical(board, mv) {
         return 0;
     }
     let exchange = see(board, mv);

@@ -10,19 +10,34 @@
 //!   last child's value arrives; waiters are answered with it.
 //! - A value for a node that is gone (cut, or of an older pass) is ignored.
 
-use super::job::{is_repetition, rebase, repetition_window, Job, Queued, Signature, Target, TdsMessage};
-use super::moves::ordered_moves;
+use super::job::{first_search, is_repetition, move_index, re_search, rebase, repetition_window, ChildCode, Job, Queued, Signature, Target, TdsMessage, NULL_CHILD};
+use super::moves::{is_tactical, ordered_moves};
 use crate::chess::has_insufficient_material;
 use crate::eval::evaluate;
 use crate::machine::{broadcast, Activity, Note, Processor, Program};
 use crate::search::{quiescence, Progress, QuiescenceStats, SearchOptions, Searcher, INFINITY, MATE, MAX_PLY};
 use crate::tt::{Bound, Entry, TranspositionTable};
-use cozy_chess::Move;
+use cozy_chess::{Board, Move, Piece};
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-/// Nodes with at most this much depth left are searched at their home, in one piece,
-/// by the serial searcher (no messages below them). Measured: see the module docs.
-pub(super) const LOCAL_DEPTH: i32 = 3;
+/// Which nodes a home searches in one piece with the serial searcher, sending no
+/// messages below them: those with at most `depth` plies left, and those `plies` or more
+/// plies from the root. Below the shared top of the tree the serial searcher's pruning
+/// (killers, history, futility, reductions) is worth more than spreading tiny nodes.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Horizon {
+    pub depth: i32,
+    pub plies: usize,
+}
+
+impl Horizon {
+    /// Measured on Bratko-Kopec (see the module docs): the top two plies are shared.
+    pub(super) const MEASURED: Horizon = Horizon { depth: 3, plies: 2 };
+
+    fn is_local(self, job: &Job) -> bool {
+        job.depth <= self.depth || job.ply >= self.plies
+    }
+}
 
 /// Searcher steps between two looks at the mailbox during a local search, so a cutoff
 /// or a `stop` is seen within microseconds.
@@ -40,13 +55,17 @@ struct Expansion {
     moves: Vec<Move>,
     /// Children sent so far (the eldest alone first, then all the rest at once).
     sent: usize,
-    /// Children whose values have not come back.
+    /// Children whose values have not come back (the null-move child included).
     outstanding: usize,
+    /// Children searched at reduced depth, to be searched again if they fail high.
+    reduced: Vec<bool>,
     best: i32,
     best_move: Option<Move>,
     /// Static evaluation for the table entry (0 in check, as the serial searcher stores).
     eval: i16,
-    /// Identical nodes that take this node's value instead of searching themselves.
+    /// Identical nodes that take this node's value instead of searching themselves
+    /// (boxed: they arrive boxed and may go back to the queue boxed).
+    #[allow(clippy::vec_box)]
     waiters: Vec<Box<Job>>,
 }
 
@@ -70,8 +89,7 @@ pub(super) struct Worker<'a> {
     /// Hashes of the game before the root.
     history: &'a [u64],
     pure: bool,
-    /// Nodes with this much depth left or less are searched locally.
-    local_depth: i32,
+    horizon: Horizon,
     pass: u32,
     queue: BinaryHeap<Queued>,
     expanded: HashMap<u64, Expansion>,
@@ -91,9 +109,9 @@ pub(super) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    /// A worker searching with `searcher` (its counters start at zero), locally below
-    /// `local_depth`.
-    pub(super) fn new(searcher: &'a mut Searcher, tt: &'a TranspositionTable, history: &'a [u64], options: SearchOptions, local_depth: i32) -> Worker<'a> {
+    /// A worker searching with `searcher` (its counters start at zero), locally beyond
+    /// `horizon`.
+    pub(super) fn new(searcher: &'a mut Searcher, tt: &'a TranspositionTable, history: &'a [u64], options: SearchOptions, horizon: Horizon) -> Worker<'a> {
         searcher.set_options(options);
         searcher.reset_counters();
         Worker {
@@ -101,7 +119,7 @@ impl<'a> Worker<'a> {
             tt,
             history,
             pure: options.pure,
-            local_depth,
+            horizon,
             pass: 0,
             queue: BinaryHeap::new(),
             expanded: HashMap::new(),
@@ -224,7 +242,7 @@ impl<'a> Worker<'a> {
     fn deliver(&mut self, target: Target, value: i32, best: Option<Move>, processor: &mut TdsProcessor<'_>) {
         match target {
             Target::Driver => self.root_value = Some((value, best)),
-            Target::Node { id, child, .. } => self.child_value(id, child as usize, value, processor),
+            Target::Node { id, child, .. } => self.child_value(id, child, value, processor),
         }
     }
 
@@ -242,17 +260,23 @@ impl<'a> Worker<'a> {
             if job.ply >= MAX_PLY - 1 {
                 return self.answer(&job, evaluate(board), None, processor);
             }
+            // Mate-distance pruning (not in pure mode): no score here can beat a mate
+            // found nearer the root.
+            let (mated_now, mate_next) = (-MATE + job.ply as i32, MATE - job.ply as i32 - 1);
+            if !self.pure && job.gamma > mate_next {
+                return self.answer(&job, mate_next, None, processor);
+            }
+            if !self.pure && job.gamma <= mated_now {
+                return self.answer(&job, mated_now, None, processor);
+            }
         }
-        // Step 2: leaves and small subtrees are searched here.
+        // Step 2: leaves get their quiescence value.
         if job.depth <= 0 {
             let mut stats = QuiescenceStats::default();
             let value = quiescence(board, job.gamma - 1, job.gamma, job.ply, &mut stats);
             self.nodes += stats.nodes.saturating_sub(1);
             self.seldepth = self.seldepth.max(stats.seldepth);
             return self.answer(&job, value, None, processor);
-        }
-        if job.depth <= self.local_depth {
-            return self.start_local(job);
         }
         // Step 3: the table decides the node if it can (never in pure mode, never the root).
         let hash = board.hash();
@@ -268,12 +292,16 @@ impl<'a> Worker<'a> {
                 return self.answer(&job, score, e.mv, processor);
             }
         }
-        // Step 4: an identical node already expanded here answers for this one too.
+        // Step 4: small subtrees are searched here, in one piece.
+        if self.horizon.is_local(&job) {
+            return self.start_local(job);
+        }
+        // Step 5: an identical node already expanded here answers for this one too.
         if let Some(id) = self.identical_in_flight(&job) {
             self.expanded.get_mut(&id).expect("indexed nodes are expanded").waiters.push(job);
             return;
         }
-        // Step 5: expand: mate or stalemate, else send the eldest child.
+        // Step 6: expand: mate or stalemate, else send the eldest child (or the null move).
         let table_move = entry.and_then(|e| e.mv).filter(|&m| board.is_legal(m));
         let moves = ordered_moves(board, table_move, &job.root_moves);
         let in_check = !board.checkers().is_empty();
@@ -282,12 +310,30 @@ impl<'a> Worker<'a> {
             return self.answer(&job, value, None, processor);
         }
         let eval = if in_check { 0 } else { evaluate(board) as i16 };
+        let try_null = !self.pure && self.null_move_allowed(&job, in_check, eval as i32);
         let id = self.next_id;
         self.next_id += 1;
         self.by_hash.entry(hash).or_default().push(id);
-        let expansion = Expansion { job, moves, sent: 0, outstanding: 0, best: -INFINITY, best_move: None, eval, waiters: Vec::new() };
+        let reduced = vec![false; moves.len()];
+        let expansion = Expansion { job, moves, sent: 0, outstanding: 0, reduced, best: -INFINITY, best_move: None, eval, waiters: Vec::new() };
         self.expanded.insert(id, expansion);
-        self.send_children(id, 1, processor);
+        if try_null {
+            // Null move first: if passing still fails high, the node is cut.
+            let e = &self.expanded[&id];
+            let child = child_job(&e.job, NULL_CHILD, e.job.board.null_move().expect("not in check"), null_move_depth(e.job.depth), processor.id(), id);
+            self.expanded.get_mut(&id).expect("just inserted").outstanding += 1;
+            self.submit(child, processor);
+        } else {
+            self.send_children(id, 1, processor);
+        }
+    }
+
+    /// The serial searcher's null-move conditions (without its verification search:
+    /// the null move is skipped when the side to move has a single piece besides pawns).
+    fn null_move_allowed(&self, job: &Job, in_check: bool, eval: i32) -> bool {
+        let board = &job.board;
+        let pieces = board.colors(board.side_to_move()) & !(board.pieces(Piece::Pawn) | board.pieces(Piece::King));
+        job.null_allowed && job.ply > 0 && !in_check && job.depth >= 3 && eval >= job.gamma && pieces.len() > 1 && job.gamma.abs() < MATE - MAX_PLY as i32
     }
 
     /// The shallower-identical-node rule (see the module documentation): `job` may wait
@@ -313,35 +359,24 @@ impl<'a> Worker<'a> {
         })
     }
 
-    /// Sends children `sent..upto` of expanded node `id` to their homes.
+    /// Sends children `sent..upto` of expanded node `id` to their homes, late quiet
+    /// moves reduced (not in pure mode).
     fn send_children(&mut self, id: u64, upto: usize, processor: &mut TdsProcessor<'_>) {
         let me = processor.id();
+        let pure = self.pure;
         let e = self.expanded.get_mut(&id).expect("children of an expanded node");
         let parent = &e.job;
-        let children: Vec<Box<Job>> = (e.sent..upto)
-            .map(|i| {
-                let mut board = parent.board.clone();
-                board.play_unchecked(e.moves[i]);
-                let extension = i32::from(!board.checkers().is_empty() && parent.ply < MAX_PLY / 2);
-                let mut path = Vec::with_capacity(parent.path.len() + 1);
-                path.extend_from_slice(&parent.path);
-                path.push(parent.board.hash());
-                let mut signature = Vec::with_capacity(parent.signature.len() + 1);
-                signature.extend_from_slice(&parent.signature);
-                signature.push(i as u8);
-                Box::new(Job {
-                    pass: parent.pass,
-                    board,
-                    ply: parent.ply + 1,
-                    depth: parent.depth - 1 + extension,
-                    gamma: 1 - parent.gamma,
-                    path,
-                    signature,
-                    target: Target::Node { home: me, id, child: i as u8 },
-                    root_moves: Vec::new(),
-                })
-            })
-            .collect();
+        let in_check = !parent.board.checkers().is_empty();
+        let mut children = Vec::with_capacity(upto - e.sent);
+        for i in e.sent..upto {
+            let mv = e.moves[i];
+            let mut board = parent.board.clone();
+            board.play_unchecked(mv);
+            let quiet = !is_tactical(&parent.board, mv) && board.checkers().is_empty() && !in_check;
+            let reduction = if !pure && quiet { late_move_reduction(parent.depth, i) } else { 0 };
+            e.reduced[i] = reduction > 0;
+            children.push(child_job(parent, first_search(i), board, parent.depth - 1 - reduction, me, id));
+        }
         e.outstanding += children.len();
         e.sent = upto;
         for child in children {
@@ -349,13 +384,34 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Child `child` of node `id` is worth `value` (from the child's side).
-    fn child_value(&mut self, id: u64, child: usize, value: i32, processor: &mut TdsProcessor<'_>) {
+    /// The child with code `child` of node `id` is
+    /// worth `value` (from the child's side).
+    fn child_value(&mut self, id: u64, child: ChildCode, value: i32, processor: &mut TdsProcessor<'_>) {
         let Some(e) = self.expanded.get_mut(&id) else { return };
         e.outstanding -= 1;
-        if -value > e.best {
-            e.best = -value;
-            e.best_move = Some(e.moves[child]);
+        let score = -value;
+        if child == NULL_CHILD {
+            if score < e.job.gamma {
+                return self.send_children(id, 1, processor);
+            }
+            // A null-move mate proves nothing about the real moves: claim only gamma.
+            e.best = if score >= MATE - MAX_PLY as i32 { e.job.gamma } else { score };
+            let e = self.remove(id);
+            return self.resolve(e, processor);
+        }
+        let index = move_index(child);
+        if score >= e.job.gamma && e.reduced[index] {
+            // A reduced move fails high: only a full-depth search can say so.
+            e.reduced[index] = false;
+            let mut board = e.job.board.clone();
+            board.play_unchecked(e.moves[index]);
+            let full = child_job(&e.job, re_search(index), board, e.job.depth - 1, processor.id(), id);
+            e.outstanding += 1;
+            return self.submit(full, processor);
+        }
+        if score > e.best {
+            e.best = score;
+            e.best_move = Some(e.moves[index]);
         }
         if e.best >= e.job.gamma {
             let siblings_running = e.outstanding > 0;
@@ -405,7 +461,7 @@ impl<'a> Worker<'a> {
     /// Kills every node below `prefix` here: queued, searched locally, expanded, or
     /// waiting. A killed expanded node's waiters that lie elsewhere in the tree are
     /// queued again, to be searched on their own.
-    pub(super) fn apply_cutoff(&mut self, prefix: &[u8], processor: &mut TdsProcessor<'_>) {
+    pub(super) fn apply_cutoff(&mut self, prefix: &[ChildCode], processor: &mut TdsProcessor<'_>) {
         self.cut.insert(prefix.to_vec());
         self.queue.retain(|q| !q.0.below(prefix));
         if self.local.as_ref().is_some_and(|l| l.job.below(prefix)) {
@@ -459,4 +515,44 @@ impl Program for Worker<'_> {
     fn nodes(&self) -> u64 {
         self.nodes + self.searcher.nodes()
     }
+}
+
+/// Child `code` of `parent`, reached at `board`, searched to `depth` plus the check
+/// extension; its value goes to node `id` at processor `home`.
+fn child_job(parent: &Job, code: ChildCode, board: Board, depth: i32, home: usize, id: u64) -> Box<Job> {
+    let extension = i32::from(!board.checkers().is_empty() && parent.ply < MAX_PLY / 2);
+    let mut path = Vec::with_capacity(parent.path.len() + 1);
+    path.extend_from_slice(&parent.path);
+    path.push(parent.board.hash());
+    let mut signature = Vec::with_capacity(parent.signature.len() + 1);
+    signature.extend_from_slice(&parent.signature);
+    signature.push(code);
+    Box::new(Job {
+        pass: parent.pass,
+        board,
+        ply: parent.ply + 1,
+        depth: depth + extension,
+        gamma: 1 - parent.gamma,
+        path,
+        signature,
+        target: Target::Node { home, id, child: code },
+        root_moves: Vec::new(),
+        null_allowed: code != NULL_CHILD,
+    })
+}
+
+/// Depth of the null-move search below a node of `depth` (the serial searcher's R).
+fn null_move_depth(depth: i32) -> i32 {
+    depth - 1 - (3 + depth / 4)
+}
+
+/// Plies taken off the `index`-th move (from 0) of a node of `depth`: none for the first
+/// three, one for the next, two deep in the list of a deep node.
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    let r = match index {
+        0..=2 => 0,
+        3..=7 => 1,
+        _ => 1 + i32::from(depth >= 6),
+    };
+    r.min(depth - 2).max(0)
 }
