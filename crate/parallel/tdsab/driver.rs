@@ -172,7 +172,8 @@ impl<'a, L: Listener> MainProgram<'a, L> {
         for (i, line) in lines.iter().enumerate() {
             let info = Info {
                 depth: self.depth,
-                seldepth: self.worker.seldepth(),
+                // Local searches go deeper than processor 0 sees; the iteration's depth at least.
+                seldepth: self.worker.seldepth().max(self.depth as usize),
                 multipv: i + 1,
                 score: Score::from_internal(line.score),
                 bound: ScoreBound::Exact,
@@ -198,13 +199,14 @@ impl<'a, L: Listener> MainProgram<'a, L> {
         }
     }
 
-    /// The line from `first` on, following the table's moves (a repeated position ends it).
+    /// The line from `first` on, following the table's moves for at most the iteration's
+    /// depth (older entries would lengthen it with guesses; a repeated position ends it).
     fn principal_variation(&self, first: Option<Move>) -> Vec<Move> {
         let mut pv = Vec::new();
         let mut board = self.board.clone();
         let mut seen = vec![board.hash()];
         let mut next = first;
-        while let Some(mv) = next.filter(|&m| board.is_legal(m) && pv.len() < MAX_PLY) {
+        while let Some(mv) = next.filter(|&m| board.is_legal(m) && pv.len() < self.depth as usize) {
             board.play_unchecked(mv);
             pv.push(mv);
             if seen.contains(&board.hash()) {
