@@ -223,4 +223,56 @@ mod tests {
             assert_eq!(result.lines.len(), 3);
         }
     }
+
+    /// `stop` at random moments, with most nodes sent as messages: always a legal move,
+    /// promptly, and no processor still working afterwards. `movetime` and `nodes`
+    /// end the search by themselves.
+    #[test]
+    fn stops_and_limits_end_the_search_promptly() {
+        let fens = [
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+            "k7/8/1Q6/8/8/8/8/7K w - - 0 1",
+            "k7/8/8/8/8/8/q7/2K5 w - - 99 90",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ];
+        let counters = Counters::new(4);
+        let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+        let mut searchers: Vec<Searcher> = (0..4).map(|_| Searcher::new(tt.clone())).collect();
+        let settings = SearchSettings::default();
+        let mut rng = crate::search::Noise::new(7);
+        let horizon = Horizon { depth: 1, plies: MAX_PLY };
+        for round in 0..80 {
+            let board = parse_fen(fens[round % fens.len()]).unwrap();
+            let threads = 1 + round % 4;
+            let stop_after = std::time::Duration::from_micros((rng.next_unit() * 30_000.0) as u64);
+            let limits = Limits { infinite: true, ..Limits::default() };
+            let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
+            let control = Control::default();
+            let start = std::time::Instant::now();
+            let result = std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    std::thread::sleep(stop_after);
+                    control.stop();
+                });
+                search_with_horizon(&mut searchers[..threads], &tt, &task, &control, &mut NoReports, &counters, horizon)
+            });
+            let late = start.elapsed().saturating_sub(stop_after);
+            let legal = crate::chess::legal_moves(&board);
+            assert!(result.best.is_some_and(|mv| legal.contains(&mv)) || legal.is_empty(), "round {round}");
+            assert!(late < std::time::Duration::from_millis(500), "round {round}: stopped {late:?} late");
+            assert!(counters.snapshot().iter().all(|p| !p.working), "round {round}: a processor still works");
+        }
+        let board = parse_fen(fens[3]).unwrap();
+        for limits in [Limits { movetime: Some(150), ..Limits::default() }, Limits { nodes: Some(30_000), ..Limits::default() }] {
+            let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
+            let start = std::time::Instant::now();
+            let result = search_with_horizon(&mut searchers[..2], &tt, &task, &Control::default(), &mut NoReports, &counters, Horizon::MEASURED);
+            assert!(start.elapsed() < std::time::Duration::from_millis(1500), "{limits:?} took {:?}", start.elapsed());
+            assert!(result.depth >= 1 && result.best.is_some());
+            if let Some(nodes) = limits.nodes {
+                // Counters are published every few hundred steps: allow that much over.
+                assert!(result.nodes < nodes + 100_000, "{} nodes", result.nodes);
+            }
+        }
+    }
 }
