@@ -6,8 +6,10 @@
 //! - Every node it accepted is, at all times, exactly one of: queued, searched locally,
 //!   expanded (in `expanded`), waiting on an identical expanded node (a waiter), or
 //!   answered. Only a cutoff of one of its ancestors (or the end of its pass) drops it.
-//! - An expanded node is answered exactly once, when a child's value cuts it or the
-//!   last child's value arrives; waiters are answered with it.
+//! - An expanded node is answered exactly once: when its null move fails high, when a
+//!   child's value cuts it, or when the last child's value arrives; waiters are
+//!   answered with it. `outstanding` counts exactly the children sent and not answered
+//!   (a reduced child that fails high is sent again and counted again).
 //! - A value for a node that is gone (cut, or of an older pass) is ignored.
 
 use super::job::{first_search, is_repetition, move_index, re_search, rebase, repetition_window, ChildCode, Job, Queued, Signature, Target, TdsMessage, NULL_CHILD};
@@ -77,7 +79,7 @@ struct LocalSearch {
 
 /// What a message asked of the program.
 #[derive(PartialEq, Eq)]
-pub(super) enum Handled {
+enum Handled {
     Continue,
     Finish,
 }
