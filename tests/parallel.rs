@@ -2,7 +2,7 @@
 mod common;
 
 use meshmate::chess::{legal_moves, parse_epd_file, parse_fen, Board};
-use meshmate::machine::Counters;
+use meshmate::machine::{Counters, Threads};
 use meshmate::parallel::{search, Algorithm};
 use meshmate::search::{Control, Limits, NoReports, Noise, SearchOptions, SearchSettings};
 use meshmate::tt::TranspositionTable;
@@ -28,11 +28,11 @@ fn every_algorithm_returns_the_serial_minimax_value_in_pure_mode() {
     for (i, board) in boards.iter().enumerate() {
         let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
         let mut searchers = Vec::new();
-        let serial = search(Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        let serial = search(&mut Threads, Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
         for algorithm in [Algorithm::LazySmp, Algorithm::Abdada] {
             for threads in 1..=4 {
                 tt.clear();
-                let result = search(algorithm, threads, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+                let result = search(&mut Threads, algorithm, threads, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
                 assert_eq!(result.score, serial.score, "position {i} {algorithm:?} with {threads} threads");
             }
         }
@@ -73,7 +73,7 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
                 control.stop();
             });
             let limits = Limits { infinite: true, ..Limits::default() };
-            search(algorithm, threads, &mut searchers, &tt, board, &[], &limits, &SearchSettings::default(), &control, &mut NoReports, &counters)
+            search(&mut Threads, algorithm, threads, &mut searchers, &tt, board, &[], &limits, &SearchSettings::default(), &control, &mut NoReports, &counters)
         });
         let legal = legal_moves(board);
         match result.best {

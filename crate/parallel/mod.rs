@@ -15,7 +15,7 @@ mod abdada;
 mod lazysmp;
 mod program;
 
-use crate::machine::{available_processors, run_on_threads, Counters, Program};
+use crate::machine::{Counters, Machine, Program};
 use crate::search::{Control, Info, Limits, Listener, RootMove, SearchResult, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
@@ -52,12 +52,13 @@ impl Algorithm {
     }
 }
 
-/// One search of `board` with `algorithm` on `threads` processors (real threads; no
-/// more than the machine can run at once),
+/// One search of `board` with `algorithm` on `threads` processors of `machine` (no
+/// more than it can run at once),
 /// `searchers` providing one searcher per processor (grown as needed). `counters`
 /// (at least `threads` slots) can be sampled while it runs.
 #[allow(clippy::too_many_arguments)]
-pub fn search(
+pub fn search<Mach: Machine>(
+    machine: &mut Mach,
     algorithm: Algorithm,
     threads: usize,
     searchers: &mut Vec<Searcher>,
@@ -70,7 +71,7 @@ pub fn search(
     listener: &mut dyn Listener,
     counters: &Counters,
 ) -> SearchResult {
-    let threads = threads.clamp(1, counters.len().min(available_processors()));
+    let threads = threads.clamp(1, counters.len().min(machine.processors()));
     while searchers.len() < threads {
         searchers.push(Searcher::new(tt.clone()));
     }
@@ -104,7 +105,7 @@ pub fn search(
             Box::new(DeepeningProgram::helper(s, tt, &task, &helpers_stop, first_depth)) as Box<dyn Program<Message = NoMessage> + Send + '_>
         })
         .collect();
-    run_on_threads(&mut main, helpers, counters);
+    machine.run(&mut main, helpers, counters);
     let mut result = main.into_result();
     result.nodes = searchers[..threads].iter().map(Searcher::nodes).sum();
     result

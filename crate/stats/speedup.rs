@@ -7,7 +7,7 @@
 //! where T(1) and N(1) come from the serial searcher (speedups are measured against
 //! the best sequential algorithm, as StarTech and TDSAB insist).
 
-use crate::machine::Counters;
+use crate::machine::{Counters, Threads};
 use crate::parallel::{search, Algorithm};
 use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
@@ -60,7 +60,7 @@ pub fn measure_speedup(
                 s.clear_heuristics();
             }
             let start = now_ms();
-            let result = search(algorithm, p, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+            let result = search(&mut Threads, algorithm, p, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
             let millis = now_ms() - start;
             let snapshot = &counters.snapshot()[..p];
             let load = if p == 1 {

@@ -166,6 +166,7 @@ impl Runner {
         let board = job.game.board().clone();
         let mut listener = Printer { board: &board, host: host.as_ref(), lines: job.settings.multipv };
         let result = parallel::search(
+            &mut crate::machine::Threads,
             job.algorithm,
             job.threads,
             &mut searchers,
