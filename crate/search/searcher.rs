@@ -235,6 +235,8 @@ pub struct Searcher {
     notices: Vec<Notice>,
     /// The root's value, when it became known outside `step` (a remote result cut it).
     done: Option<i32>,
+    /// Jamboree: failed tests are searched again only when every test of the node is in.
+    tests_first: bool,
 }
 
 /// Nodes this shallow are not worth marking in the busy table.
@@ -271,12 +273,19 @@ impl Searcher {
             next_job: 0,
             notices: Vec::with_capacity(64),
             done: None,
+            tests_first: false,
         }
     }
 
     /// Shares a busy table with other processors (ABDADA): busy positions are deferred.
     pub fn set_busy_table(&mut self, busy: Option<Arc<BusyTable>>) {
         self.busy = busy;
+    }
+
+    /// Whether a node re-searches moves whose tests failed high only after all its
+    /// tests at other processors are back (Jamboree), rather than as soon as it can.
+    pub fn set_tests_first(&mut self, tests_first: bool) {
+        self.tests_first = tests_first;
     }
 
     /// Uses another table (after a Hash resize).
@@ -317,7 +326,7 @@ impl Searcher {
 
     /// The principal variation of the last finished root search.
     pub fn pv(&self) -> &[Option<Move>] {
-        &self.pv[0][..self.pv_len[0]]
+        &self.pv[self.base_ply][..self.pv_len[self.base_ply]]
     }
 
     /// The root's best move so far (after at least one move was fully searched).
@@ -533,7 +542,7 @@ impl Searcher {
                     return Progress::Running;
                 }
             }
-        } else if f.deferred_taken < f.deferred_count {
+        } else if f.deferred_taken < f.deferred_count && !(self.tests_first && f.remote > 0) {
             f.deferred_taken += 1;
             f.deferred[f.deferred_taken - 1]
         } else if f.remote > 0 {
