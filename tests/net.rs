@@ -72,6 +72,11 @@ fn sources(net: &Topology, neighbours: &[Vec<Node>]) -> Vec<Node> {
     }
 }
 
+/// The nodes a route passes through after `from`.
+fn visits(net: &Topology, from: Node, to: Node) -> Vec<Node> {
+    net.route(from, to).unwrap().map(|hop| hop.to).collect()
+}
+
 fn every_network() -> impl Iterator<Item = Topology> {
     Kind::ALL.into_iter().flat_map(|kind| sizes(kind).into_iter().map(move |p| build(kind, p)))
 }
@@ -264,25 +269,23 @@ fn fat_tree_widens_towards_the_root() {
     assert_eq!(net.hops(0, 3), Ok(2));
     assert_eq!(net.hops(3, 4), Ok(4));
     assert_eq!(net.hops(0, 1023), Ok(10));
-    let through: Vec<_> = net.route(0, 1023).unwrap().map(|hop| hop.to).collect();
+    let through = visits(&net, 0, 1023);
     assert!(through[..9].iter().all(|&node| !net.is_processor(node)), "{through:?}");
 }
 
 #[test]
 fn ring_breaks_ties_upwards() {
-    let net = build(Kind::Ring, 8);
-    let path = |from, to| net.route(from, to).unwrap().map(|hop| hop.to).collect::<Vec<_>>();
-    assert_eq!(path(0, 4), [1, 2, 3, 4]);
-    assert_eq!(path(4, 0), [5, 6, 7, 0]);
-    assert_eq!(path(1, 7), [0, 7]);
+    let ring = build(Kind::Ring, 8);
+    assert_eq!(visits(&ring, 0, 4), [1, 2, 3, 4]);
+    assert_eq!(visits(&ring, 4, 0), [5, 6, 7, 0]);
+    assert_eq!(visits(&ring, 1, 7), [0, 7]);
 }
 
 #[test]
 fn hypercube_corrects_the_lowest_bit_first() {
     let net = build(Kind::Hypercube, 16);
-    let path = |from, to| net.route(from, to).unwrap().map(|hop| hop.to).collect::<Vec<_>>();
-    assert_eq!(path(0, 15), [1, 3, 7, 15]);
-    assert_eq!(path(12, 3), [13, 15, 11, 3]);
+    assert_eq!(visits(&net, 0, 15), [1, 3, 7, 15]);
+    assert_eq!(visits(&net, 12, 3), [13, 15, 11, 3]);
     let kinds: Vec<_> =
         net.route(0, 10).unwrap().map(|hop| net.link(hop.link).unwrap().kind).collect();
     assert_eq!(kinds, [LinkKind::Dimension(1), LinkKind::Dimension(3)]);
