@@ -127,7 +127,8 @@ pub fn search<Mach: Machine>(
             .collect();
         machine.run(&mut main, helpers, counters);
         let mut result = main.into_result();
-        result.nodes = searchers[..threads].iter().map(Searcher::nodes).sum();
+        // Processors also count the spare searchers they used while their own waited.
+        result.nodes = counters.snapshot()[..threads].iter().map(|p| p.nodes).sum();
         return result;
     }
     // Plies added to the first iteration of helper `id` (Lazy SMP spreads its helpers).

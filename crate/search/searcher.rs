@@ -230,7 +230,6 @@ pub struct Searcher {
     next_serial: u32,
     /// Children given to other processors, with what is needed to take their values.
     remotes: Vec<split::Remote>,
-    next_job: u32,
     /// Messages the processor program must send on the searcher's behalf.
     notices: Vec<Notice>,
     /// The root's value, when it became known outside `step` (a remote result cut it).
@@ -270,7 +269,6 @@ impl Searcher {
             base_ply: 0,
             next_serial: 0,
             remotes: Vec::with_capacity(64),
-            next_job: 0,
             notices: Vec::with_capacity(64),
             done: None,
             tests_first: false,

@@ -121,10 +121,10 @@ impl Searcher {
         })
     }
 
-    /// Gives the next move of node `frame` (a split candidate) to `processor`, searched
-    /// with `window`: the job number its result must carry, and the subproblem. `None`
-    /// when pruning leaves nothing to give.
-    pub fn give_away(&mut self, frame: usize, processor: usize, window: SplitWindow) -> Option<(u32, Subproblem)> {
+    /// Gives the next move of node `frame` (a split candidate) to `processor` as job
+    /// number `job` (which its result must carry), searched with `window`. `None` when
+    /// pruning leaves nothing to give.
+    pub fn give_away(&mut self, frame: usize, processor: usize, window: SplitWindow, job: u32) -> Option<Subproblem> {
         if frame > self.top || !can_split(&self.frames[frame]) {
             return None;
         }
@@ -138,8 +138,6 @@ impl Searcher {
             }
         };
         let (mv, plan) = plan;
-        let job = self.next_job;
-        self.next_job = self.next_job.wrapping_add(1);
         let f = &mut self.frames[frame];
         f.remote += 1;
         self.remotes.push(Remote {
@@ -158,7 +156,7 @@ impl Searcher {
         let path = path[path.len().saturating_sub(MAX_PLY + 100)..].to_vec();
         let f = &self.frames[frame];
         let kind = super::child_kind(f.kind, plan.pv_child);
-        Some((job, Subproblem { board: plan.child, path, alpha: plan.alpha, beta: plan.beta, depth: plan.depth, ply: f.ply + 1, kind }))
+        Some(Subproblem { board: plan.child, path, alpha: plan.alpha, beta: plan.beta, depth: plan.depth, ply: f.ply + 1, kind })
     }
 
     /// Takes the value `value` (from the child's side) of subproblem `job` with its
