@@ -155,6 +155,19 @@ async fn every_algorithm_on_2_and_4_workers_returns_the_serial_value_in_pure_mod
     }
 }
 
+/// The speedup measurement runs in the browser worker too, on the pool's workers.
+#[wasm_bindgen_test]
+async fn speedup_is_measured_on_the_pool() {
+    pool().await;
+    let mut engine = engine();
+    engine.send(&format!("speedup algo ybwc,dts threads 2,4 depth 5 fens {KIWIPETE}"));
+    let lines = read_until(&engine, |l| parse_event(l) == Some(Event::SpeedupDone), 60_000.0);
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let rows: Vec<String> = lines.iter().filter_map(|l| match parse_event(l) { Some(Event::Speedup { json }) => Some(json), _ => None }).collect();
+    assert_eq!(rows.len(), 1 + 2 * 2, "serial, then each algorithm at 2 and 4 workers: {rows:#?}");
+    assert!(rows[4].contains("\"algorithm\":\"dts\"") && rows[4].contains("\"threads\":4"), "{rows:#?}");
+}
+
 #[wasm_bindgen_test]
 async fn the_input_thread_stays_free_while_a_search_runs() {
     pool().await;

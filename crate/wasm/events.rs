@@ -42,6 +42,14 @@ pub enum Event {
         /// The text after `info string `.
         text: String,
     },
+    /// One measured row of a `speedup` command (`info string speedup {json}`).
+    Speedup {
+        /// The row as JSON text (position, algorithm, threads, ms, nodes, speedup,
+        /// search_overhead, load, idle_ms, splits, aborted_nodes, messages by kind).
+        json: String,
+    },
+    /// A `speedup` command has finished (`info string speedup done`).
+    SpeedupDone,
     /// The search result (`bestmove ...`).
     #[serde(rename_all = "camelCase")]
     Bestmove {
@@ -90,7 +98,11 @@ fn parse_info<'a>(line: &str, mut words: impl Iterator<Item = &'a str>) -> Event
         match key {
             "string" => {
                 let text = line.split_once(" string ").map_or("", |(_, text)| text);
-                return Event::Message { text: text.to_owned() };
+                return match text.strip_prefix("speedup ") {
+                    Some("done") => Event::SpeedupDone,
+                    Some(json) if json.starts_with('{') => Event::Speedup { json: json.to_owned() },
+                    _ => Event::Message { text: text.to_owned() },
+                };
             }
             "depth" => depth = words.next().and_then(|w| w.parse().ok()),
             "seldepth" => seldepth = words.next().and_then(|w| w.parse().ok()),
