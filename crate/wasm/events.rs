@@ -3,7 +3,7 @@
 //! parsed from the engine's UCI output lines, and each processor's [`WorkerActivity`].
 use serde::Serialize;
 
-use crate::machine::ProcessorSnapshot;
+use crate::machine::{MessageKind, ProcessorSnapshot};
 
 /// What one UCI output line means to a user interface.
 #[derive(Debug, PartialEq, Serialize)]
@@ -135,10 +135,15 @@ pub struct WorkerActivity {
     pub busy_ms: u64,
     /// Milliseconds it waited for the others in the current search.
     pub idle_ms: u64,
+    /// Messages it sent, as [kind name, count] pairs (only kinds it sent).
+    pub sent: Vec<(&'static str, u64)>,
+    /// Subtrees it handed to other workers.
+    pub splits: u64,
 }
 
 impl From<&ProcessorSnapshot> for WorkerActivity {
     fn from(p: &ProcessorSnapshot) -> Self {
-        WorkerActivity { busy: p.working, nodes: p.nodes, busy_ms: p.busy_us / 1000, idle_ms: p.idle_us / 1000 }
+        let sent = MessageKind::ALL.iter().map(|k| (k.name(), p.sent[k.index()])).filter(|&(_, n)| n > 0).collect();
+        WorkerActivity { busy: p.working, nodes: p.nodes, busy_ms: p.busy_us / 1000, idle_ms: p.idle_us / 1000, sent, splits: p.splits }
     }
 }
