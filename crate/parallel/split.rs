@@ -381,19 +381,17 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
                 self.contexts[0].waiting = false;
             }
         }
-        let worked = match self.contexts.iter().position(|c| !c.waiting) {
-            Some(i) => {
-                let worked = self.step_context(i, cpu);
-                if let Some(c) = self.contexts.get_mut(i) {
-                    send_notices(&mut c.searcher, cpu);
-                }
-                worked
+        let mut worked = false;
+        if let Some(i) = self.contexts.iter().position(|c| !c.waiting) {
+            worked = self.step_context(i, cpu);
+            if let Some(c) = self.contexts.get_mut(i) {
+                send_notices(&mut c.searcher, cpu);
             }
-            None => {
-                self.seek(cpu);
-                false
-            }
-        };
+        }
+        // Every search waits (or there is none): ask for work now rather than after a nap.
+        if !worked && self.contexts.iter().all(|c| c.waiting) {
+            self.seek(cpu);
+        }
         if worked {
             Activity::Working
         } else {
