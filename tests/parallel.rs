@@ -2,7 +2,7 @@
 mod common;
 
 use meshmate::chess::{legal_moves, parse_epd_file, parse_fen, Board};
-use meshmate::machine::Counters;
+use meshmate::machine::{Counters, Threads};
 use meshmate::parallel::{search, Algorithm};
 use meshmate::search::{Control, Limits, NoReports, Noise, SearchOptions, SearchSettings};
 use meshmate::tt::TranspositionTable;
@@ -28,11 +28,11 @@ fn every_algorithm_returns_the_serial_minimax_value_in_pure_mode() {
     for (i, board) in boards.iter().enumerate() {
         let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
         let mut searchers = Vec::new();
-        let serial = search(Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
-        for algorithm in [Algorithm::LazySmp, Algorithm::Abdada, Algorithm::Tdsab] {
+        let serial = search(&mut Threads, Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        for algorithm in Algorithm::ALL.into_iter().filter(|&a| a != Algorithm::Serial) {
             for threads in 1..=4 {
                 tt.clear();
-                let result = search(algorithm, threads, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+                let result = search(&mut Threads, algorithm, threads, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
                 assert_eq!(result.score, serial.score, "position {i} {algorithm:?} with {threads} threads");
             }
         }
@@ -61,9 +61,8 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
     let counters = Counters::new(4);
     let mut searchers = Vec::new();
     let mut rng = Noise::new(0x9e37_79b9_7f4a_7c15);
-    for round in 0..200 {
+    for (algorithm, round) in Algorithm::ALL.into_iter().flat_map(|a| (0..100).map(move |r| (a, r))) {
         let board = &boards[below(&mut rng, boards.len() as u64) as usize];
-        let algorithm = [Algorithm::Serial, Algorithm::LazySmp, Algorithm::Abdada, Algorithm::Tdsab][below(&mut rng, 4) as usize];
         let threads = 1 + below(&mut rng, 4) as usize;
         let stop_after = Duration::from_micros(below(&mut rng, 20_000));
         let control = Control::default();
@@ -73,13 +72,13 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
                 control.stop();
             });
             let limits = Limits { infinite: true, ..Limits::default() };
-            search(algorithm, threads, &mut searchers, &tt, board, &[], &limits, &SearchSettings::default(), &control, &mut NoReports, &counters)
+            search(&mut Threads, algorithm, threads, &mut searchers, &tt, board, &[], &limits, &SearchSettings::default(), &control, &mut NoReports, &counters)
         });
         let legal = legal_moves(board);
         match result.best {
-            Some(mv) => assert!(legal.contains(&mv), "round {round}: illegal {mv} from {algorithm:?}"),
-            None => assert!(legal.is_empty(), "round {round}: no move although there are legal ones"),
+            Some(mv) => assert!(legal.contains(&mv), "{algorithm:?} round {round}: illegal {mv}"),
+            None => assert!(legal.is_empty(), "{algorithm:?} round {round}: no move although there are legal ones"),
         }
-        assert!(counters.snapshot().iter().all(|p| !p.working), "round {round}: a processor still runs after the search");
+        assert!(counters.snapshot().iter().all(|p| !p.working), "{algorithm:?} round {round}: a processor still runs after the search");
     }
 }

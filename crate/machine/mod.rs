@@ -10,7 +10,21 @@ mod threads;
 
 pub use counters::{Counters, ProcessorSnapshot};
 pub use message::{MessageKind, Payload};
-pub use threads::{available_processors, run_on_threads};
+pub use threads::{available_processors, run_on_threads, Threads};
+
+/// Something that runs processor programs: real threads, or a simulated computer.
+pub trait Machine {
+    /// How many processors it can run at once.
+    fn processors(&self) -> usize;
+    /// Runs `main` as processor 0 and `helpers` as processors 1.. until all have
+    /// finished, keeping `counters` (at least one slot per processor) up to date.
+    ///
+    /// The contract with programs: a program that returned [`Activity::Waiting`] is
+    /// stepped again when a message arrives for it, and also after processor 0 has
+    /// finished (helpers then see their stop signal and must finish promptly). A
+    /// program must not rely on being stepped while it waits for nothing.
+    fn run<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters);
+}
 
 /// What a program's step left behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

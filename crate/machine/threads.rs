@@ -3,7 +3,7 @@
 //! a wasm module cannot start threads of its own. Processor 0 runs on the calling thread.
 //! Mailboxes are std's lock-free channels in shared memory.
 
-use super::{Activity, Counters, Note, Payload, Processor, Program};
+use super::{Activity, Counters, Machine, Note, Payload, Processor, Program};
 use crate::clock::now_ms;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::Duration;
@@ -18,6 +18,20 @@ pub fn available_processors() -> usize {
     #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
     let available = 1;
     available
+}
+
+/// The real machine (see the module documentation).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Threads;
+
+impl Machine for Threads {
+    fn processors(&self) -> usize {
+        available_processors()
+    }
+
+    fn run<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters) {
+        run_on_threads(main, helpers, counters);
+    }
 }
 
 /// Steps between two updates of a processor's node counter.

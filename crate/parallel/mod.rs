@@ -1,26 +1,35 @@
 //! Parallel alpha-beta algorithms as processor programs (see `crate::machine`).
 //!
-//! This session brings the two shared-table baselines every user compares against:
-//! - [`lazysmp`]: every processor runs its own iterative deepening on the shared table,
-//!   odd processors one ply deeper; the table spreads the work.
-//! - [`abdada`]: every processor searches the same iterations, and a processor defers a
-//!   move whose position another processor is already searching (a shared busy table).
+//! Two families:
+//! - the shared-table baselines, where every processor runs its own iterative deepening
+//!   and the table spreads the work ([`lazysmp`]; [`abdada`], which also defers moves
+//!   another processor is searching);
+//! - the work-splitting algorithms of the classic papers, where processors hand each
+//!   other subtrees by messages ([`split`], with one policy per algorithm: [`ybwc`],
+//!   [`pvsplit`], [`jamboree`], [`dts`]).
 //!
-//! In both, processor 0 reports and decides; the others stop when it is done. Killers and
-//! history stay per processor (they describe one processor's tree walk); the table is
-//! shared. With `Pure` on, only move order differs between processors, so processor 0
-//! returns the exact minimax value of the serial search.
+//! In all of them processor 0 reports and decides; the others stop when it is done.
+//! Killers and history stay per processor (they describe one processor's tree walk); the
+//! table is shared. With `Pure` on, processor 0 returns the exact minimax value of the
+//! serial search.
 
 mod abdada;
+mod dts;
+mod jamboree;
 mod lazysmp;
+mod message;
 mod program;
+mod pvsplit;
+mod split;
 mod tdsab;
+mod ybwc;
 
-use crate::machine::{available_processors, run_on_threads, Counters, Program};
-use crate::search::{Control, Info, Limits, Listener, RootMove, SearchResult, SearchSettings, Searcher};
+use crate::machine::{Counters, Machine, Program};
+use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
 use program::{DeepeningProgram, NoMessage, Task};
+use split::{Policy, SplitProgram};
 use std::sync::Arc;
 
 /// The search algorithms, as the UCI option `Algorithm` names them.
@@ -28,6 +37,14 @@ use std::sync::Arc;
 pub enum Algorithm {
     /// One processor, the sequential searcher.
     Serial,
+    /// Principal variation splitting.
+    PvSplit,
+    /// Young Brothers Wait (Zugzwang).
+    Ybwc,
+    /// Jamboree search (StarTech).
+    Jamboree,
+    /// Dynamic tree splitting (Cray Blitz).
+    Dts,
     /// Lazy SMP: independent iterative deepening over the shared table.
     LazySmp,
     /// ABDADA: shared iterations, busy positions deferred.
@@ -38,12 +55,16 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, in the order the option lists them.
-    pub const ALL: [Algorithm; 4] = [Algorithm::Serial, Algorithm::LazySmp, Algorithm::Abdada, Algorithm::Tdsab];
+    pub const ALL: [Algorithm; 8] = [Algorithm::Serial, Algorithm::PvSplit, Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::Dts, Algorithm::Tdsab, Algorithm::LazySmp, Algorithm::Abdada];
 
     /// The option value naming this algorithm.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Serial => "serial",
+            Algorithm::PvSplit => "pvsplit",
+            Algorithm::Ybwc => "ybwc",
+            Algorithm::Jamboree => "jamboree",
+            Algorithm::Dts => "dts",
             Algorithm::LazySmp => "lazysmp",
             Algorithm::Abdada => "abdada",
             Algorithm::Tdsab => "tdsab",
@@ -54,14 +75,26 @@ impl Algorithm {
     pub fn from_name(name: &str) -> Option<Algorithm> {
         Algorithm::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(name))
     }
+
+    /// The splitting policy of a work-splitting algorithm.
+    fn split_policy(self) -> Option<&'static Policy> {
+        match self {
+            Algorithm::PvSplit => Some(&pvsplit::POLICY),
+            Algorithm::Ybwc => Some(&ybwc::POLICY),
+            Algorithm::Jamboree => Some(&jamboree::POLICY),
+            Algorithm::Dts => Some(&dts::POLICY),
+            Algorithm::Serial | Algorithm::Tdsab | Algorithm::LazySmp | Algorithm::Abdada => None,
+        }
+    }
 }
 
-/// One search of `board` with `algorithm` on `threads` processors (real threads; no
-/// more than the machine can run at once),
+/// One search of `board` with `algorithm` on `threads` processors of `machine` (no
+/// more than it can run at once),
 /// `searchers` providing one searcher per processor (grown as needed). `counters`
 /// (at least `threads` slots) can be sampled while it runs.
 #[allow(clippy::too_many_arguments)]
-pub fn search(
+pub fn search<Mach: Machine>(
+    machine: &mut Mach,
     algorithm: Algorithm,
     threads: usize,
     searchers: &mut Vec<Searcher>,
@@ -74,7 +107,7 @@ pub fn search(
     listener: &mut dyn Listener,
     counters: &Counters,
 ) -> SearchResult {
-    let threads = threads.clamp(1, counters.len().min(available_processors()));
+    let threads = threads.clamp(1, counters.len().min(machine.processors()));
     while searchers.len() < threads {
         searchers.push(Searcher::new(tt.clone()));
     }
@@ -88,11 +121,24 @@ pub fn search(
     tt.new_search();
     if algorithm == Algorithm::Tdsab {
         let task = Task { board, history, limits, settings };
-        return tdsab::search(&mut searchers[..threads], tt, &task, control, listener, counters);
+        return tdsab::search(machine, &mut searchers[..threads], tt, &task, control, listener, counters);
     }
     let helpers_stop = Control::default();
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let summing = SummingListener { inner: listener, counters };
+    let task = Task { board, history, limits, settings };
+    if let Some(policy) = algorithm.split_policy() {
+        let mut main = SplitProgram::main(&mut main_searcher[0], tt, policy, &task, control, &helpers_stop, summing);
+        let helpers: Vec<Box<dyn Program<Message = message::Message> + Send + '_>> = helper_searchers[..threads - 1]
+            .iter_mut()
+            .map(|s| Box::new(SplitProgram::<NoReports>::helper(s, tt, policy, &task, &helpers_stop)) as Box<dyn Program<Message = message::Message> + Send + '_>)
+            .collect();
+        machine.run(&mut main, helpers, counters);
+        let mut result = main.into_result();
+        // Processors also count the spare searchers they used while their own waited.
+        result.nodes = counters.snapshot()[..threads].iter().map(|p| p.nodes).sum();
+        return result;
+    }
     // Plies added to the first iteration of helper `id` (Lazy SMP spreads its helpers).
     let depth_offset: fn(usize) -> i32 = match algorithm {
         Algorithm::Serial => |_| 0,
@@ -101,9 +147,8 @@ pub fn search(
             abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
             |_| 0
         }
-        Algorithm::Tdsab => unreachable!("TDSAB runs its own programs (above)"),
+        _ => unreachable!("the work-splitting algorithms returned above"),
     };
-    let task = Task { board, history, limits, settings };
     let mut main = DeepeningProgram::main(&mut main_searcher[0], tt, &task, control, &helpers_stop, summing);
     let helpers: Vec<Box<dyn Program<Message = NoMessage> + Send + '_>> = helper_searchers[..threads - 1]
         .iter_mut()
@@ -113,7 +158,7 @@ pub fn search(
             Box::new(DeepeningProgram::helper(s, tt, &task, &helpers_stop, first_depth)) as Box<dyn Program<Message = NoMessage> + Send + '_>
         })
         .collect();
-    run_on_threads(&mut main, helpers, counters);
+    machine.run(&mut main, helpers, counters);
     let mut result = main.into_result();
     result.nodes = searchers[..threads].iter().map(Searcher::nodes).sum();
     result
