@@ -7,6 +7,7 @@ pub mod chess;
 pub mod clock;
 pub mod eval;
 pub mod machine;
+pub mod net;
 pub mod parallel;
 pub mod search;
 pub mod stats;
