@@ -66,7 +66,7 @@ impl Program for Chatter {
         while let Some((from, _)) = processor.receive() {
             self.received += 1;
             self.pending += 1;
-            if self.received % 2 == 0 && processor.id() != 0 {
+            if self.received.is_multiple_of(2) && processor.id() != 0 {
                 processor.send(from, Ping(MessageKind::Result));
             }
         }
@@ -76,7 +76,7 @@ impl Program for Chatter {
                 return Activity::Finished;
             }
             self.nodes += 1;
-            if self.nodes % self.every == 0 {
+            if self.nodes.is_multiple_of(self.every) {
                 let to = random_other(processor);
                 processor.send(to, Ping(MessageKind::Work));
             }

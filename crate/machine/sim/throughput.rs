@@ -11,6 +11,9 @@ use crate::tt::TranspositionTable;
 use cozy_chess::Board;
 use std::sync::Arc;
 
+/// Wall-clock milliseconds the serial engine is timed for, at least.
+const SERIAL_MS: f64 = 300.0;
+
 /// The simulator's speed at one processor count.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpeedRow {
@@ -37,13 +40,20 @@ pub fn simulation_speed(board: &Board, depth: i32, algorithm: Algorithm, preset:
     let mut searchers: Vec<Searcher> = Vec::new();
     let mut timed = |machine: &mut dyn FnMut(&mut Vec<Searcher>, &Arc<TranspositionTable>) -> u64| -> Result<(u64, f64), String> {
         let tt = Arc::new(TranspositionTable::try_new(hash_mib).map_err(|e| e.to_string())?);
+        searchers.iter_mut().for_each(Searcher::clear_heuristics);
         let start = now_ms();
         let nodes = machine(&mut searchers, &tt);
         Ok((nodes, (now_ms() - start).max(1e-3)))
     };
-    let (serial_nodes, serial_ms) = timed(&mut |searchers, tt| {
-        search(&mut Threads, Algorithm::Serial, 1, searchers, tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters).nodes
-    })?;
+    // Serial runs repeated for a while, so that one short run's noise (cold caches, the
+    // CPU taken by another program) does not set the scale.
+    let (mut serial_nodes, mut serial_ms, mut runs) = (0u64, 0.0, 0);
+    while runs < 3 || serial_ms < SERIAL_MS {
+        let (nodes, ms) = timed(&mut |searchers, tt| {
+            search(&mut Threads, Algorithm::Serial, 1, searchers, tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters).nodes
+        })?;
+        (serial_nodes, serial_ms, runs) = (serial_nodes + nodes, serial_ms + ms, runs + 1);
+    }
     let serial_nps = serial_nodes as f64 * 1000.0 / serial_ms;
     let mut rows = Vec::new();
     for &p in processors {
