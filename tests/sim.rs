@@ -174,6 +174,7 @@ fn messages_queue_for_a_busy_link() {
     let report = sim.last_run().unwrap();
     assert_eq!(report.elapsed_ns, 3_110 + 10, "processor 0 wakes with the last message and finishes in one step");
     assert_eq!(report.messages, 3);
+    assert_eq!(report.link_busy_ns, [3_000], "the bus carried three messages of 1 µs");
 }
 
 #[test]

@@ -20,6 +20,8 @@ pub(super) struct Links {
     low_end: Vec<u32>,
     /// When each lane is free again.
     free_at: Vec<u64>,
+    /// Per link: the time messages held its lanes, summed over lanes.
+    busy_ns: Vec<u64>,
 }
 
 impl Links {
@@ -39,12 +41,18 @@ impl Links {
             low_end.push(low);
             lanes += w * directions;
         }
-        Links { first_lane, width, low_end, free_at: vec![0; lanes as usize] }
+        Links { first_lane, width, low_end, free_at: vec![0; lanes as usize], busy_ns: vec![0; count] }
     }
 
     /// Frees every lane (a new run starts at time 0).
     pub(super) fn reset(&mut self) {
         self.free_at.fill(0);
+        self.busy_ns.fill(0);
+    }
+
+    /// Per link, the time its lanes were held since the last reset.
+    pub(super) fn busy_ns(&self) -> &[u64] {
+        &self.busy_ns
     }
 
     /// A message reaches `hop`'s link at `arrive` and holds a lane for `hold`: returns
@@ -59,6 +67,7 @@ impl Links {
         let start = arrive.max(lanes[lane]);
         let end = start + hold;
         lanes[lane] = end;
+        self.busy_ns[link] += hold;
         (start, end)
     }
 }

@@ -68,6 +68,9 @@ pub struct RunReport {
     pub idle_ns: Vec<u64>,
     /// Messages sent.
     pub messages: u64,
+    /// Per link (by id), the time messages held it, summed over its lanes: its
+    /// utilisation is this over `end_ns` times its lanes.
+    pub link_busy_ns: Vec<u64>,
 }
 
 impl RunReport {

@@ -377,6 +377,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             busy_ns: self.procs.iter().map(|p| p.busy_ns).collect(),
             idle_ns: self.procs.iter().map(|p| p.idle_ns).collect(),
             messages: self.messages,
+            link_busy_ns: self.hardware.links.busy_ns().to_vec(),
         }
     }
 }
