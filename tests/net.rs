@@ -6,8 +6,8 @@
 use meshmate::net::{Ends, Kind, LinkKind, NetError, Node, Topology, MAX_PROCESSORS};
 use std::collections::VecDeque;
 
-/// Powers of two every kind allows, and counts only some allow.
-const POWERS_OF_TWO: [usize; 7] = [1, 2, 4, 8, 16, 64, 1024];
+/// Powers of two every kind allows (1 to 1024), and counts only some allow.
+const POWERS_OF_TWO: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 const OTHER_COUNTS: [usize; 6] = [3, 5, 6, 12, 17, 100];
 
 fn sizes(kind: Kind) -> Vec<usize> {
@@ -72,6 +72,11 @@ fn sources(net: &Topology, neighbours: &[Vec<Node>]) -> Vec<Node> {
     }
 }
 
+/// The nodes a route passes through after `from`.
+fn visits(net: &Topology, from: Node, to: Node) -> Vec<Node> {
+    net.route(from, to).unwrap().map(|hop| hop.to).collect()
+}
+
 fn every_network() -> impl Iterator<Item = Topology> {
     Kind::ALL.into_iter().flat_map(|kind| sizes(kind).into_iter().map(move |p| build(kind, p)))
 }
@@ -82,9 +87,9 @@ fn every_route_is_a_shortest_path_along_existing_links() {
         let neighbours = neighbours(&net);
         for from in sources(&net, &neighbours) {
             let distance = bfs(&neighbours, from);
-            for to in 0..net.processors() {
+            for (to, &shortest) in distance.iter().enumerate().take(net.processors()) {
                 let route = net.route(from, to).unwrap();
-                assert_eq!(route.len(), distance[to], "{net}: route length {from} to {to}");
+                assert_eq!(route.len(), shortest, "{net}: route length {from} to {to}");
                 let mut at = from;
                 for hop in route {
                     assert_eq!(hop.from, at, "{net}: route {from} to {to} is not a chain");
@@ -93,7 +98,7 @@ fn every_route_is_a_shortest_path_along_existing_links() {
                     at = hop.to;
                 }
                 assert_eq!(at, to, "{net}: route {from} to {to} ends elsewhere");
-                assert_eq!(net.hops(from, to), Ok(distance[to]), "{net}: hops {from} to {to}");
+                assert_eq!(net.hops(from, to), Ok(shortest), "{net}: hops {from} to {to}");
             }
         }
     }
@@ -158,7 +163,9 @@ fn degree_and_diameter_match_the_formulas_and_the_search() {
         let measured_degree = links_at.into_iter().max().unwrap();
         let measured_diameter = sources(&net, &neighbours)
             .into_iter()
-            .map(|source| bfs(&neighbours, source)[..net.processors()].iter().copied().max().unwrap())
+            .map(|source| {
+                bfs(&neighbours, source)[..net.processors()].iter().copied().max().unwrap()
+            })
             .max()
             .unwrap();
         let expected = expected_degree_and_diameter(net.kind(), net.processors());
@@ -175,13 +182,18 @@ fn debruijn_is_wired_in_zugzwangs_form() {
         let all_ones = p - 1;
         let rotate_left = |x: usize| (x << 1 | x >> (n - 1)) & all_ones;
         // 0101… and 1010…: alternating bits, 0 first at the most significant end.
-        let zero_one = (0..n).filter(|bit| (n - 1 - bit) % 2 == 1).map(|bit| 1 << bit).sum::<usize>();
+        let zero_one =
+            (0..n).filter(|bit| (n - 1 - bit) % 2 == 1).map(|bit| 1 << bit).sum::<usize>();
         let one_zero = zero_one ^ all_ones;
-        let between = |a: usize, b: usize| net.links().filter(move |link| link.joins(a, b)).collect::<Vec<_>>();
+        let between = |a: usize, b: usize| {
+            net.links().filter(move |link| link.joins(a, b)).collect::<Vec<_>>()
+        };
 
         assert_eq!(net.host(), Some(0), "DB({n}): the host is on 0…0");
         for link in net.links() {
-            let Ends::Pair(a, b) = link.ends else { panic!("DB({n}): {link:?} is not point to point") };
+            let Ends::Pair(a, b) = link.ends else {
+                panic!("DB({n}): {link:?} is not point to point")
+            };
             assert_ne!(a, b, "DB({n}): self loop");
             let shuffles = rotate_left(a) == b || rotate_left(b) == a;
             let exchanges = rotate_left(a) ^ 1 == b || rotate_left(b) ^ 1 == a;
@@ -208,8 +220,14 @@ fn debruijn_is_wired_in_zugzwangs_form() {
         let kind = if n % 2 == 0 { LinkKind::Shuffle } else { LinkKind::Exchange };
         assert_eq!(alternating.iter().map(|link| link.kind).collect::<Vec<_>>(), [kind], "DB({n})");
         // The added links, with the added kind.
-        assert_eq!(between(0, zero_one).iter().map(|l| l.kind).collect::<Vec<_>>(), [LinkKind::Added]);
-        assert_eq!(between(all_ones, one_zero).iter().map(|l| l.kind).collect::<Vec<_>>(), [LinkKind::Added]);
+        assert_eq!(
+            between(0, zero_one).iter().map(|l| l.kind).collect::<Vec<_>>(),
+            [LinkKind::Added]
+        );
+        assert_eq!(
+            between(all_ones, one_zero).iter().map(|l| l.kind).collect::<Vec<_>>(),
+            [LinkKind::Added]
+        );
         // Plain DB(n) has 2p links counting loops and the double link; minus 3, plus 2.
         assert_eq!(net.link_count(), 2 * p - 1, "DB({n})");
         // Four Transputer links each: 0…0 has three and the host, 1…1 three and a free one.
@@ -251,17 +269,26 @@ fn fat_tree_widens_towards_the_root() {
     assert_eq!(net.hops(0, 3), Ok(2));
     assert_eq!(net.hops(3, 4), Ok(4));
     assert_eq!(net.hops(0, 1023), Ok(10));
-    let through: Vec<_> = net.route(0, 1023).unwrap().map(|hop| hop.to).collect();
+    let through = visits(&net, 0, 1023);
     assert!(through[..9].iter().all(|&node| !net.is_processor(node)), "{through:?}");
 }
 
 #[test]
 fn ring_breaks_ties_upwards() {
-    let net = build(Kind::Ring, 8);
-    let path = |from, to| net.route(from, to).unwrap().map(|hop| hop.to).collect::<Vec<_>>();
-    assert_eq!(path(0, 4), [1, 2, 3, 4]);
-    assert_eq!(path(4, 0), [5, 6, 7, 0]);
-    assert_eq!(path(1, 7), [0, 7]);
+    let ring = build(Kind::Ring, 8);
+    assert_eq!(visits(&ring, 0, 4), [1, 2, 3, 4]);
+    assert_eq!(visits(&ring, 4, 0), [5, 6, 7, 0]);
+    assert_eq!(visits(&ring, 1, 7), [0, 7]);
+}
+
+#[test]
+fn hypercube_corrects_the_lowest_bit_first() {
+    let net = build(Kind::Hypercube, 16);
+    assert_eq!(visits(&net, 0, 15), [1, 3, 7, 15]);
+    assert_eq!(visits(&net, 12, 3), [13, 15, 11, 3]);
+    let kinds: Vec<_> =
+        net.route(0, 10).unwrap().map(|hop| net.link(hop.link).unwrap().kind).collect();
+    assert_eq!(kinds, [LinkKind::Dimension(1), LinkKind::Dimension(3)]);
 }
 
 #[test]
@@ -287,8 +314,14 @@ fn layout_stays_in_the_unit_square_and_separates_nodes() {
         let mut seen = std::collections::HashSet::new();
         for node in 0..net.nodes() {
             let point = net.layout(node).unwrap();
-            assert!((0.0..=1.0).contains(&point.x) && (0.0..=1.0).contains(&point.y), "{net}: {point:?}");
-            assert!(seen.insert((point.x.to_bits(), point.y.to_bits())), "{net}: node {node} drawn on another");
+            assert!(
+                (0.0..=1.0).contains(&point.x) && (0.0..=1.0).contains(&point.y),
+                "{net}: {point:?}"
+            );
+            assert!(
+                seen.insert((point.x.to_bits(), point.y.to_bits())),
+                "{net}: node {node} drawn on another"
+            );
         }
         assert_eq!(net.layout(net.nodes()), None, "{net}");
     }
@@ -333,8 +366,10 @@ fn bad_requests_are_errors() {
     assert_eq!(tree.route(first_switch, 0).err(), Some(not_a_processor.clone()));
     assert_eq!(tree.route(0, first_switch).err(), Some(not_a_processor.clone()));
     assert_eq!(tree.hops(0, first_switch), Err(not_a_processor));
-    assert_eq!(build(Kind::Ring, 4).hops(9, 0).unwrap_err().to_string(),
-        "node 9 is not a processor: this network's processors are 0 to 3");
+    assert_eq!(
+        build(Kind::Ring, 4).hops(9, 0).unwrap_err().to_string(),
+        "node 9 is not a processor: this network's processors are 0 to 3"
+    );
 }
 
 /// Routes per second at 1024 processors, by kind: `cargo test --test net -- --ignored --nocapture`.
@@ -343,7 +378,9 @@ fn bad_requests_are_errors() {
 fn routes_per_second_at_1024() {
     const ROUTES: usize = 2_000_000;
     for kind in Kind::ALL {
+        let start = std::time::Instant::now();
         let net = build(kind, 1024);
+        println!("{kind:>9}: built in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
         let start = std::time::Instant::now();
         let (mut state, mut hops) = (0x2545_f491_4f6c_dd1d_u64, 0usize);
         for _ in 0..ROUTES {

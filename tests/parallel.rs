@@ -29,7 +29,7 @@ fn every_algorithm_returns_the_serial_minimax_value_in_pure_mode() {
         let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
         let mut searchers = Vec::new();
         let serial = search(&mut Threads, Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
-        for algorithm in [Algorithm::LazySmp, Algorithm::Abdada] {
+        for algorithm in Algorithm::ALL.into_iter().filter(|&a| a != Algorithm::Serial) {
             for threads in 1..=4 {
                 tt.clear();
                 let result = search(&mut Threads, algorithm, threads, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
@@ -61,9 +61,8 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
     let counters = Counters::new(4);
     let mut searchers = Vec::new();
     let mut rng = Noise::new(0x9e37_79b9_7f4a_7c15);
-    for round in 0..200 {
+    for (algorithm, round) in Algorithm::ALL.into_iter().flat_map(|a| (0..100).map(move |r| (a, r))) {
         let board = &boards[below(&mut rng, boards.len() as u64) as usize];
-        let algorithm = [Algorithm::Serial, Algorithm::LazySmp, Algorithm::Abdada][below(&mut rng, 3) as usize];
         let threads = 1 + below(&mut rng, 4) as usize;
         let stop_after = Duration::from_micros(below(&mut rng, 20_000));
         let control = Control::default();
@@ -77,9 +76,9 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
         });
         let legal = legal_moves(board);
         match result.best {
-            Some(mv) => assert!(legal.contains(&mv), "round {round}: illegal {mv} from {algorithm:?}"),
-            None => assert!(legal.is_empty(), "round {round}: no move although there are legal ones"),
+            Some(mv) => assert!(legal.contains(&mv), "{algorithm:?} round {round}: illegal {mv}"),
+            None => assert!(legal.is_empty(), "{algorithm:?} round {round}: no move although there are legal ones"),
         }
-        assert!(counters.snapshot().iter().all(|p| !p.working), "round {round}: a processor still runs after the search");
+        assert!(counters.snapshot().iter().all(|p| !p.working), "{algorithm:?} round {round}: a processor still runs after the search");
     }
 }

@@ -3,6 +3,7 @@
 use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, START_FEN};
 use meshmate::machine::sim::{simulate_suite, simulation_speed, Preset, Sim, SimRow, SimSuite, TraceMode};
 use meshmate::parallel::Algorithm;
+use meshmate::machine::MessageKind;
 use meshmate::stats::{measure_speedup, SpeedupRow};
 use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, DEFAULT_BENCH_DEPTH};
 use meshmate::tt::TranspositionTable;
@@ -215,26 +216,30 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
             let t: f64 = group.iter().map(|r| r.millis).sum();
             let n: u64 = group.iter().map(|r| r.nodes).sum();
             let load = group.iter().map(|r| r.load).sum::<f64>() / group.len() as f64;
-            println!("  {:<8} p={p:<3} SPE {:.2}  SO {:.3}  LD {:.2}  time {:.0} ms  nodes {n}", algorithm.name(), t1 / t.max(1e-3), n as f64 / n1.max(1) as f64 - 1.0, load, t);
+            let idle: f64 = group.iter().map(|r| r.idle_ms).sum();
+            let splits: u64 = group.iter().map(|r| r.splits).sum();
+            let aborted: u64 = group.iter().map(|r| r.aborted_nodes).sum();
+            println!(
+                "  {:<8} p={p:<3} SPE {:.2}  SO {:.3}  LD {:.2}  time {:.0} ms  nodes {n}  idle {idle:.0} ms  splits {splits}  aborted nodes {aborted}",
+                algorithm.name(), t1 / t.max(1e-3), n as f64 / n1.max(1) as f64 - 1.0, load, t
+            );
+            let messages: Vec<String> = MessageKind::ALL
+                .iter()
+                .map(|k| (k, group.iter().map(|r| r.messages[k.index()]).sum::<u64>()))
+                .filter(|&(_, count)| count > 0)
+                .map(|(k, count)| format!("{} {count}", k.name()))
+                .collect();
+            if !messages.is_empty() {
+                println!("  {:<8}        messages: {}", "", messages.join(", "));
+            }
         }
     }
     if let Some(path) = flag(args, "--csv") {
-        let mut text = String::from("position,algorithm,threads,ms,nodes,speedup,search_overhead,load\n");
-        for r in &rows {
-            text.push_str(&format!("{},{},{},{:.3},{},{:.4},{:.4},{:.4}\n", r.position + 1, r.algorithm, r.threads, r.millis, r.nodes, r.speedup, r.search_overhead, r.load));
-        }
-        std::fs::write(path, text).map_err(|e| format!("cannot write '{path}': {e}"))?;
+        let lines: Vec<String> = std::iter::once(SpeedupRow::csv_header()).chain(rows.iter().map(SpeedupRow::csv)).collect();
+        std::fs::write(path, lines.join("\n") + "\n").map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     if let Some(path) = flag(args, "--json") {
-        let items: Vec<String> = rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "{{\"position\":{},\"algorithm\":\"{}\",\"threads\":{},\"ms\":{:.3},\"nodes\":{},\"speedup\":{:.4},\"search_overhead\":{:.4},\"load\":{:.4}}}",
-                    r.position + 1, r.algorithm, r.threads, r.millis, r.nodes, r.speedup, r.search_overhead, r.load
-                )
-            })
-            .collect();
+        let items: Vec<String> = rows.iter().map(SpeedupRow::json).collect();
         std::fs::write(path, format!("[{}]\n", items.join(",\n"))).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     Ok(())

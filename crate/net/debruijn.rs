@@ -64,7 +64,7 @@ fn zugzwang_wiring(processors: usize) -> Vec<(Node, Node, LinkKind)> {
             add(x, rotate_left(x), LinkKind::Shuffle);
             add(x, rotate_left(x) ^ 1, LinkKind::Exchange);
         }
-        let starts_01 = if dimension % 2 == 0 { 0x5555_5555 } else { 0xAAAA_AAAA };
+        let starts_01 = if dimension.is_multiple_of(2) { 0x5555_5555 } else { 0xAAAA_AAAA };
         let zero_one = starts_01 & all_ones;
         add(0, zero_one, LinkKind::Added);
         add(all_ones, zero_one ^ all_ones, LinkKind::Added);

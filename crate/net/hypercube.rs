@@ -78,9 +78,6 @@ impl Network for Hypercube {
                 rows *= 2;
             }
         }
-        Point {
-            x: (column as f32 + 0.5) / columns as f32,
-            y: (row as f32 + 0.5) / rows as f32,
-        }
+        Point { x: (column as f32 + 0.5) / columns as f32, y: (row as f32 + 0.5) / rows as f32 }
     }
 }

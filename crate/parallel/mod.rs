@@ -1,25 +1,34 @@
 //! Parallel alpha-beta algorithms as processor programs (see `crate::machine`).
 //!
-//! This session brings the two shared-table baselines every user compares against:
-//! - [`lazysmp`]: every processor runs its own iterative deepening on the shared table,
-//!   odd processors one ply deeper; the table spreads the work.
-//! - [`abdada`]: every processor searches the same iterations, and a processor defers a
-//!   move whose position another processor is already searching (a shared busy table).
+//! Two families:
+//! - the shared-table baselines, where every processor runs its own iterative deepening
+//!   and the table spreads the work ([`lazysmp`]; [`abdada`], which also defers moves
+//!   another processor is searching);
+//! - the work-splitting algorithms of the classic papers, where processors hand each
+//!   other subtrees by messages ([`split`], with one policy per algorithm: [`ybwc`],
+//!   [`pvsplit`], [`jamboree`], [`dts`]).
 //!
-//! In both, processor 0 reports and decides; the others stop when it is done. Killers and
-//! history stay per processor (they describe one processor's tree walk); the table is
-//! shared. With `Pure` on, only move order differs between processors, so processor 0
-//! returns the exact minimax value of the serial search.
+//! In all of them processor 0 reports and decides; the others stop when it is done.
+//! Killers and history stay per processor (they describe one processor's tree walk); the
+//! table is shared. With `Pure` on, processor 0 returns the exact minimax value of the
+//! serial search.
 
 mod abdada;
+mod dts;
+mod jamboree;
 mod lazysmp;
+mod message;
 mod program;
+mod pvsplit;
+mod split;
+mod ybwc;
 
 use crate::machine::{Counters, Machine, Program};
-use crate::search::{Control, Info, Limits, Listener, RootMove, SearchResult, SearchSettings, Searcher};
+use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
 use program::{DeepeningProgram, NoMessage, Task};
+use split::{Policy, SplitProgram};
 use std::sync::Arc;
 
 /// The search algorithms, as the UCI option `Algorithm` names them.
@@ -27,6 +36,14 @@ use std::sync::Arc;
 pub enum Algorithm {
     /// One processor, the sequential searcher.
     Serial,
+    /// Principal variation splitting.
+    PvSplit,
+    /// Young Brothers Wait (Zugzwang).
+    Ybwc,
+    /// Jamboree search (StarTech).
+    Jamboree,
+    /// Dynamic tree splitting (Cray Blitz).
+    Dts,
     /// Lazy SMP: independent iterative deepening over the shared table.
     LazySmp,
     /// ABDADA: shared iterations, busy positions deferred.
@@ -35,12 +52,16 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, in the order the option lists them.
-    pub const ALL: [Algorithm; 3] = [Algorithm::Serial, Algorithm::LazySmp, Algorithm::Abdada];
+    pub const ALL: [Algorithm; 7] = [Algorithm::Serial, Algorithm::PvSplit, Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::Dts, Algorithm::LazySmp, Algorithm::Abdada];
 
     /// The option value naming this algorithm.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Serial => "serial",
+            Algorithm::PvSplit => "pvsplit",
+            Algorithm::Ybwc => "ybwc",
+            Algorithm::Jamboree => "jamboree",
+            Algorithm::Dts => "dts",
             Algorithm::LazySmp => "lazysmp",
             Algorithm::Abdada => "abdada",
         }
@@ -49,6 +70,17 @@ impl Algorithm {
     /// The algorithm an option value names (case-insensitive).
     pub fn from_name(name: &str) -> Option<Algorithm> {
         Algorithm::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The splitting policy of a work-splitting algorithm.
+    fn split_policy(self) -> Option<&'static Policy> {
+        match self {
+            Algorithm::PvSplit => Some(&pvsplit::POLICY),
+            Algorithm::Ybwc => Some(&ybwc::POLICY),
+            Algorithm::Jamboree => Some(&jamboree::POLICY),
+            Algorithm::Dts => Some(&dts::POLICY),
+            Algorithm::Serial | Algorithm::LazySmp | Algorithm::Abdada => None,
+        }
     }
 }
 
@@ -86,6 +118,19 @@ pub fn search<Mach: Machine>(
     let helpers_stop = Control::default();
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let summing = SummingListener { inner: listener, counters };
+    let task = Task { board, history, limits, settings };
+    if let Some(policy) = algorithm.split_policy() {
+        let mut main = SplitProgram::main(&mut main_searcher[0], tt, policy, &task, control, &helpers_stop, summing);
+        let helpers: Vec<Box<dyn Program<Message = message::Message> + Send + '_>> = helper_searchers[..threads - 1]
+            .iter_mut()
+            .map(|s| Box::new(SplitProgram::<NoReports>::helper(s, tt, policy, &task, &helpers_stop)) as Box<dyn Program<Message = message::Message> + Send + '_>)
+            .collect();
+        machine.run(&mut main, helpers, counters);
+        let mut result = main.into_result();
+        // Processors also count the spare searchers they used while their own waited.
+        result.nodes = counters.snapshot()[..threads].iter().map(|p| p.nodes).sum();
+        return result;
+    }
     // Plies added to the first iteration of helper `id` (Lazy SMP spreads its helpers).
     let depth_offset: fn(usize) -> i32 = match algorithm {
         Algorithm::Serial => |_| 0,
@@ -94,8 +139,8 @@ pub fn search<Mach: Machine>(
             abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
             |_| 0
         }
+        _ => unreachable!("the work-splitting algorithms returned above"),
     };
-    let task = Task { board, history, limits, settings };
     let mut main = DeepeningProgram::main(&mut main_searcher[0], tt, &task, control, &helpers_stop, summing);
     let helpers: Vec<Box<dyn Program<Message = NoMessage> + Send + '_>> = helper_searchers[..threads - 1]
         .iter_mut()

@@ -214,6 +214,8 @@ pub struct Deepening {
     last_root: Option<RootMove>,
     /// Whether the searcher still has to be set up for this search.
     fresh: bool,
+    /// Whether the searcher waits for values from other processors.
+    waiting: bool,
 }
 
 impl Deepening {
@@ -255,6 +257,7 @@ impl Deepening {
             next_check: 0,
             last_root: None,
             fresh: true,
+            waiting: false,
         }
     }
 
@@ -273,6 +276,16 @@ impl Deepening {
                     self.stage == Stage::Done
                 }
                 Progress::Running => {
+                    self.waiting = false;
+                    if self.must_stop(searcher, control, listener) {
+                        self.stage = Stage::Done;
+                    }
+                    self.stage == Stage::Done
+                }
+                Progress::Waiting => {
+                    // No nodes pass while waiting, so look at the clock and `stop` now.
+                    self.waiting = true;
+                    self.next_check = 0;
                     if self.must_stop(searcher, control, listener) {
                         self.stage = Stage::Done;
                     }
@@ -280,6 +293,11 @@ impl Deepening {
                 }
             },
         }
+    }
+
+    /// Whether the last step found the searcher waiting for other processors' values.
+    pub fn waiting(&self) -> bool {
+        self.waiting && self.stage == Stage::Searching
     }
 
     /// The result, falling back on the root's best move when no iteration completed.

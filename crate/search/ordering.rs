@@ -95,6 +95,11 @@ impl MoveList {
         });
     }
 
+    /// Moves not picked yet.
+    pub fn remaining(&self) -> usize {
+        self.len - self.next
+    }
+
     /// The best remaining move, or `None` when all were handed out.
     pub fn pick(&mut self) -> Option<ScoredMove> {
         if self.next >= self.len {

@@ -16,6 +16,10 @@
 //!    the child
 //! 5. take the child's value: re-search failed reductions and zero windows, raise alpha
 //! 6. finish: mate or stalemate, store in the table, return the value to the parent
+//!
+//! Parallel algorithms hand later moves of a node to other processors and feed their
+//! values back (the `split` submodule); a node whose own moves are done but whose remote
+//! children are still out waits ([`Progress::Waiting`]).
 
 use super::heuristics::Heuristics;
 use super::ordering::{is_tactical, MoveList};
@@ -26,6 +30,9 @@ use crate::eval::evaluate;
 use crate::tt::{Bound, BusyTable, Entry, TranspositionTable};
 use cozy_chess::{Board, Move, Piece};
 use std::sync::Arc;
+
+mod split;
+pub use split::{Notice, SplitCandidate, SplitWindow, Subproblem};
 
 /// Reverse futility pruning applies up to this depth, with this margin per ply.
 const RFP_MAX_DEPTH: i32 = 7;
@@ -71,12 +78,31 @@ enum Phase {
     NextMove,
     /// Waiting for a child's value.
     Awaiting(Pending),
+    /// Its own moves are done; children searched by other processors are still out.
+    Waiting,
+}
+
+/// A node's expected type (Knuth and Moore): on the principal variation, expected to
+/// be cut by one move, or expected to need all its moves. Parallel algorithms choose
+/// where to split by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// On the principal variation.
+    Pv,
+    /// Expected to fail high after its first move.
+    Cut,
+    /// Expected to fail low: every move must be searched.
+    All,
 }
 
 /// One node of the tree being searched. Everything needed to resume or hand off the
 /// node is here: position, window, depth, ordered moves and the best result so far.
 pub struct Frame {
     board: Board,
+    /// Tells this node apart from earlier nodes in the same frame (results from other
+    /// processors name it).
+    serial: u32,
+    kind: NodeKind,
     alpha: i32,
     beta: i32,
     original_alpha: i32,
@@ -93,12 +119,19 @@ pub struct Frame {
     tt_move: Option<Move>,
     best_score: i32,
     best_move: Option<Move>,
+    /// The best score known to be a lower bound (from a child that beat alpha). Windows
+    /// narrowed by others raise alpha without proving anything; this keeps what is proven.
+    proven: i32,
     moves_searched: usize,
+    /// Children being searched by other processors.
+    remote: usize,
     quiets_tried: [Move; 64],
     quiets_count: usize,
     current: Option<Move>,
     current_depth: i32,
     current_quiet: bool,
+    /// Alpha when the current child was pushed: its zero-window test is against this.
+    current_alpha: i32,
     /// Whether this node is marked in the busy table (ABDADA).
     marked: bool,
     /// Moves put off because another processor is searching their position (ABDADA).
@@ -110,14 +143,17 @@ pub struct Frame {
     second_pass: bool,
 }
 
-/// Moves a node can put off; further busy moves are searched at once.
-const MAX_DEFERRED: usize = 32;
+/// Moves a node can put off (ABDADA) or get back from other processors for a
+/// re-search; further busy moves are searched at once, and no more moves are given away.
+const MAX_DEFERRED: usize = 64;
 
 impl Frame {
     fn empty() -> Frame {
         let a1 = cozy_chess::Square::A1;
         Frame {
             board: Board::default(),
+            serial: 0,
+            kind: NodeKind::Pv,
             alpha: 0,
             beta: 0,
             original_alpha: 0,
@@ -133,12 +169,15 @@ impl Frame {
             tt_move: None,
             best_score: -INFINITY,
             best_move: None,
+            proven: -INFINITY,
             moves_searched: 0,
+            remote: 0,
             quiets_tried: [Move { from: a1, to: a1, promotion: None }; 64],
             quiets_count: 0,
             current: None,
             current_depth: 0,
             current_quiet: false,
+            current_alpha: 0,
             marked: false,
             deferred: [Move { from: a1, to: a1, promotion: None }; MAX_DEFERRED],
             deferred_count: 0,
@@ -155,6 +194,8 @@ pub enum Progress {
     Running,
     /// The root's value is known.
     Done(i32),
+    /// Nothing to do until other processors return the values of children they search.
+    Waiting,
 }
 
 /// The root's move that is being searched, for `info currmove`.
@@ -184,6 +225,17 @@ pub struct Searcher {
     seldepth: usize,
     root_move: Option<RootMove>,
     busy: Option<Arc<BusyTable>>,
+    /// Ply of frame 0: 0 at the root of the game tree, deeper for a subproblem.
+    base_ply: usize,
+    next_serial: u32,
+    /// Children given to other processors, with what is needed to take their values.
+    remotes: Vec<split::Remote>,
+    /// Messages the processor program must send on the searcher's behalf.
+    notices: Vec<Notice>,
+    /// The root's value, when it became known outside `step` (a remote result cut it).
+    done: Option<i32>,
+    /// Jamboree: failed tests are searched again only when every test of the node is in.
+    tests_first: bool,
 }
 
 /// Nodes this shallow are not worth marking in the busy table.
@@ -214,12 +266,24 @@ impl Searcher {
             seldepth: 0,
             root_move: None,
             busy: None,
+            base_ply: 0,
+            next_serial: 0,
+            remotes: Vec::with_capacity(64),
+            notices: Vec::with_capacity(64),
+            done: None,
+            tests_first: false,
         }
     }
 
     /// Shares a busy table with other processors (ABDADA): busy positions are deferred.
     pub fn set_busy_table(&mut self, busy: Option<Arc<BusyTable>>) {
         self.busy = busy;
+    }
+
+    /// Whether a node re-searches moves whose tests failed high only after all its
+    /// tests at other processors are back (Jamboree), rather than as soon as it can.
+    pub fn set_tests_first(&mut self, tests_first: bool) {
+        self.tests_first = tests_first;
     }
 
     /// Uses another table (after a Hash resize).
@@ -260,7 +324,7 @@ impl Searcher {
 
     /// The principal variation of the last finished root search.
     pub fn pv(&self) -> &[Option<Move>] {
-        &self.pv[0][..self.pv_len[0]]
+        &self.pv[self.base_ply][..self.pv_len[self.base_ply]]
     }
 
     /// The root's best move so far (after at least one move was fully searched).
@@ -273,21 +337,32 @@ impl Searcher {
     /// to `depth` within `alpha..beta`. `root_moves`, if not empty, restricts the moves
     /// searched at the root (UCI `searchmoves`, MultiPV exclusions).
     pub fn start(&mut self, board: &Board, history: &[u64], alpha: i32, beta: i32, depth: i32, root_moves: &[Move]) {
+        self.prepare(history, 0);
+        self.root_filter.extend_from_slice(root_moves);
+        self.init_frame(0, board.clone(), alpha, beta, depth, true, true);
+        self.frames[0].kind = NodeKind::Pv;
+    }
+
+    /// Forgets the previous search (abandoning what is left of it) and sets the path.
+    fn prepare(&mut self, history: &[u64], base_ply: usize) {
+        self.abandon();
         self.hashes.clear();
         self.hashes.extend_from_slice(history);
         self.game_len = history.len();
         self.root_filter.clear();
-        self.root_filter.extend_from_slice(root_moves);
         self.top = 0;
+        self.base_ply = base_ply;
         self.root_move = None;
+        self.done = None;
         self.pv_len = [0; MAX_PLY + 1];
-        self.init_frame(0, board.clone(), alpha, beta, depth, true, true);
     }
 
     /// Pushes a child of the top frame.
     fn push(&mut self, board: Board, alpha: i32, beta: i32, depth: i32, pv_node: bool, null_allowed: bool) {
+        let parent = self.frames[self.top].kind;
         self.top += 1;
         self.init_frame(self.top, board, alpha, beta, depth, pv_node, null_allowed);
+        self.frames[self.top].kind = child_kind(parent, pv_node);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -298,14 +373,18 @@ impl Searcher {
         f.beta = beta;
         f.original_alpha = alpha;
         f.depth = depth;
-        f.ply = index;
+        f.ply = self.base_ply + index;
+        f.serial = self.next_serial;
+        self.next_serial = self.next_serial.wrapping_add(1);
         f.pv_node = pv_node;
         f.null_allowed = null_allowed;
         f.on_path = false;
         f.phase = Phase::Enter;
         f.best_score = -INFINITY;
         f.best_move = None;
+        f.proven = -INFINITY;
         f.moves_searched = 0;
+        f.remote = 0;
         f.quiets_count = 0;
         f.current = None;
         f.marked = false;
@@ -317,9 +396,12 @@ impl Searcher {
     /// Advances the search by one node (entering it, or taking a child's value and
     /// choosing the next move).
     pub fn step(&mut self) -> Progress {
+        if let Some(value) = self.done.take() {
+            return Progress::Done(value);
+        }
         match self.frames[self.top].phase {
             Phase::Enter => self.enter(),
-            Phase::NextMove => self.next_move(),
+            Phase::NextMove | Phase::Waiting => self.next_move(),
             Phase::Awaiting(_) => unreachable!("a frame awaiting a child is never on top"),
         }
     }
@@ -449,7 +531,6 @@ impl Searcher {
     /// Step 4: pick the next move, choose its depth and window, push the child.
     fn next_move(&mut self) -> Progress {
         let top = self.top;
-        let pure = self.options.pure;
         let f = &mut self.frames[top];
         let mv = if !f.second_pass {
             match f.moves.pick() {
@@ -459,9 +540,12 @@ impl Searcher {
                     return Progress::Running;
                 }
             }
-        } else if f.deferred_taken < f.deferred_count {
+        } else if f.deferred_taken < f.deferred_count && !(self.tests_first && f.remote > 0) {
             f.deferred_taken += 1;
             f.deferred[f.deferred_taken - 1]
+        } else if f.remote > 0 {
+            f.phase = Phase::Waiting;
+            return Progress::Waiting;
         } else {
             return self.finish_node();
         };
@@ -476,42 +560,62 @@ impl Searcher {
                 return Progress::Running;
             }
         }
+        let Some(plan) = self.plan(top, mv, child, SplitWindow::Test) else { return Progress::Running };
+        let f = &mut self.frames[top];
+        f.current = Some(mv);
+        f.current_depth = plan.full_depth;
+        f.current_quiet = plan.quiet;
+        f.current_alpha = f.alpha;
+        if f.ply == 0 {
+            self.root_move = Some(RootMove { mv, number: f.moves_searched + 1 });
+        }
+        f.phase = Phase::Awaiting(plan.pending);
+        self.push(plan.child, plan.alpha, plan.beta, plan.depth, plan.pv_child, true);
+        Progress::Running
+    }
+
+    /// How to search move `mv` (leading to `child`) of frame `index`: depth, window and
+    /// what its value will be for; `None` when pruning skips it. The first move gets the
+    /// full window; later ones a zero window ([`SplitWindow::Test`], principal variation
+    /// search) or, when given to another processor, possibly the full one.
+    fn plan(&mut self, index: usize, mv: Move, child: Board, window: SplitWindow) -> Option<ChildPlan> {
+        let pure = self.options.pure;
+        let f = &mut self.frames[index];
         let gives_check = !child.checkers().is_empty();
         let quiet = !is_tactical(&f.board, mv);
         let extension = i32::from(gives_check && f.ply < MAX_PLY / 2);
         let new_depth = f.depth - 1 + extension;
-        f.current = Some(mv);
-        f.current_depth = new_depth;
-        f.current_quiet = quiet;
-        if f.ply == 0 {
-            self.root_move = Some(RootMove { mv, number: f.moves_searched + 1 });
-        }
+        // Moves finished or under way elsewhere: this move's place in the list.
+        let late = f.moves_searched + f.remote;
         let (alpha, beta, pv_node) = (f.alpha, f.beta, f.pv_node);
-        if !pure && f.moves_searched > 0 && quiet && !gives_check && !f.in_check && !pv_node && f.best_score > -MATE_BOUND {
+        if !pure && late > 0 && quiet && !gives_check && !f.in_check && !pv_node && f.best_score > -MATE_BOUND {
             // Late move pruning: deep in the list at low depth, quiet moves rarely matter.
-            if f.depth <= LMP_MAX_DEPTH && f.moves_searched as i32 >= 3 + f.depth * f.depth {
-                return Progress::Running;
+            if f.depth <= LMP_MAX_DEPTH && late as i32 >= 3 + f.depth * f.depth {
+                return None;
             }
             // Futility pruning: a quiet move cannot lift a hopeless static eval to alpha.
             let futile = f.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * f.depth;
             if f.depth <= FUTILITY_MAX_DEPTH && futile <= alpha {
                 f.best_score = f.best_score.max(futile);
-                return Progress::Running;
+                return None;
             }
         }
-        if f.moves_searched == 0 {
-            f.phase = Phase::Awaiting(Pending::Final);
-            self.push(child, -beta, -alpha, new_depth, pv_node, true);
-            return Progress::Running;
+        let plan = |alpha, beta, depth, pending, pv_child| Some(ChildPlan { child, alpha, beta, depth, full_depth: new_depth, pending, pv_child, quiet });
+        if late == 0 {
+            return plan(-beta, -alpha, new_depth, Pending::Final, pv_node);
         }
-        let reduction = if !pure && quiet && !gives_check && !f.in_check && f.depth >= 3 && f.moves_searched >= 2 + usize::from(pv_node) {
-            let mut r = self.lmr[(f.depth as usize).min(63)][f.moves_searched.min(63)] as i32;
+        let reduction = if !pure && quiet && !gives_check && !f.in_check && f.depth >= 3 && late >= 2 + usize::from(pv_node) {
+            let mut r = self.lmr[(f.depth as usize).min(63)][late.min(63)] as i32;
             r -= i32::from(pv_node);
             r -= self.heuristics.history(f.board.side_to_move(), mv) / 8192;
             r.clamp(0, new_depth - 1)
         } else {
             0
         };
+        if window == SplitWindow::Full && pv_node {
+            let pending = if reduction > 0 { Pending::Reduced } else { Pending::Final };
+            return plan(-beta, -alpha, new_depth - reduction, pending, true);
+        }
         let pending = if reduction > 0 {
             Pending::Reduced
         } else if pv_node {
@@ -519,14 +623,25 @@ impl Searcher {
         } else {
             Pending::Final
         };
-        f.phase = Phase::Awaiting(pending);
-        self.push(child, -alpha - 1, -alpha, new_depth - reduction, false, true);
-        Progress::Running
+        plan(-alpha - 1, -alpha, new_depth - reduction, pending, false)
     }
 
     /// Pops the top frame and hands `value` (from that frame's side) to its parent.
     fn finish_with(&mut self, value: i32) -> Progress {
-        let f = &mut self.frames[self.top];
+        self.leave_top();
+        if self.top == 0 {
+            self.frames[0].phase = Phase::Enter;
+            return Progress::Done(value);
+        }
+        self.top -= 1;
+        self.child_returned(value)
+    }
+
+    /// Undoes what the top frame holds outside itself: its hash on the path, its busy
+    /// mark, and children given to other processors (they are told to stop).
+    fn leave_top(&mut self) {
+        let top = self.top;
+        let f = &mut self.frames[top];
         if f.on_path {
             f.on_path = false;
             self.hashes.pop();
@@ -537,12 +652,9 @@ impl Searcher {
                 busy.unmark(f.board.hash());
             }
         }
-        if self.top == 0 {
-            self.frames[0].phase = Phase::Enter;
-            return Progress::Done(value);
+        if f.remote > 0 {
+            self.cancel_remotes(top);
         }
-        self.top -= 1;
-        self.child_returned(value)
     }
 
     /// Step 5: the child of the top frame returned `child_value`.
@@ -578,12 +690,15 @@ impl Searcher {
             Pending::Reduced | Pending::ZeroWindow => {
                 let score = -child_value;
                 let (alpha, beta, depth, pv_node) = (f.alpha, f.beta, f.current_depth, f.pv_node);
-                if score <= alpha || (pending == Pending::ZeroWindow && score >= beta) {
+                // A test fails low against the alpha it was made with (alpha may have
+                // risen since, when other processors returned values).
+                if score <= f.current_alpha || (pending == Pending::ZeroWindow && score >= beta) {
                     return self.take_score(score);
                 }
                 // A re-search: only now is the child position needed again.
                 let mut child = f.board.clone();
                 child.play_unchecked(f.current.expect("a move is being searched"));
+                f.current_alpha = alpha;
                 if pending == Pending::Reduced {
                     f.phase = Phase::Awaiting(if pv_node { Pending::ZeroWindow } else { Pending::Final });
                     self.push(child, -alpha - 1, -alpha, depth, false, true);
@@ -609,6 +724,7 @@ impl Searcher {
             if score > f.alpha {
                 f.best_move = Some(mv);
                 f.alpha = score;
+                f.proven = f.proven.max(score);
                 let ply = f.ply;
                 self.pv[ply][0] = Some(mv);
                 let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
@@ -621,6 +737,9 @@ impl Searcher {
                         self.heuristics.reward(f.board.side_to_move(), f.ply, f.depth, mv, &f.quiets_tried[..f.quiets_count]);
                     }
                     return self.finish_node();
+                }
+                if self.frames[top].remote > 0 {
+                    self.window_changed(top);
                 }
             }
         }
@@ -654,9 +773,11 @@ impl Searcher {
         } else {
             f.best_score
         };
+        // Exact only when the score was proven by a move: a window narrowed by another
+        // processor can leave a higher fail-low bound as the best score.
         let bound = if score >= f.beta {
             Bound::Lower
-        } else if f.best_move.is_some() && score > f.original_alpha {
+        } else if f.best_move.is_some() && score == f.proven && score > f.original_alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -681,4 +802,27 @@ impl Searcher {
 /// them (zugzwang) and needs verification with only one.
 fn non_pawn_pieces(board: &Board) -> cozy_chess::BitBoard {
     board.colors(board.side_to_move()) & !(board.pieces(Piece::Pawn) | board.pieces(Piece::King))
+}
+
+/// The expected type of a child: the principal variation continues through PV children;
+/// below it, cut and all nodes alternate.
+fn child_kind(parent: NodeKind, pv_child: bool) -> NodeKind {
+    match (pv_child, parent) {
+        (true, _) => NodeKind::Pv,
+        (false, NodeKind::Cut) => NodeKind::All,
+        (false, _) => NodeKind::Cut,
+    }
+}
+
+/// How a move will be searched: decided by [`Searcher::plan`].
+struct ChildPlan {
+    child: Board,
+    alpha: i32,
+    beta: i32,
+    depth: i32,
+    /// The depth without reduction (for a re-search).
+    full_depth: i32,
+    pending: Pending,
+    pv_child: bool,
+    quiet: bool,
 }

@@ -7,7 +7,7 @@
 //! where T(1) and N(1) come from the serial searcher (speedups are measured against
 //! the best sequential algorithm, as StarTech and TDSAB insist).
 
-use crate::machine::{Counters, Threads};
+use crate::machine::{Counters, MessageKind, ProcessorSnapshot, Threads};
 use crate::parallel::{search, Algorithm};
 use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
@@ -34,6 +34,64 @@ pub struct SpeedupRow {
     pub search_overhead: f64,
     /// Mean fraction of the time processors worked.
     pub load: f64,
+    /// Time processors spent idle or waiting, summed over processors, ms.
+    pub idle_ms: f64,
+    /// Subtrees handed to another processor.
+    pub splits: u64,
+    /// Nodes of subtrees abandoned because a cutoff made them useless.
+    pub aborted_nodes: u64,
+    /// Messages sent, by kind (indexed by `MessageKind::index`).
+    pub messages: [u64; MessageKind::COUNT],
+}
+
+impl SpeedupRow {
+    /// The CSV header matching [`SpeedupRow::csv`].
+    pub fn csv_header() -> String {
+        let kinds: Vec<String> = MessageKind::ALL.iter().map(|k| format!("msg_{}", k.name().replace('-', "_"))).collect();
+        format!("position,algorithm,threads,ms,nodes,speedup,search_overhead,load,idle_ms,splits,aborted_nodes,{}", kinds.join(","))
+    }
+
+    /// One CSV line (positions counted from 1).
+    pub fn csv(&self) -> String {
+        let counts: Vec<String> = self.messages.iter().map(u64::to_string).collect();
+        format!(
+            "{},{},{},{:.3},{},{:.4},{:.4},{:.4},{:.3},{},{},{}",
+            self.position + 1, self.algorithm, self.threads, self.millis, self.nodes, self.speedup, self.search_overhead, self.load, self.idle_ms, self.splits, self.aborted_nodes, counts.join(",")
+        )
+    }
+
+    /// One JSON object (positions counted from 1; messages by kind name).
+    pub fn json(&self) -> String {
+        let counts: Vec<String> = MessageKind::ALL.iter().map(|k| format!("\"{}\":{}", k.name(), self.messages[k.index()])).collect();
+        format!(
+            "{{\"position\":{},\"algorithm\":\"{}\",\"threads\":{},\"ms\":{:.3},\"nodes\":{},\"speedup\":{:.4},\"search_overhead\":{:.4},\"load\":{:.4},\"idle_ms\":{:.3},\"splits\":{},\"aborted_nodes\":{},\"messages\":{{{}}}}}",
+            self.position + 1, self.algorithm, self.threads, self.millis, self.nodes, self.speedup, self.search_overhead, self.load, self.idle_ms, self.splits, self.aborted_nodes, counts.join(",")
+        )
+    }
+}
+
+/// What one run measured besides its time and nodes.
+#[derive(Clone, Copy, Default)]
+struct Activity {
+    load: f64,
+    idle_ms: f64,
+    splits: u64,
+    aborted_nodes: u64,
+    messages: [u64; MessageKind::COUNT],
+}
+
+impl Activity {
+    fn of(snapshot: &[ProcessorSnapshot]) -> Activity {
+        let p = snapshot.len();
+        let load = if p == 1 { 1.0 } else { snapshot.iter().map(|s| s.busy_us as f64 / (s.busy_us + s.idle_us).max(1) as f64).sum::<f64>() / p as f64 };
+        Activity {
+            load,
+            idle_ms: snapshot.iter().map(|s| s.idle_us as f64 / 1000.0).sum(),
+            splits: snapshot.iter().map(|s| s.splits).sum(),
+            aborted_nodes: snapshot.iter().map(|s| s.aborted_nodes).sum(),
+            messages: std::array::from_fn(|k| snapshot.iter().map(|s| s.sent[k]).sum()),
+        }
+    }
 }
 
 /// Searches every board to `depth` with the serial searcher and then with each
@@ -54,7 +112,7 @@ pub fn measure_speedup(
     let mut searchers: Vec<Searcher> = Vec::new();
     let mut rows = Vec::new();
     for (position, board) in boards.iter().enumerate() {
-        let mut run = |algorithm: Algorithm, p: usize| -> Result<(f64, u64, f64), String> {
+        let mut run = |algorithm: Algorithm, p: usize| -> Result<(f64, u64, Activity), String> {
             let tt = Arc::new(TranspositionTable::try_new(hash_mib).map_err(|e| e.to_string())?);
             for s in searchers.iter_mut() {
                 s.clear_heuristics();
@@ -62,35 +120,38 @@ pub fn measure_speedup(
             let start = now_ms();
             let result = search(&mut Threads, algorithm, p, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
             let millis = now_ms() - start;
-            let snapshot = &counters.snapshot()[..p];
-            let load = if p == 1 {
-                1.0
-            } else {
-                snapshot.iter().map(|s| s.busy_us as f64 / (s.busy_us + s.idle_us).max(1) as f64).sum::<f64>() / p as f64
-            };
-            Ok((millis, result.nodes, load))
+            Ok((millis, result.nodes, Activity::of(&counters.snapshot()[..p])))
         };
-        let (t1, n1, _) = run(Algorithm::Serial, 1)?;
-        let serial = SpeedupRow { position, algorithm: "serial", threads: 1, millis: t1, nodes: n1, speedup: 1.0, search_overhead: 0.0, load: 1.0 };
+        let (t1, n1, activity) = run(Algorithm::Serial, 1)?;
+        let serial = row(position, Algorithm::Serial, 1, (t1, n1), (t1, n1), activity);
         progress(&serial);
         rows.push(serial);
         for &algorithm in algorithms.iter().filter(|&&a| a != Algorithm::Serial) {
             for &p in threads {
-                let (t, n, load) = run(algorithm, p)?;
-                let row = SpeedupRow {
-                    position,
-                    algorithm: algorithm.name(),
-                    threads: p,
-                    millis: t,
-                    nodes: n,
-                    speedup: t1 / t.max(1e-3),
-                    search_overhead: (n as f64 - n1 as f64) / n1.max(1) as f64,
-                    load,
-                };
+                let (t, n, activity) = run(algorithm, p)?;
+                let row = row(position, algorithm, p, (t, n), (t1, n1), activity);
                 progress(&row);
                 rows.push(row);
             }
         }
     }
     Ok(rows)
+}
+
+/// A row from a run's time and nodes, the serial reference's, and its activity.
+fn row(position: usize, algorithm: Algorithm, threads: usize, (t, n): (f64, u64), (t1, n1): (f64, u64), a: Activity) -> SpeedupRow {
+    SpeedupRow {
+        position,
+        algorithm: algorithm.name(),
+        threads,
+        millis: t,
+        nodes: n,
+        speedup: t1 / t.max(1e-3),
+        search_overhead: (n as f64 - n1 as f64) / n1.max(1) as f64,
+        load: a.load,
+        idle_ms: a.idle_ms,
+        splits: a.splits,
+        aborted_nodes: a.aborted_nodes,
+        messages: a.messages,
+    }
 }

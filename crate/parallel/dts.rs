@@ -1,0 +1,29 @@
+//! Dynamic tree splitting (Hyatt: Cray Blitz). An idle processor broadcasts HELP; every
+//! busy processor answers with the best split point on its stack, judged by node type:
+//! ALL nodes are best, PV nodes after their first move next, CUT nodes never — unless two
+//! or more moves were searched without a cutoff, the confidence that it is really an ALL
+//! node; shallower (deeper remaining depth) is better. The idle processor asks the best
+//! offer for work. A thrashing counter raises the depth a split point needs after small
+//! subproblems in a row, which stops feeding frenzies.
+//!
+//! Departure from Cray Blitz: split points live on the owner's stack, so the owner of a
+//! split point waits for its helpers instead of any processor finishing it.
+//!
+//! Shared state: the table; killers and history per processor.
+
+use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};
+use crate::search::{NodeKind, SplitCandidate, SplitWindow};
+
+/// Node type first, then remaining depth: `4·depth + type bonus`.
+fn merit(c: &SplitCandidate) -> Option<i32> {
+    let bonus = match c.kind {
+        NodeKind::All => 2,
+        NodeKind::Pv => 1,
+        NodeKind::Cut if c.moves_searched >= 2 => 2,
+        NodeKind::Cut => return None,
+    };
+    (c.depth >= MIN_SPLIT_DEPTH).then_some(4 * c.depth + bonus)
+}
+
+/// Cray Blitz's choices.
+pub(super) const POLICY: Policy = Policy { window: SplitWindow::Full, seek: Seek::Broadcast, merit, tests_first: false };

@@ -1,0 +1,43 @@
+//! What the work-splitting algorithms (ybwc, pvsplit, jamboree, dts) say to each other,
+//! in Zugzwang's vocabulary plus DTS's HELP and split offers.
+
+use crate::machine::{MessageKind, Payload};
+use crate::search::Subproblem;
+use cozy_chess::Move;
+
+/// A message between processors of a work-splitting search.
+#[derive(Clone, Debug)]
+pub(super) enum Message {
+    /// "Give me work" (to one processor).
+    WorkRequest,
+    /// A subproblem; its value must come back as a [`Message::Result`] with `job`.
+    Work { job: u32, problem: Box<Subproblem> },
+    /// "I have nothing to give."
+    NoWork,
+    /// The value of subproblem `job` (from its side to move) and its principal variation.
+    Result { job: u32, value: i32, pv: Vec<Move> },
+    /// The window of subproblem `job` narrowed.
+    NewBound { job: u32, alpha: i32, beta: i32 },
+    /// Subproblem `job` is no longer needed.
+    Cutoff { job: u32 },
+    /// DTS: an idle processor asks everyone where it could help.
+    Help,
+    /// DTS: the answer to HELP — how good a split point the sender could offer now
+    /// (`None`: none).
+    Offer { merit: Option<i32> },
+}
+
+impl Payload for Message {
+    fn kind(&self) -> MessageKind {
+        match self {
+            Message::WorkRequest => MessageKind::WorkRequest,
+            Message::Work { .. } => MessageKind::Work,
+            Message::NoWork => MessageKind::NoWork,
+            Message::Result { .. } => MessageKind::Result,
+            Message::NewBound { .. } => MessageKind::NewBound,
+            Message::Cutoff { .. } => MessageKind::Cutoff,
+            Message::Help => MessageKind::Help,
+            Message::Offer { .. } => MessageKind::Split,
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! The processor program of the work-splitting algorithms (ybwc, pvsplit, jamboree,
+//! dts). Processor 0 runs the iterative deepening at the root; the others start idle and
+//! look for work. A busy processor asked for work gives away a later move of a node on
+//! its stack (which node: the algorithm's [`Policy`]), keeps searching its own moves, and
+//! takes the value when it comes back. Windows that narrow and nodes that are cut are
+//! passed on as NEWBOUND and CUTOFF, which helpers pass on to their own helpers in turn.
+//!
+//! A processor holds several searches ("contexts"): when every one of them waits for
+//! values from other processors, it looks for work and starts another search beside
+//! them rather than sitting idle (the helpful master). It always steps the oldest
+//! search that can go on, so its own part of the tree comes first.
+
+use super::message::Message;
+use super::program::Task;
+use crate::machine::{broadcast, random_other, Activity, Note, Processor, Program};
+use crate::search::{Control, Deepening, Listener, NoReports, Notice, Progress, SearchOptions, SearchResult, Searcher, SplitCandidate, SplitWindow, Subproblem};
+use crate::tt::TranspositionTable;
+use std::sync::Arc;
+
+/// Subtrees shallower than this are not worth a message.
+pub(super) const MIN_SPLIT_DEPTH: i32 = 3;
+
+/// A subproblem smaller than this many nodes counts as thrashing (DTS).
+const SMALL_JOB_NODES: u64 = 2_000;
+
+/// What distinguishes one work-splitting algorithm from another.
+pub(super) struct Policy {
+    /// How moves given away are searched at principal-variation nodes.
+    pub window: SplitWindow,
+    /// How an idle processor finds work.
+    pub seek: Seek,
+    /// How good a node is to split (higher is better; `None`: never split there).
+    pub merit: fn(&SplitCandidate) -> Option<i32>,
+    /// Whether failed tests are re-searched only when all tests of the node are back.
+    pub tests_first: bool,
+}
+
+/// How an idle processor finds work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Seek {
+    /// Ask one processor chosen at random (Zugzwang, StarTech's randomized stealing).
+    AskRandom,
+    /// Ask everyone for their best split point, then ask the best (DTS's HELP).
+    Broadcast,
+}
+
+/// Where an idle processor stands in finding work.
+enum Seeking {
+    /// Not looking (busy, or about to ask).
+    Not,
+    /// Asked one processor for work; waiting for WORK or NO-WORK.
+    Asked,
+    /// Sent HELP; counting the offers (best merit and who made it).
+    Collecting { replies: usize, best: Option<(i32, usize)> },
+}
+
+/// A subproblem searched for another processor.
+struct Job {
+    owner: usize,
+    id: u32,
+    nodes_at_start: u64,
+}
+
+/// A searcher: the processor's own (kept across searches), or a spare one for a
+/// search started while the others wait.
+enum Slot<'a> {
+    Own(&'a mut Searcher),
+    Spare(Box<Searcher>),
+}
+
+impl std::ops::Deref for Slot<'_> {
+    type Target = Searcher;
+    fn deref(&self) -> &Searcher {
+        match self {
+            Slot::Own(s) => s,
+            Slot::Spare(s) => s,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Slot<'_> {
+    fn deref_mut(&mut self) -> &mut Searcher {
+        match self {
+            Slot::Own(s) => s,
+            Slot::Spare(s) => s,
+        }
+    }
+}
+
+/// One search a processor holds: processor 0's root search (no job), or a subproblem.
+struct Context<'a> {
+    searcher: Slot<'a>,
+    job: Option<Job>,
+    /// Its last step found it waiting for other processors.
+    waiting: bool,
+}
+
+/// Searches a processor may hold at once.
+const MAX_CONTEXTS: usize = 8;
+
+/// Steps between two looks at a waiting root search (for `stop` and the clock).
+const ROOT_CHECK_INTERVAL: u32 = 1024;
+
+/// Processor 0's part: the iterative deepening, the user's control and reports.
+struct Root<'a, L: Listener> {
+    deepening: Option<Deepening>,
+    control: &'a Control,
+    listener: L,
+    result: Option<SearchResult>,
+}
+
+/// One processor of a work-splitting search.
+pub(super) struct SplitProgram<'a, L: Listener> {
+    tt: &'a Arc<TranspositionTable>,
+    policy: &'a Policy,
+    options: SearchOptions,
+    /// Processor 0's root search; it lives in `contexts[0]`.
+    root: Option<Root<'a, L>>,
+    contexts: Vec<Context<'a>>,
+    /// The own searcher while no context uses it.
+    own: Option<&'a mut Searcher>,
+    spares: Vec<Box<Searcher>>,
+    /// Processor 0 stops the others through this when it is done.
+    helpers_stop: &'a Control,
+    seeking: Seeking,
+    next_job: u32,
+    /// Small subproblems in a row (DTS): the more, the deeper a split point must be.
+    thrashing: i32,
+    until_root_check: u32,
+}
+
+impl<'a, L: Listener> SplitProgram<'a, L> {
+    /// Processor 0: searches the task's root and reports to `listener`.
+    pub(super) fn main(searcher: &'a mut Searcher, tt: &'a Arc<TranspositionTable>, policy: &'a Policy, task: &Task<'_>, control: &'a Control, helpers_stop: &'a Control, listener: L) -> Self {
+        searcher.set_tests_first(policy.tests_first);
+        let deepening = Deepening::new(task.board, task.history, task.limits, task.settings);
+        let mut program = SplitProgram::new(None, tt, policy, task, helpers_stop);
+        program.contexts.push(Context { searcher: Slot::Own(searcher), job: None, waiting: false });
+        program.root = Some(Root { deepening: Some(deepening), control, listener, result: None });
+        program
+    }
+
+    /// Processor 0's result (after the machine ran it).
+    pub(super) fn into_result(self) -> SearchResult {
+        self.root.and_then(|r| r.result).expect("processor 0 ran to its end")
+    }
+
+    fn new(own: Option<&'a mut Searcher>, tt: &'a Arc<TranspositionTable>, policy: &'a Policy, task: &Task<'_>, helpers_stop: &'a Control) -> Self {
+        let options = task.settings.options;
+        let (root, contexts, spares, seeking) = (None, Vec::with_capacity(MAX_CONTEXTS), Vec::new(), Seeking::Not);
+        let until_root_check = ROOT_CHECK_INTERVAL;
+        SplitProgram { tt, policy, options, root, contexts, own, spares, helpers_stop, seeking, next_job: 0, thrashing: 0, until_root_check }
+    }
+
+    /// The best split point over this processor's searches: merit, context, frame.
+    fn best_split(&self) -> Option<(i32, usize, usize)> {
+        let merit = self.policy.merit;
+        self.contexts
+            .iter()
+            .enumerate()
+            .flat_map(|(i, c)| c.searcher.split_candidates().filter_map(move |cand| merit(&cand).map(|m| (m, i, cand.frame))))
+            .max_by_key(|&(m, i, frame)| (m, std::cmp::Reverse((i, frame))))
+    }
+
+    fn context_of_job(&self, owner: usize, id: u32) -> Option<usize> {
+        self.contexts.iter().position(|c| c.job.as_ref().is_some_and(|j| j.owner == owner && j.id == id))
+    }
+
+    fn handle(&mut self, from: usize, message: Message, cpu: &mut dyn Processor<Message>) {
+        match message {
+            Message::WorkRequest => {
+                let job = self.next_job;
+                let window = self.policy.window;
+                let given = self.best_split().and_then(|(_, i, frame)| self.contexts[i].searcher.give_away(frame, from, window, job));
+                match given {
+                    Some(problem) => {
+                        self.next_job = self.next_job.wrapping_add(1);
+                        cpu.note(Note::Split);
+                        cpu.send(from, Message::Work { job, problem: Box::new(problem) });
+                    }
+                    None => cpu.send(from, Message::NoWork),
+                }
+            }
+            Message::Work { job, problem } => {
+                self.seeking = Seeking::Not;
+                self.start_job(from, job, &problem);
+            }
+            Message::NoWork => self.seeking = Seeking::Not,
+            Message::Result { job, value, pv } => {
+                for c in self.contexts.iter_mut() {
+                    if c.searcher.deliver(job, value, &pv) {
+                        c.waiting = false;
+                        break;
+                    }
+                }
+            }
+            Message::NewBound { job, alpha, beta } => {
+                if let Some(i) = self.context_of_job(from, job) {
+                    self.contexts[i].searcher.narrow_root(alpha, beta);
+                    self.contexts[i].waiting = false;
+                }
+            }
+            Message::Cutoff { job } => {
+                if let Some(i) = self.context_of_job(from, job) {
+                    self.drop_context(i, cpu);
+                }
+            }
+            Message::Help => {
+                let merit = self.best_split().map(|(m, _, _)| m);
+                cpu.send(from, Message::Offer { merit });
+            }
+            Message::Offer { merit } => self.take_offer(from, merit, cpu),
+        }
+    }
+
+    /// Starts searching a subproblem given by `owner`, beside the searches that wait.
+    fn start_job(&mut self, owner: usize, id: u32, problem: &Subproblem) {
+        let mut searcher = match self.own.take() {
+            Some(own) => Slot::Own(own),
+            None => Slot::Spare(self.spares.pop().unwrap_or_else(|| Box::new(Searcher::new(self.tt.clone())))),
+        };
+        searcher.set_tests_first(self.policy.tests_first);
+        searcher.set_options(self.options);
+        searcher.start_subproblem(problem);
+        let nodes_at_start = searcher.nodes();
+        self.contexts.push(Context { searcher, job: Some(Job { owner, id, nodes_at_start }), waiting: false });
+    }
+
+    /// Ends context `i` (its subproblem is done or no longer needed) and frees its searcher.
+    fn close_context(&mut self, i: usize) -> Context<'a> {
+        let mut context = self.contexts.remove(i);
+        context.searcher.abandon();
+        context
+    }
+
+    /// Gives up the subproblem of context `i` (its owner no longer needs it).
+    fn drop_context(&mut self, i: usize, cpu: &mut dyn Processor<Message>) {
+        let context = self.close_context(i);
+        if let Some(job) = &context.job {
+            cpu.note(Note::Aborted(context.searcher.nodes() - job.nodes_at_start));
+        }
+        self.recycle(context, cpu);
+    }
+
+    /// Sends what the closed context's searcher still has to say and keeps the searcher.
+    fn recycle(&mut self, mut context: Context<'a>, cpu: &mut dyn Processor<Message>) {
+        send_notices(&mut context.searcher, cpu);
+        match context.searcher {
+            Slot::Own(s) => self.own = Some(s),
+            Slot::Spare(s) => self.spares.push(s),
+        }
+    }
+
+    fn take_offer(&mut self, from: usize, merit: Option<i32>, cpu: &mut dyn Processor<Message>) {
+        let Seeking::Collecting { replies, best } = &mut self.seeking else { return };
+        *replies += 1;
+        if let Some(m) = merit {
+            // Thrashing raises the bar: only deeper split points will do.
+            let good_enough = m / 4 >= MIN_SPLIT_DEPTH + self.thrashing / 2;
+            if good_enough && best.is_none_or(|(b, _)| m > b) {
+                *best = Some((m, from));
+            }
+        }
+        if *replies + 1 == cpu.count() {
+            self.seeking = match *best {
+                Some((_, owner)) => {
+                    cpu.send(owner, Message::WorkRequest);
+                    Seeking::Asked
+                }
+                None => Seeking::Not,
+            };
+        }
+    }
+
+    /// Steps context `i`; returns whether it did a node's work.
+    fn step_context(&mut self, i: usize, cpu: &mut dyn Processor<Message>) -> bool {
+        if i == 0 && self.root.is_some() {
+            return self.step_root();
+        }
+        let context = &mut self.contexts[i];
+        match context.searcher.step() {
+            Progress::Running => true,
+            Progress::Waiting => {
+                context.waiting = true;
+                false
+            }
+            Progress::Done(value) => {
+                let job = context.job.as_ref().expect("only processor 0's root search has no job");
+                let pv = context.searcher.pv().iter().map_while(|m| *m).collect();
+                cpu.send(job.owner, Message::Result { job: job.id, value, pv });
+                let small = context.searcher.nodes() - job.nodes_at_start < SMALL_JOB_NODES;
+                self.thrashing = if small { (self.thrashing + 1).min(16) } else { 0 };
+                let context = self.close_context(i);
+                self.recycle(context, cpu);
+                true
+            }
+        }
+    }
+
+    fn step_root(&mut self) -> bool {
+        let root = self.root.as_mut().expect("processor 0");
+        let context = &mut self.contexts[0];
+        let Some(deepening) = root.deepening.as_mut() else { return false };
+        if !deepening.step(&mut context.searcher, self.tt, root.control, &mut root.listener) {
+            context.waiting = deepening.waiting();
+            return !context.waiting;
+        }
+        let deepening = root.deepening.take().expect("checked above");
+        root.result = Some(deepening.finish(&context.searcher));
+        self.helpers_stop.stop();
+        false
+    }
+
+    /// Asks for work if not asking already.
+    fn seek(&mut self, cpu: &mut dyn Processor<Message>) {
+        if !matches!(self.seeking, Seeking::Not) || cpu.count() < 2 || self.contexts.len() >= MAX_CONTEXTS {
+            return;
+        }
+        self.seeking = match self.policy.seek {
+            Seek::AskRandom => {
+                let to = random_other(cpu);
+                cpu.send(to, Message::WorkRequest);
+                Seeking::Asked
+            }
+            Seek::Broadcast => {
+                broadcast(cpu, Message::Help);
+                Seeking::Collecting { replies: 0, best: None }
+            }
+        };
+    }
+
+    /// Whether this processor is done: processor 0 when its root search ended, the
+    /// others when processor 0 says so.
+    fn finished(&self) -> bool {
+        match &self.root {
+            Some(root) => root.result.is_some(),
+            None => self.helpers_stop.stopped(),
+        }
+    }
+}
+
+/// Turns the searcher's notices into CUTOFF and NEWBOUND messages.
+fn send_notices(searcher: &mut Searcher, cpu: &mut dyn Processor<Message>) {
+    for notice in searcher.take_notices() {
+        match notice {
+            Notice::Cancel { processor, job } => cpu.send(processor, Message::Cutoff { job }),
+            Notice::NewBound { processor, job, alpha, beta } => cpu.send(processor, Message::NewBound { job, alpha, beta }),
+        }
+    }
+}
+
+impl<'a> SplitProgram<'a, NoReports> {
+    /// A helper: idle until it finds work; stops when processor 0 is done.
+    pub(super) fn helper(searcher: &'a mut Searcher, tt: &'a Arc<TranspositionTable>, policy: &'a Policy, task: &Task<'_>, helpers_stop: &'a Control) -> Self {
+        searcher.reset_counters();
+        SplitProgram::new(Some(searcher), tt, policy, task, helpers_stop)
+    }
+}
+
+impl<L: Listener> Program for SplitProgram<'_, L> {
+    type Message = Message;
+
+    fn step(&mut self, cpu: &mut dyn Processor<Message>) -> Activity {
+        while let Some((from, message)) = cpu.receive() {
+            self.handle(from, message, cpu);
+        }
+        if self.finished() {
+            while let Some(last) = self.contexts.len().checked_sub(1) {
+                let context = self.close_context(last);
+                self.recycle(context, cpu);
+            }
+            return Activity::Finished;
+        }
+        if self.root.is_some() {
+            // A waiting root search still watches `stop` and the clock now and then.
+            self.until_root_check -= 1;
+            if self.until_root_check == 0 {
+                self.until_root_check = ROOT_CHECK_INTERVAL;
+                self.contexts[0].waiting = false;
+            }
+        }
+        let worked = match self.contexts.iter().position(|c| !c.waiting) {
+            Some(i) => {
+                let worked = self.step_context(i, cpu);
+                if let Some(c) = self.contexts.get_mut(i) {
+                    send_notices(&mut c.searcher, cpu);
+                }
+                worked
+            }
+            None => {
+                self.seek(cpu);
+                false
+            }
+        };
+        if worked {
+            Activity::Working
+        } else {
+            Activity::Waiting
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        // Every searcher counts from this search's start, wherever it is now.
+        let in_use: u64 = self.contexts.iter().map(|c| c.searcher.nodes()).sum();
+        in_use + self.own.as_ref().map_or(0, |s| s.nodes()) + self.spares.iter().map(|s| s.nodes()).sum::<u64>()
+    }
+}

@@ -1,0 +1,313 @@
+//! Splitting the tree between processors: a node gives some of its later moves to other
+//! processors ([`Searcher::give_away`]), takes their values when they come back
+//! ([`Searcher::deliver`]), tells them when its window narrows or the node is cut (the
+//! [`Notice`]s its processor program turns into NEWBOUND and CUTOFF messages), and a
+//! processor searches a subtree it was given ([`Searcher::start_subproblem`]).
+//!
+//! Soundness rules, for a fail-soft search whose windows other processors may change:
+//! - a child searched with a zero window is judged against the alpha it was searched
+//!   with; if it beats that alpha but not beta it is searched again locally;
+//! - a narrowed window is passed on only to children searched with the full window
+//!   (the principal variation); zero-window children keep theirs;
+//! - a node is cut only by a proven lower bound (`proven >= beta`).
+
+use super::{Frame, NodeKind, Pending, Phase, Progress, Searcher, MAX_DEFERRED};
+use crate::search::score::MAX_PLY;
+use cozy_chess::{Board, Move};
+
+/// The window a move given to another processor is searched with, at a node on the
+/// principal variation (elsewhere the window is zero-width anyway).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitWindow {
+    /// The node's full window, narrowed later by NEWBOUND (Zugzwang, PV-splitting, DTS).
+    Full,
+    /// A zero-window test; a test that fails high is searched again locally (Jamboree).
+    Test,
+}
+
+/// A subtree handed to another processor: everything needed to search it.
+#[derive(Clone, Debug)]
+pub struct Subproblem {
+    /// The position.
+    pub board: Board,
+    /// Hashes of the positions before it (game and path), for repetitions.
+    pub path: Vec<u64>,
+    /// The window, from the side to move in `board`.
+    pub alpha: i32,
+    /// The window's upper end.
+    pub beta: i32,
+    /// Remaining depth.
+    pub depth: i32,
+    /// Distance from the root of the whole search (mate scores count from there).
+    pub ply: usize,
+    /// Its expected type.
+    pub kind: NodeKind,
+}
+
+/// Something the processor program must tell another processor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The subproblem is no longer needed (CUTOFF).
+    Cancel {
+        /// Who searches it.
+        processor: usize,
+        /// Its job number.
+        job: u32,
+    },
+    /// The subproblem's window narrowed (NEWBOUND), from its side to move.
+    NewBound {
+        /// Who searches it.
+        processor: usize,
+        /// Its job number.
+        job: u32,
+        /// The new lower end.
+        alpha: i32,
+        /// The new upper end.
+        beta: i32,
+    },
+}
+
+/// A child given away: where its value goes and how to judge it.
+pub(super) struct Remote {
+    job: u32,
+    processor: usize,
+    frame: usize,
+    serial: u32,
+    mv: Move,
+    /// Alpha of the node when the child was given away.
+    test_alpha: i32,
+    /// Searched with the node's full window (gets NEWBOUND) rather than a test.
+    full: bool,
+    /// Searched at reduced depth: beating `test_alpha` asks for a full-depth re-search.
+    reduced: bool,
+}
+
+/// What a processor looking for a split point can see of a node on another's stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitCandidate {
+    /// Frame index (0 = the searcher's root).
+    pub frame: usize,
+    /// Remaining depth.
+    pub depth: i32,
+    /// Expected node type.
+    pub kind: NodeKind,
+    /// Moves whose values are in.
+    pub moves_searched: usize,
+    /// Moves not handed out yet.
+    pub moves_left: usize,
+    /// Children out at other processors.
+    pub remote: usize,
+}
+
+impl Searcher {
+    /// Prepares a search of a subproblem given by another processor.
+    pub fn start_subproblem(&mut self, problem: &Subproblem) {
+        self.prepare(&problem.path, problem.ply);
+        let pv_node = problem.kind == NodeKind::Pv;
+        self.init_frame(0, problem.board.clone(), problem.alpha, problem.beta, problem.depth, pv_node, true);
+        self.frames[0].kind = problem.kind;
+    }
+
+    /// The nodes on the stack that could give moves away now: their eldest brother is
+    /// searched (Young Brothers Wait), moves are left, and the window is open. Root first.
+    pub fn split_candidates(&self) -> impl Iterator<Item = SplitCandidate> + '_ {
+        self.frames[..=self.top].iter().enumerate().filter(|(_, f)| can_split(f)).map(|(frame, f)| SplitCandidate {
+            frame,
+            depth: f.depth,
+            kind: f.kind,
+            moves_searched: f.moves_searched,
+            moves_left: f.moves.remaining(),
+            remote: f.remote,
+        })
+    }
+
+    /// Gives the next move of node `frame` (a split candidate) to `processor` as job
+    /// number `job` (which its result must carry), searched with `window`. `None` when
+    /// pruning leaves nothing to give.
+    pub fn give_away(&mut self, frame: usize, processor: usize, window: SplitWindow, job: u32) -> Option<Subproblem> {
+        if frame > self.top || !can_split(&self.frames[frame]) {
+            return None;
+        }
+        let plan = loop {
+            let f = &mut self.frames[frame];
+            let mv = f.moves.pick()?.mv;
+            let mut child = f.board.clone();
+            child.play_unchecked(mv);
+            if let Some(plan) = self.plan(frame, mv, child, window) {
+                break (mv, plan);
+            }
+        };
+        let (mv, plan) = plan;
+        let f = &mut self.frames[frame];
+        f.remote += 1;
+        self.remotes.push(Remote {
+            job,
+            processor,
+            frame,
+            serial: f.serial,
+            mv,
+            test_alpha: f.alpha,
+            full: plan.pv_child,
+            reduced: plan.pending == Pending::Reduced,
+        });
+        let on_path = self.frames[..=frame].iter().filter(|f| f.on_path).count();
+        let path = &self.hashes[..self.game_len + on_path];
+        // Repetitions reach back at most a hundred plies (the fifty-move rule).
+        let path = path[path.len().saturating_sub(MAX_PLY + 100)..].to_vec();
+        let f = &self.frames[frame];
+        let kind = super::child_kind(f.kind, plan.pv_child);
+        Some(Subproblem { board: plan.child, path, alpha: plan.alpha, beta: plan.beta, depth: plan.depth, ply: f.ply + 1, kind })
+    }
+
+    /// Takes the value `value` (from the child's side) of subproblem `job` with its
+    /// principal variation `pv`. Returns `false` for a job this searcher no longer waits
+    /// for (cancelled, or from an earlier search).
+    pub fn deliver(&mut self, job: u32, value: i32, pv: &[Move]) -> bool {
+        let Some(i) = self.remotes.iter().position(|r| r.job == job) else { return false };
+        let r = self.remotes.swap_remove(i);
+        let k = r.frame;
+        if k > self.top || self.frames[k].serial != r.serial {
+            return false;
+        }
+        let f = &mut self.frames[k];
+        f.remote -= 1;
+        let score = -value;
+        if (r.reduced || !r.full) && score > r.test_alpha && score < f.beta {
+            // The test beat the alpha it was made with: search it again here.
+            f.deferred[f.deferred_count] = r.mv;
+            f.deferred_count += 1;
+            return true;
+        }
+        f.moves_searched += 1;
+        f.best_score = f.best_score.max(score);
+        if score > f.alpha {
+            f.best_move = Some(r.mv);
+            f.alpha = score;
+            f.proven = f.proven.max(score);
+            let ply = f.ply;
+            let len = pv.len().min(MAX_PLY - ply);
+            self.pv[ply][0] = Some(r.mv);
+            for (slot, &m) in self.pv[ply][1..=len].iter_mut().zip(pv) {
+                *slot = Some(m);
+            }
+            self.pv_len[ply] = len + 1;
+            if score >= self.frames[k].beta {
+                self.cut_at(k);
+            } else {
+                self.window_changed(k);
+            }
+        }
+        true
+    }
+
+    /// NEWBOUND for this searcher's root (a subproblem): its window narrowed.
+    pub fn narrow_root(&mut self, alpha: i32, beta: i32) {
+        let f = &mut self.frames[0];
+        if self.done.is_some() || (alpha <= f.alpha && beta >= f.beta) {
+            return;
+        }
+        f.alpha = f.alpha.max(alpha);
+        f.beta = f.beta.min(beta).max(f.alpha + 1);
+        if f.proven >= f.beta {
+            self.cut_at(0);
+        } else {
+            self.window_changed(0);
+        }
+    }
+
+    /// Messages to send for this searcher (taken: the caller sends them).
+    pub fn take_notices(&mut self) -> std::vec::Drain<'_, Notice> {
+        self.notices.drain(..)
+    }
+
+    /// Whether children given to other processors are still out.
+    pub fn has_remote_children(&self) -> bool {
+        !self.remotes.is_empty()
+    }
+
+    /// Drops the whole search (a cutoff from the owner, or stop): every frame is left
+    /// and every child given away is cancelled.
+    pub fn abandon(&mut self) {
+        loop {
+            self.leave_top();
+            self.frames[self.top].phase = Phase::Enter;
+            if self.top == 0 {
+                break;
+            }
+            self.top -= 1;
+        }
+        self.done = None;
+    }
+
+    /// Cancels the children of frame `index` that other processors search.
+    pub(super) fn cancel_remotes(&mut self, index: usize) {
+        let serial = self.frames[index].serial;
+        let notices = &mut self.notices;
+        self.remotes.retain(|r| {
+            let mine = r.frame == index && r.serial == serial;
+            if mine {
+                notices.push(Notice::Cancel { processor: r.processor, job: r.job });
+            }
+            !mine
+        });
+        self.frames[index].remote = 0;
+    }
+
+    /// Frame `index` has a proven value at or above beta: everything above it is
+    /// dropped and it returns that value to its parent.
+    fn cut_at(&mut self, index: usize) {
+        while self.top > index {
+            self.leave_top();
+            self.top -= 1;
+        }
+        if let Progress::Done(value) = self.finish_node() {
+            self.done = Some(value);
+        }
+    }
+
+    /// Frame `index`'s window narrowed: tell the processors searching its children with
+    /// the full window, and pass the narrowing up the principal variation on this stack.
+    pub(super) fn window_changed(&mut self, index: usize) {
+        let mut i = index;
+        loop {
+            self.send_new_bounds(i);
+            if i >= self.top || self.frames[i].phase != Phase::Awaiting(Pending::Final) || !self.frames[i + 1].pv_node {
+                return;
+            }
+            let (low, high) = (-self.frames[i].beta, -self.frames[i].alpha);
+            let child = &mut self.frames[i + 1];
+            if low <= child.alpha && high >= child.beta {
+                return;
+            }
+            child.alpha = child.alpha.max(low);
+            child.beta = child.beta.min(high);
+            if child.proven >= child.beta {
+                self.cut_at(i + 1);
+                return;
+            }
+            i += 1;
+        }
+    }
+
+    fn send_new_bounds(&mut self, index: usize) {
+        let f = &self.frames[index];
+        if f.remote == 0 {
+            return;
+        }
+        let (alpha, beta) = (-f.beta, -f.alpha);
+        for r in self.remotes.iter().filter(|r| r.frame == index && r.serial == f.serial && r.full) {
+            self.notices.push(Notice::NewBound { processor: r.processor, job: r.job, alpha, beta });
+        }
+    }
+}
+
+/// Whether a node may give moves away now.
+fn can_split(f: &Frame) -> bool {
+    let settled = matches!(f.phase, Phase::Awaiting(Pending::Final | Pending::Reduced | Pending::ZeroWindow) | Phase::NextMove);
+    settled
+        && f.moves_searched > 0
+        && !f.second_pass
+        && f.moves.remaining() > 0
+        && f.alpha < f.beta
+        && f.remote + f.deferred_count < MAX_DEFERRED
+}
