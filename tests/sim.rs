@@ -310,3 +310,25 @@ fn the_command_line_prints_the_table_and_writes_the_trace() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("power of two"), "{}", String::from_utf8_lossy(&bad.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Breaks the contract: says it waits although nothing is on its way to it.
+struct WaitsForNothing;
+
+impl Program for WaitsForNothing {
+    type Message = Ping;
+
+    fn step(&mut self, _: &mut dyn Processor<Ping>) -> Activity {
+        Activity::Waiting
+    }
+
+    fn nodes(&self) -> u64 {
+        0
+    }
+}
+
+#[test]
+#[should_panic(expected = "deadlock in virtual time at 10 ns: processors [0] wait")]
+fn a_program_waiting_for_nothing_is_a_deadlock_not_a_hang() {
+    let mut sim = Sim::new(LAB, Kind::Full, 1, 1).unwrap();
+    sim.run(&mut WaitsForNothing, Vec::new(), &Counters::new(1));
+}

@@ -185,11 +185,14 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
                 Due::Flight(slot) => self.advance(slot, time),
             }
         }
-        assert!(
-            self.main_finished,
-            "deadlock in virtual time: every processor waits and no message is on its way (processor 0 at {} ns)",
-            self.procs[0].clock
-        );
+        if !self.main_finished {
+            let asleep: Vec<usize> = (0..self.procs.len()).filter(|&id| self.procs[id].phase == Phase::Asleep).collect();
+            panic!(
+                "deadlock in virtual time at {} ns: processors {asleep:?} wait and no message is on its way to them; \
+                 a program returned Activity::Waiting while it still had work or nothing to wait for (see Machine::run)",
+                self.procs[0].clock
+            );
+        }
         self.finish()
     }
 
