@@ -119,6 +119,23 @@ fn the_same_seed_gives_the_same_trace_and_another_seed_another() {
 }
 
 #[test]
+fn every_algorithm_searches_the_same_way_twice_with_the_same_seed() {
+    let board = &boards("bratko-kopec.epd", 1)[0];
+    let limits = Limits { depth: Some(5), ..Limits::default() };
+    let counters = Counters::new(16);
+    for algorithm in Algorithm::ALL {
+        let run = |seed| {
+            let mut sim = traced(presets::T800, Kind::DeBruijn, 16, seed);
+            let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+            let result = search(&mut sim, algorithm, 16, &mut Vec::new(), &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+            (sim.trace().unwrap().hash(), result.nodes, sim.last_run().unwrap().clone())
+        };
+        let (first, second) = (run(5), run(5));
+        assert_eq!(first, second, "{algorithm:?}");
+    }
+}
+
+#[test]
 fn a_message_costs_its_send_overhead_and_a_hop_time_per_link() {
     // Processor 0 works three nodes of 1 µs and sends on the third to a random processor.
     for (net, p) in [(Kind::Full, 2), (Kind::Ring, 8), (Kind::DeBruijn, 8), (Kind::FatTree, 64)] {
