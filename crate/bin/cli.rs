@@ -248,18 +248,21 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
 /// `sim`: the papers' experiment on a simulated machine, printed in the shape of
 /// Zugzwang's Figure 5 (times in virtual seconds), or with `--bench` the simulator's speed.
 fn run_sim(args: &[String]) -> Result<(), String> {
-    let list = |name: &str| flag(args, name).map(|text| text.split(',').map(str::trim).collect::<Vec<&str>>());
-    let algorithms: Vec<Algorithm> = list("--algo")
-        .unwrap_or(vec!["lazysmp"])
+    let bench = args.iter().any(|a| a == "--bench");
+    // A comma-separated list; `--bench` has defaults, the experiment needs every list.
+    let list = |name: &str, bench_default: &'static str| match flag(args, name) {
+        Some(text) => Ok(text.split(',').map(str::trim).collect::<Vec<&str>>()),
+        None if bench => Ok(bench_default.split(',').collect()),
+        None => Err(format!("{name} is missing")),
+    };
+    let algorithms: Vec<Algorithm> = list("--algo", "lazysmp")?
         .into_iter()
         .map(|a| Algorithm::from_name(a).ok_or_else(|| format!("unknown algorithm '{a}'")))
         .collect::<Result<_, _>>()?;
-    let procs: Vec<usize> = list("--procs")
-        .unwrap_or(vec!["1", "16", "64", "256", "1024"])
+    let procs: Vec<usize> = list("--procs", "1,16,64,256,1024")?
         .into_iter()
         .map(|p| p.parse().ok().filter(|n| (1..=meshmate::net::MAX_PROCESSORS).contains(n)).ok_or_else(|| format!("bad processor count '{p}' (1 to {})", meshmate::net::MAX_PROCESSORS)))
         .collect::<Result<_, _>>()?;
-    let bench = args.iter().any(|a| a == "--bench");
     let preset = match flag(args, "--preset") {
         Some(name) => Preset::by_name(name).map_err(|e| e.to_string())?,
         None if bench => meshmate::machine::sim::presets::MULTICORE,
@@ -273,8 +276,15 @@ fn run_sim(args: &[String]) -> Result<(), String> {
         Some("local" | "distributed" | "tds") => return Err("--tt: only 'global' (the shared table) runs so far; per-processor and distributed tables need a table hook in parallel::search".into()),
         Some(other) => return Err(format!("--tt '{other}': expected global")),
     }
+    let depth: i32 = match flag(args, "--depth") {
+        Some(text) => number(Some(text), "--depth")?,
+        None if bench => 5,
+        None => return Err("--depth is missing".into()),
+    };
+    if !(1..=64).contains(&depth) {
+        return Err("--depth must be from 1 to 64".into());
+    }
     if bench {
-        let depth: i32 = flag(args, "--depth").map(|t| number(Some(t), "--depth")).transpose()?.unwrap_or(5);
         let board = parse_fen(START_FEN).map_err(|e| e.to_string())?;
         let (serial_nps, rows) = simulation_speed(&board, depth, algorithms[0], preset, &procs, hash)?;
         println!("serial engine: {serial_nps:.0} nodes/s; simulated {} on {} to depth {depth}:", algorithms[0].name(), preset.name);
@@ -284,7 +294,6 @@ fn run_sim(args: &[String]) -> Result<(), String> {
         }
         return Ok(());
     }
-    let depth: i32 = number(flag(args, "--depth"), "--depth")?;
     let suite = flag(args, "--suite").ok_or("--suite is missing")?;
     let boards: Vec<Board> = parse_epd_file(&read_file(suite)?)?.into_iter().map(|e| e.board).collect();
     let trace_path = flag(args, "--trace");
