@@ -5,7 +5,7 @@ mod common;
 
 use meshmate::chess::{parse_epd_file, Board};
 use meshmate::machine::sim::{presets, Event, Preset, Sim, SimError, TraceMode};
-use meshmate::machine::{random_other, Activity, Counters, Machine, MessageKind, Payload, Processor, Program, Threads};
+use meshmate::machine::{random_other, Activity, Counters, Machine, MessageKind, Note, Payload, Processor, Program, Threads};
 use meshmate::net::Kind;
 use meshmate::parallel::{search, Algorithm};
 use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings};
@@ -128,7 +128,13 @@ fn every_algorithm_searches_the_same_way_twice_with_the_same_seed() {
             let mut sim = traced(presets::T800, Kind::DeBruijn, 16, seed);
             let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
             let result = search(&mut sim, algorithm, 16, &mut Vec::new(), &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
-            (sim.trace().unwrap().hash(), result.nodes, sim.last_run().unwrap().clone())
+            let (trace, report) = (sim.trace().unwrap(), sim.last_run().unwrap());
+            let count = |f: fn(&Event) -> bool| trace.events().iter().filter(|e| f(e)).count() as u64;
+            let splits: u64 = counters.snapshot().iter().map(|s| s.splits).sum();
+            assert_eq!(count(|e| matches!(e, Event::Note { note: Note::Split, .. })), splits, "{algorithm:?}: every split is in the trace");
+            assert_eq!(count(|e| matches!(e, Event::Send { .. })), report.messages, "{algorithm:?}");
+            assert!(count(|e| matches!(e, Event::Deliver { .. })) <= report.messages, "{algorithm:?}");
+            (trace.hash(), result.nodes, report.clone())
         };
         let (first, second) = (run(5), run(5));
         assert_eq!(first, second, "{algorithm:?}");

@@ -249,6 +249,8 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         proc.clock = end;
         if self.trace.is_some() {
             self.trace_step(id, time, end, nodes);
+        } else {
+            self.notes.clear();
         }
         if !self.outbox.is_empty() {
             let mut outbox = std::mem::take(&mut self.outbox);
@@ -262,12 +264,11 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
 
     /// Records the notes and node-count samples of a step.
     fn trace_step(&mut self, id: usize, time: u64, end: u64, nodes: u64) {
-        let notes = std::mem::take(&mut self.notes);
-        for &note in &notes {
+        let mut notes = std::mem::take(&mut self.notes);
+        for note in notes.drain(..) {
             self.record(Event::Note { t: time, p: id as u32, note });
         }
         self.notes = notes;
-        self.notes.clear();
         if nodes >= self.procs[id].next_sample {
             self.procs[id].next_sample = (nodes / NODE_SAMPLE + 1) * NODE_SAMPLE;
             self.record(Event::Nodes { t: end, p: id as u32, nodes });
