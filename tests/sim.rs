@@ -23,6 +23,7 @@ const LAB: Preset = Preset {
     hop_ns: 1_000,
     net: Kind::Full,
     load: None,
+    jitter_permille: 0,
 };
 
 /// What the test programs send.

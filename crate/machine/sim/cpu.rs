@@ -5,6 +5,9 @@
 
 use super::random::mix;
 
+/// Keeps the jitter's draws apart from the background load's.
+const JITTER_SALT: u64 = 0x6a09_e667_f3bc_c909;
+
 /// A background load: in each window of `period_ns` the processor gets a share of its
 /// CPU between `min_permille` and `max_permille`, drawn by a hash of (processor, window).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,13 +38,14 @@ pub(super) struct Cpus {
     /// so that virtual time always advances.
     step_ns: u64,
     load: Option<Load>,
+    jitter_permille: u32,
 }
 
 impl Cpus {
     /// `processors` processors whose node times cycle through `pattern`.
-    pub(super) fn new(processors: usize, pattern: &[u64], step_ns: u64, load: Option<Load>) -> Cpus {
+    pub(super) fn new(processors: usize, pattern: &[u64], step_ns: u64, load: Option<Load>, jitter_permille: u32) -> Cpus {
         let node_ns = (0..processors).map(|id| pattern[id % pattern.len()]).collect();
-        Cpus { node_ns, step_ns: step_ns.max(1), load }
+        Cpus { node_ns, step_ns: step_ns.max(1), load, jitter_permille: jitter_permille.min(999) }
     }
 
     /// Processor `id`'s time per node when it has the whole CPU.
@@ -54,7 +58,12 @@ impl Cpus {
         if nodes == 0 {
             return self.step_ns;
         }
-        let full_speed = nodes * self.node_ns[id];
+        let mut full_speed = nodes * self.node_ns[id];
+        if self.jitter_permille > 0 {
+            let spread = 2 * self.jitter_permille as u64 + 1;
+            let permille = 1000 - self.jitter_permille as u64 + mix(id as u64 ^ JITTER_SALT, t) % spread;
+            full_speed = (full_speed * permille / 1000).max(1);
+        }
         match self.load {
             None => full_speed,
             Some(load) => full_speed * 1000 / load.availability(id, t) as u64,

@@ -86,7 +86,7 @@ impl Sim {
     /// random source.
     pub fn new(preset: Preset, net: Kind, processors: usize, seed: u64) -> Result<Sim, SimError> {
         let topology = Topology::new(net, processors)?;
-        let cpus = Cpus::new(processors, preset.node_ns, preset.step_ns, preset.load);
+        let cpus = Cpus::new(processors, preset.node_ns, preset.step_ns, preset.load, preset.jitter_permille);
         let links = Links::new(&topology);
         Ok(Sim { preset, topology, cpus, links, seed, trace: None, next_label: String::new(), last_run: None })
     }

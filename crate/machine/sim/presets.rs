@@ -30,7 +30,15 @@ pub struct Preset {
     pub net: Kind,
     /// A background load varying over time, if the machine was shared.
     pub load: Option<Load>,
+    /// How much a step's node time varies, ± per mille (deterministic per processor and
+    /// time). Real nodes differ in cost (evaluation, move generation, caches); without
+    /// this, equal processors run in perfect lockstep, which no real machine does and
+    /// which keeps ABDADA's busy table and Lazy SMP from ever diverting a processor.
+    pub jitter_permille: u32,
 }
+
+/// The node-time variation of the real machines' presets (±10 %).
+const JITTER: u32 = 100;
 
 /// Zugzwang's Transputer network (Feldmann, Monien, Mysliwietz, Vornberger 1990; Figure 5
 /// of the 1990 paper is what `meshmate sim` prints).
@@ -53,6 +61,7 @@ pub const T800: Preset = Preset {
     hop_ns: 100_000,
     net: Kind::DeBruijn,
     load: None,
+    jitter_permille: JITTER,
 };
 
 /// StarTech's CM-5 (Kuszmaul 1994, a 512-node CM-5 at MIT/NCSA).
@@ -73,6 +82,7 @@ pub const CM5: Preset = Preset {
     hop_ns: 500,
     net: Kind::FatTree,
     load: None,
+    jitter_permille: JITTER,
 };
 
 /// Cray Blitz's Cray C916 (Hyatt, Suter, Nelson 1989; Hyatt's DTS paper, 1994): 16
@@ -92,6 +102,7 @@ pub const C916: Preset = Preset {
     hop_ns: 0,
     net: Kind::Bus,
     load: None,
+    jitter_permille: JITTER,
 };
 
 /// The workstation cluster of TDSAB (Kishimoto and Schaeffer 2002): Pentium III PCs on
@@ -111,6 +122,7 @@ pub const P3_ETHERNET: Preset = Preset {
     hop_ns: 60_000,
     net: Kind::Full,
     load: None,
+    jitter_permille: JITTER,
 };
 
 /// PV-splitting on a LAN of unequal PCs whose owners keep using them (the
@@ -130,6 +142,7 @@ pub const LAN: Preset = Preset {
     hop_ns: 500_000,
     net: Kind::Bus,
     load: Some(Load { period_ns: 50_000_000, min_permille: 300, max_permille: 1000 }),
+    jitter_permille: JITTER,
 };
 
 /// A current multicore PC.
@@ -147,6 +160,7 @@ pub const MULTICORE: Preset = Preset {
     hop_ns: 50,
     net: Kind::Bus,
     load: None,
+    jitter_permille: JITTER,
 };
 
 /// The textbook machine: equal processors, free and instant messages. With it, one
@@ -160,6 +174,7 @@ pub const IDEAL: Preset = Preset {
     hop_ns: 0,
     net: Kind::Full,
     load: None,
+    jitter_permille: 0,
 };
 
 /// Every preset, in the order a menu lists them.
