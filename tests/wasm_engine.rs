@@ -155,6 +155,17 @@ async fn every_algorithm_on_2_and_4_workers_returns_the_serial_value_in_pure_mod
     }
 }
 
+/// The simulator is deterministic across platforms: its fixed run hashes its event trace
+/// to the same value as the native build's `meshmate sim --signature`.
+#[wasm_bindgen_test]
+fn the_simulator_trace_hash_equals_the_native_one() {
+    let native: u64 = option_env!("MESHMATE_NATIVE_SIM_HASH")
+        .expect("set MESHMATE_NATIVE_SIM_HASH to `meshmate sim --signature` (./build.sh test does)")
+        .parse()
+        .expect("MESHMATE_NATIVE_SIM_HASH is a number");
+    assert_eq!(meshmate::machine::sim::signature().unwrap(), native);
+}
+
 /// The speedup measurement runs in the browser worker too, on the pool's workers.
 #[wasm_bindgen_test]
 async fn speedup_is_measured_on_the_pool() {

@@ -19,6 +19,7 @@ const USAGE: &str = "usage: meshmate [uci]
        meshmate speedup --algo A[,B...] --threads 1,2[,...] --suite FILE --depth D [--hash MIB] [--csv FILE] [--json FILE]
        meshmate sim --algo A[,B...] --procs P[,P2...] --preset NAME --suite FILE --depth D [--net NAME] [--tt global]
                     [--seed S] [--hash MIB] [--pure] [--trace FILE.jsonl] [--json]
+       meshmate sim --signature          (the trace hash of a fixed run: equal natively and in wasm)
        meshmate sim --bench [--preset NAME] [--algo A] [--procs 1,16,64,256,1024] [--depth D]";
 
 /// Dispatches on the first argument.
@@ -248,6 +249,10 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
 /// `sim`: the papers' experiment on a simulated machine, printed in the shape of
 /// Zugzwang's Figure 5 (times in virtual seconds), or with `--bench` the simulator's speed.
 fn run_sim(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--signature") {
+        println!("{} trace hash", meshmate::machine::sim::signature()?);
+        return Ok(());
+    }
     let bench = args.iter().any(|a| a == "--bench");
     // A comma-separated list; `--bench` has defaults, the experiment needs every list.
     let list = |name: &str, bench_default: &'static str| match flag(args, name) {

@@ -107,3 +107,19 @@ pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'
     }
     Ok(rows)
 }
+
+/// The simulator's signature: the trace hash of one fixed run (Kiwipete, ybwc on 16
+/// T800s wired as DB(4), depth 5, seed 7). Like the bench's node count for the
+/// searcher, it must be the same natively and in the browser.
+pub fn signature() -> Result<u64, String> {
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let board: Board = KIWIPETE.parse().map_err(|_| "the signature position parses".to_string())?;
+    let mut sim = Sim::from_names("t800", Some("debruijn"), 16, 7).map_err(|e| e.to_string())?;
+    sim.set_trace(super::TraceMode::Hash);
+    let tt = Arc::new(TranspositionTable::try_new(16).map_err(|e| e.to_string())?);
+    let counters = Counters::new(16);
+    let limits = Limits { depth: Some(5), ..Limits::default() };
+    let mut searchers = Vec::new();
+    search(&mut sim, Algorithm::Ybwc, 16, &mut searchers, &tt, &board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+    Ok(sim.trace().map_or(0, |t| t.hash()))
+}

@@ -30,7 +30,7 @@ mod trace;
 
 pub use cpu::Load;
 pub use error::SimError;
-pub use experiment::{simulate_suite, SimRow, SimSuite};
+pub use experiment::{signature, simulate_suite, SimRow, SimSuite};
 pub use presets::Preset;
 pub use throughput::{simulation_speed, SpeedRow};
 pub use trace::{Event, ProcessorState, Trace, TraceMode, NODE_SAMPLE};
