@@ -120,7 +120,9 @@ test_wasm() {
   local signature
   signature=$("$ROOT/target/release/meshmate" bench | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
   log "wasm tests in headless Chromium (threaded build, rayon pool; native bench signature $signature)"
-  MESHMATE_NATIVE_BENCH_NODES="$signature" wasm_env threads nice "$CARGO_BIN/wasm-pack" test --headless \
+  # The exactness test searches 32 positions with every algorithm on 2 and 4 workers
+  # (about 25 s): more than wasm-bindgen-test's default 20 s per test.
+  MESHMATE_NATIVE_BENCH_NODES="$signature" WASM_BINDGEN_TEST_TIMEOUT=300 wasm_env threads nice "$CARGO_BIN/wasm-pack" test --headless \
     --chrome --chromedriver /usr/bin/chromedriver --release "$ROOT" --test wasm_engine
 }
 # End-to-end tests of the built app: Playwright drives Debian's Chromium against www/serve.mjs.

@@ -10,17 +10,25 @@ use std::time::Duration;
 use meshmate::chess::{format_uci, legal_moves, parse_epd_file, parse_fen, perft};
 use meshmate::clock::now_ms;
 use meshmate::wasm::events::{parse as parse_event, Event};
+use meshmate::machine::{Counters, Threads};
+use meshmate::parallel::{search, Algorithm};
+use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings};
+use meshmate::tt::TranspositionTable;
 use meshmate::wasm::{init_thread_pool, WasmEngine};
+use std::sync::Arc;
 use rayon::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_dedicated_worker);
 
-/// Threads in the pool: at least two, so searches and helpers really run in parallel.
-const POOL_THREADS: usize = 2;
+/// Threads in the pool: four, so the parallel algorithms run with 2 and 4 workers.
+const POOL_THREADS: usize = 4;
 /// The shared perft suite, read at build time (the browser has no file system).
 const PERFT_EPD: &str = include_str!("../../shared/data/perft.epd");
+/// Positions for the exactness test, read at build time.
+const BRATKO_KOPEC_EPD: &str = include_str!("../../shared/data/bratko-kopec.epd");
+const CRAY_BLITZ_EPD: &str = include_str!("../../shared/data/crayblitz-1993.epd");
 /// Perft counts above this are skipped: the test is about the wasm build, not speed.
 const MAX_PERFT_NODES: u64 = 300_000;
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -101,7 +109,7 @@ async fn a_search_returns_a_legal_move() {
 }
 
 #[wasm_bindgen_test]
-async fn a_parallel_search_uses_both_pool_threads() {
+async fn a_parallel_search_uses_every_pool_thread() {
     pool().await;
     let mut engine = engine();
     engine.send("setoption name Algorithm value lazysmp");
@@ -119,6 +127,45 @@ async fn a_parallel_search_uses_both_pool_threads() {
         let nodes = js_sys::Reflect::get(&worker, &"nodes".into()).unwrap().as_f64().unwrap();
         assert!(nodes > 0.0, "every processor searched: {:?}", js_sys::JSON::stringify(&workers));
     }
+}
+
+/// Every algorithm on 2 and 4 web workers returns the serial search's exact value (Pure
+/// mode, fixed depth), as natively: the wasm threads machine splits and merges correctly.
+#[wasm_bindgen_test]
+async fn every_algorithm_on_2_and_4_workers_returns_the_serial_value_in_pure_mode() {
+    pool().await;
+    let mut boards: Vec<_> = parse_epd_file(BRATKO_KOPEC_EPD).unwrap().into_iter().map(|e| e.board).collect();
+    boards.extend(parse_epd_file(CRAY_BLITZ_EPD).unwrap().into_iter().take(8).map(|e| e.board));
+    assert!(boards.len() >= 30);
+    let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+    let limits = Limits { depth: Some(4), ..Limits::default() };
+    let counters = Counters::new(POOL_THREADS);
+    let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
+    let mut searchers = Vec::new();
+    for (i, board) in boards.iter().enumerate() {
+        tt.clear();
+        let serial = search(&mut Threads, Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        for algorithm in Algorithm::ALL.into_iter().filter(|&a| a != Algorithm::Serial) {
+            for workers in [2, 4] {
+                tt.clear();
+                let result = search(&mut Threads, algorithm, workers, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+                assert_eq!(result.score, serial.score, "position {i}: {algorithm:?} on {workers} workers");
+            }
+        }
+    }
+}
+
+/// The speedup measurement runs in the browser worker too, on the pool's workers.
+#[wasm_bindgen_test]
+async fn speedup_is_measured_on_the_pool() {
+    pool().await;
+    let mut engine = engine();
+    engine.send(&format!("speedup algo ybwc,dts threads 2,4 depth 5 fens {KIWIPETE}"));
+    let lines = read_until(&engine, |l| parse_event(l) == Some(Event::SpeedupDone), 60_000.0);
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let rows: Vec<String> = lines.iter().filter_map(|l| match parse_event(l) { Some(Event::Speedup { json }) => Some(json), _ => None }).collect();
+    assert_eq!(rows.len(), 1 + 2 * 2, "serial, then each algorithm at 2 and 4 workers: {rows:#?}");
+    assert!(rows[4].contains("\"algorithm\":\"dts\"") && rows[4].contains("\"threads\":4"), "{rows:#?}");
 }
 
 #[wasm_bindgen_test]

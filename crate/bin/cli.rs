@@ -198,7 +198,7 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
     let suite = flag(args, "--suite").ok_or("--suite is missing")?;
     let boards: Vec<Board> = parse_epd_file(&read_file(suite)?)?.into_iter().map(|e| e.board).collect();
     println!("{:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
-    let rows = measure_speedup(&boards, &algorithms, &threads, depth, hash, &mut |r| {
+    let rows = measure_speedup(&boards, &algorithms, &threads, depth, hash, &Control::default(), &mut |r: &SpeedupRow| {
         println!(
             "{:>4} {:<8} {:>3} {:>10.1} {:>12} {:>6.2} {:>7.3} {:>5.2}",
             r.position + 1, r.algorithm, r.threads, r.millis, r.nodes, r.speedup, r.search_overhead, r.load

@@ -6,8 +6,12 @@
 //! offer for work. A thrashing counter raises the depth a split point needs after small
 //! subproblems in a row, which stops feeding frenzies.
 //!
-//! Departure from Cray Blitz: split points live on the owner's stack, so the owner of a
-//! split point waits for its helpers instead of any processor finishing it.
+//! Moves given away are searched with the zero window of principal variation search, as
+//! Cray Blitz's own search did; a test that fails high is searched again by the owner.
+//!
+//! Departure from Cray Blitz: split points live on the owner's stack, so a split point is
+//! finished by its owner, not by whichever processor ends last; the owner is never idle
+//! meanwhile, though: it helps elsewhere until the values are back (see `split`).
 //!
 //! Shared state: the table; killers and history per processor.
 
@@ -26,4 +30,4 @@ fn merit(c: &SplitCandidate) -> Option<i32> {
 }
 
 /// Cray Blitz's choices.
-pub(super) const POLICY: Policy = Policy { window: SplitWindow::Full, seek: Seek::Broadcast, merit, tests_first: false };
+pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::Broadcast, merit, tests_first: false };

@@ -22,6 +22,8 @@ pub(super) const MIN_SPLIT_DEPTH: i32 = 3;
 
 /// A subproblem smaller than this many nodes counts as thrashing (DTS).
 const SMALL_JOB_NODES: u64 = 2_000;
+/// Small subproblems in a row that count: at most three plies more for a split point.
+const MAX_THRASHING: i32 = 6;
 
 /// What distinguishes one work-splitting algorithm from another.
 pub(super) struct Policy {
@@ -255,7 +257,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let Seeking::Collecting { replies, best } = &mut self.seeking else { return };
         *replies += 1;
         if let Some(m) = merit {
-            // Thrashing raises the bar: only deeper split points will do.
+            // Thrashing raises the bar, by up to three plies: only deeper split points will do.
             let good_enough = m / 4 >= MIN_SPLIT_DEPTH + self.thrashing / 2;
             if good_enough && best.is_none_or(|(b, _)| m > b) {
                 *best = Some((m, from));
@@ -289,7 +291,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 let pv = context.searcher.pv().iter().map_while(|m| *m).collect();
                 cpu.send(job.owner, Message::Result { job: job.id, value, pv });
                 let small = context.searcher.nodes() - job.nodes_at_start < SMALL_JOB_NODES;
-                self.thrashing = if small { (self.thrashing + 1).min(16) } else { 0 };
+                self.thrashing = if small { (self.thrashing + 1).min(MAX_THRASHING) } else { 0 };
                 let context = self.close_context(i);
                 self.recycle(context, cpu);
                 true
@@ -379,19 +381,17 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
                 self.contexts[0].waiting = false;
             }
         }
-        let worked = match self.contexts.iter().position(|c| !c.waiting) {
-            Some(i) => {
-                let worked = self.step_context(i, cpu);
-                if let Some(c) = self.contexts.get_mut(i) {
-                    send_notices(&mut c.searcher, cpu);
-                }
-                worked
+        let mut worked = false;
+        if let Some(i) = self.contexts.iter().position(|c| !c.waiting) {
+            worked = self.step_context(i, cpu);
+            if let Some(c) = self.contexts.get_mut(i) {
+                send_notices(&mut c.searcher, cpu);
             }
-            None => {
-                self.seek(cpu);
-                false
-            }
-        };
+        }
+        // Every search waits (or there is none): ask for work now rather than after a nap.
+        if !worked && self.contexts.iter().all(|c| c.waiting) {
+            self.seek(cpu);
+        }
         if worked {
             Activity::Working
         } else {

@@ -7,7 +7,7 @@
 //! where T(1) and N(1) come from the serial searcher (speedups are measured against
 //! the best sequential algorithm, as StarTech and TDSAB insist).
 
-use crate::machine::{Counters, MessageKind, ProcessorSnapshot, Threads};
+use crate::machine::{Counters, Machine, MessageKind, ProcessorSnapshot, Threads};
 use crate::parallel::{search, Algorithm};
 use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
@@ -96,13 +96,15 @@ impl Activity {
 
 /// Searches every board to `depth` with the serial searcher and then with each
 /// algorithm and processor count, a fresh table of `hash_mib` each time; `progress`
-/// receives each row as it is measured.
+/// receives each row as it is measured. `control` stops the measurement: the search
+/// running then ends early and no further row is measured.
 pub fn measure_speedup(
     boards: &[Board],
     algorithms: &[Algorithm],
     threads: &[usize],
     depth: i32,
     hash_mib: usize,
+    control: &Control,
     progress: &mut dyn FnMut(&SpeedupRow),
 ) -> Result<Vec<SpeedupRow>, String> {
     let most = threads.iter().copied().max().unwrap_or(1).max(1);
@@ -118,17 +120,25 @@ pub fn measure_speedup(
                 s.clear_heuristics();
             }
             let start = now_ms();
-            let result = search(&mut Threads, algorithm, p, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+            let result = search(&mut Threads, algorithm, p, &mut searchers, &tt, board, &[], &limits, &settings, control, &mut NoReports, &counters);
             let millis = now_ms() - start;
             Ok((millis, result.nodes, Activity::of(&counters.snapshot()[..p])))
         };
         let (t1, n1, activity) = run(Algorithm::Serial, 1)?;
+        if control.stopped() {
+            break;
+        }
         let serial = row(position, Algorithm::Serial, 1, (t1, n1), (t1, n1), activity);
         progress(&serial);
         rows.push(serial);
         for &algorithm in algorithms.iter().filter(|&&a| a != Algorithm::Serial) {
             for &p in threads {
+                // No more processors than the machine can run at once (the browser's pool).
+                let p = p.min(Threads.processors());
                 let (t, n, activity) = run(algorithm, p)?;
+                if control.stopped() {
+                    return Ok(rows);
+                }
                 let row = row(position, algorithm, p, (t, n), (t1, n1), activity);
                 progress(&row);
                 rows.push(row);

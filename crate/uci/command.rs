@@ -1,9 +1,11 @@
 //! Parsing of UCI input lines into commands, with an error message for every kind of
 //! malformed line. Parsing needs the current game only to check moves.
 
-use crate::chess::{parse_uci, Game, START_FEN};
+use super::options::MAX_THREADS;
+use crate::chess::{parse_fen, parse_uci, Game, START_FEN};
+use crate::parallel::Algorithm;
 use crate::search::Limits;
-use cozy_chess::Color;
+use cozy_chess::{Board, Color};
 
 /// One parsed input line.
 #[derive(Debug, Clone)]
@@ -31,12 +33,65 @@ pub enum Command {
     },
     /// `bench [depth]`
     Bench(Option<i32>),
+    /// `speedup algo A[,B…] threads P[,Q…] depth D [hash MIB] [fens FEN; FEN…]`: the
+    /// time-to-depth measurement of `meshmate speedup`, here on the current position or
+    /// the given ones (an extension, so the browser worker can measure too).
+    Speedup(SpeedupRequest),
     /// `d`: show the current position.
     Display,
     /// `quit`
     Quit,
     /// An empty line.
     Nothing,
+}
+
+/// What a `speedup` command asks for.
+#[derive(Clone, Debug)]
+pub struct SpeedupRequest {
+    /// Algorithms to compare with the serial search.
+    pub algorithms: Vec<Algorithm>,
+    /// Processor counts.
+    pub threads: Vec<usize>,
+    /// Fixed depth of every search.
+    pub depth: i32,
+    /// Table size for each search, MiB.
+    pub hash_mib: usize,
+    /// Positions; empty means the current position.
+    pub boards: Vec<Board>,
+}
+
+/// Largest table a `speedup` request may ask for each search, MiB.
+const MAX_SPEEDUP_HASH: usize = 256;
+
+fn parse_speedup(args: &[&str]) -> Result<SpeedupRequest, String> {
+    let fens_at = args.iter().position(|&t| t == "fens").unwrap_or(args.len());
+    let (settings, fens) = args.split_at(fens_at);
+    let mut request = SpeedupRequest { algorithms: Vec::new(), threads: Vec::new(), depth: 0, hash_mib: 16, boards: Vec::new() };
+    for pair in settings.chunks(2) {
+        let [name, value] = pair else { return Err(format!("speedup: '{}' needs a value", pair[0])) };
+        match *name {
+            "algo" => {
+                request.algorithms = value.split(',').map(|a| Algorithm::from_name(a).ok_or_else(|| format!("speedup: unknown algorithm '{a}'"))).collect::<Result<_, _>>()?
+            }
+            "threads" => {
+                request.threads = value
+                    .split(',')
+                    .map(|t| t.parse().ok().filter(|n| (1..=MAX_THREADS).contains(n)).ok_or_else(|| format!("speedup: thread count '{t}' is not from 1 to {MAX_THREADS}")))
+                    .collect::<Result<_, _>>()?
+            }
+            "depth" => request.depth = value.parse().ok().filter(|d| (1..=64).contains(d)).ok_or_else(|| format!("speedup: depth '{value}' is not from 1 to 64"))?,
+            "hash" => request.hash_mib = value.parse().ok().filter(|m| (1..=MAX_SPEEDUP_HASH).contains(m)).ok_or_else(|| format!("speedup: hash '{value}' is not from 1 to {MAX_SPEEDUP_HASH} MiB"))?,
+            other => return Err(format!("speedup: unknown setting '{other}' (algo, threads, depth, hash, fens)")),
+        }
+    }
+    if request.algorithms.is_empty() || request.threads.is_empty() || request.depth == 0 {
+        return Err("speedup needs 'algo', 'threads' and 'depth'".to_string());
+    }
+    let fens = fens.get(1..).unwrap_or_default().join(" ");
+    for fen in fens.split(';').map(str::trim).filter(|f| !f.is_empty()) {
+        request.boards.push(parse_fen(fen).map_err(|e| format!("speedup: bad FEN '{fen}': {e}"))?);
+    }
+    Ok(request)
 }
 
 /// Parses one line; `game` is the current position (for `go searchmoves`).
@@ -59,6 +114,7 @@ pub fn parse(line: &str, game: &Game) -> Result<Command, String> {
             None => None,
             Some(d) => Some(d.parse().ok().filter(|d| (1..=64).contains(d)).ok_or_else(|| format!("bench depth '{d}' is not a number from 1 to 64"))?),
         }),
+        "speedup" => Command::Speedup(parse_speedup(rest)?),
         "d" => Command::Display,
         "quit" => Command::Quit,
         other => return Err(format!("unknown command '{other}'")),

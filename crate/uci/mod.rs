@@ -132,6 +132,12 @@ impl Engine {
                 Err(e) => self.error(&e),
             },
             Command::Bench(depth) => self.runner.submit(Job::Bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH)), &self.host),
+            Command::Speedup(mut request) => {
+                if request.boards.is_empty() {
+                    request.boards.push(self.game.board().clone());
+                }
+                self.runner.submit(Job::Speedup(Box::new(request), Arc::new(crate::search::Control::default())), &self.host);
+            }
             Command::Display => {
                 self.host.emit(&format!("info string fen {}", self.game.board()));
             }

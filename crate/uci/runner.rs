@@ -3,6 +3,7 @@
 //! search answered last. Jobs run on threads the [`Host`] provides; no thread stays
 //! alive (or busy) while the queue is empty.
 
+use super::command::SpeedupRequest;
 use super::report::{bestmove_line, info_line};
 use super::Host;
 use crate::chess::Game;
@@ -10,6 +11,7 @@ use super::options::MAX_THREADS;
 use crate::machine::{Counters, ProcessorSnapshot};
 use crate::parallel::{self, Algorithm};
 use crate::search::{bench, Control, Info, Limits, Listener, Noise, RootMove, SearchSettings, Searcher, Strength};
+use crate::stats::{measure_speedup, SpeedupRow};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
 use std::collections::VecDeque;
@@ -43,6 +45,9 @@ pub enum Job {
     ForgetHeuristics,
     /// Run the bench at this depth (queued like a search, so `isready` stays answered).
     Bench(i32),
+    /// Measure speedups, each row printed as `info string speedup {json}` and the end as
+    /// `info string speedup done`; `stop` ends it early.
+    Speedup(Box<SpeedupRequest>, Arc<Control>),
 }
 
 struct State {
@@ -80,8 +85,10 @@ impl Runner {
     /// Queues `job` and makes sure a thread is draining the queue.
     pub fn submit(self: &Arc<Self>, job: Job, host: &Arc<dyn Host>) {
         let mut state = lock(&self.state);
-        if let Job::Search(s) = &job {
-            state.active.push((s.control.clone(), s.limits.infinite || s.limits.ponder));
+        match &job {
+            Job::Search(s) => state.active.push((s.control.clone(), s.limits.infinite || s.limits.ponder)),
+            Job::Speedup(_, control) => state.active.push((control.clone(), false)),
+            Job::Bench(_) | Job::ForgetHeuristics => {}
         }
         state.queue.push_back(job);
         if !state.draining {
@@ -143,6 +150,15 @@ impl Runner {
                     for s in lock(&self.searchers).iter_mut() {
                         s.clear_heuristics();
                     }
+                }
+                Job::Speedup(request, control) => {
+                    let boards = request.boards;
+                    let emit = &mut |row: &SpeedupRow| host.emit(&format!("info string speedup {}", row.json()));
+                    if let Err(e) = measure_speedup(&boards, &request.algorithms, &request.threads, request.depth, request.hash_mib, &control, emit) {
+                        host.emit(&format!("info string error: speedup: {e}"));
+                    }
+                    lock(&self.state).active.retain(|(c, _)| !Arc::ptr_eq(c, &control));
+                    host.emit("info string speedup done");
                 }
                 Job::Search(job) => {
                     let control = job.control.clone();

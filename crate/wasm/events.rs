@@ -3,7 +3,7 @@
 //! parsed from the engine's UCI output lines, and each processor's [`WorkerActivity`].
 use serde::Serialize;
 
-use crate::machine::ProcessorSnapshot;
+use crate::machine::{MessageKind, ProcessorSnapshot};
 
 /// What one UCI output line means to a user interface.
 #[derive(Debug, PartialEq, Serialize)]
@@ -42,6 +42,14 @@ pub enum Event {
         /// The text after `info string `.
         text: String,
     },
+    /// One measured row of a `speedup` command (`info string speedup {json}`).
+    Speedup {
+        /// The row as JSON text (position, algorithm, threads, ms, nodes, speedup,
+        /// search_overhead, load, idle_ms, splits, aborted_nodes, messages by kind).
+        json: String,
+    },
+    /// A `speedup` command has finished (`info string speedup done`).
+    SpeedupDone,
     /// The search result (`bestmove ...`).
     #[serde(rename_all = "camelCase")]
     Bestmove {
@@ -90,7 +98,11 @@ fn parse_info<'a>(line: &str, mut words: impl Iterator<Item = &'a str>) -> Event
         match key {
             "string" => {
                 let text = line.split_once(" string ").map_or("", |(_, text)| text);
-                return Event::Message { text: text.to_owned() };
+                return match text.strip_prefix("speedup ") {
+                    Some("done") => Event::SpeedupDone,
+                    Some(json) if json.starts_with('{') => Event::Speedup { json: json.to_owned() },
+                    _ => Event::Message { text: text.to_owned() },
+                };
             }
             "depth" => depth = words.next().and_then(|w| w.parse().ok()),
             "seldepth" => seldepth = words.next().and_then(|w| w.parse().ok()),
@@ -123,10 +135,15 @@ pub struct WorkerActivity {
     pub busy_ms: u64,
     /// Milliseconds it waited for the others in the current search.
     pub idle_ms: u64,
+    /// Messages it sent, as [kind name, count] pairs (only kinds it sent).
+    pub sent: Vec<(&'static str, u64)>,
+    /// Subtrees it handed to other workers.
+    pub splits: u64,
 }
 
 impl From<&ProcessorSnapshot> for WorkerActivity {
     fn from(p: &ProcessorSnapshot) -> Self {
-        WorkerActivity { busy: p.working, nodes: p.nodes, busy_ms: p.busy_us / 1000, idle_ms: p.idle_us / 1000 }
+        let sent = MessageKind::ALL.iter().map(|k| (k.name(), p.sent[k.index()])).filter(|&(_, n)| n > 0).collect();
+        WorkerActivity { busy: p.working, nodes: p.nodes, busy_ms: p.busy_us / 1000, idle_ms: p.idle_us / 1000, sent, splits: p.splits }
     }
 }

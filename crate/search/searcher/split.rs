@@ -206,11 +206,16 @@ impl Searcher {
         if self.done.is_some() || (alpha <= f.alpha && beta >= f.beta) {
             return;
         }
+        // The owner's window is never empty (it sends CUTOFF instead), so neither is
+        // this one unless what this search already proved reaches the new beta: a cut.
         f.alpha = f.alpha.max(alpha);
-        f.beta = f.beta.min(beta).max(f.alpha + 1);
+        f.beta = f.beta.min(beta);
         if f.proven >= f.beta {
             self.cut_at(0);
         } else {
+            // Alpha raised without proof (mate distance) may meet the new beta: widening
+            // back by one keeps the window valid, and a wider window is always sound.
+            f.beta = f.beta.max(f.alpha + 1);
             self.window_changed(0);
         }
     }
@@ -285,6 +290,7 @@ impl Searcher {
                 self.cut_at(i + 1);
                 return;
             }
+            child.beta = child.beta.max(child.alpha + 1);
             i += 1;
         }
     }
