@@ -1,0 +1,218 @@
+//! The Lab's binding: the simulated machine ([`crate::machine::sim`]) for the browser's Lab
+//! worker (`www/engine/lab-worker.js`). The simulator runs on one thread by design, so the
+//! single build is enough; the worker may block while it runs, the page never does.
+//!
+//! Three calls: [`lab_catalogue`] (what the menus offer), [`lab_network`] (where to draw a
+//! machine's processors and links) and [`lab_simulate`] (one experiment: the serial search
+//! on one processor, then the algorithm on p, with the p-processor run's trace handed to a
+//! JavaScript sink in batches of JSON lines, `docs/trace-schema.md`).
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::chess::parse_fen;
+use crate::machine::sim::{presets::PRESETS, simulate_suite, Sim, SimRow, SimSuite, TraceMode};
+use crate::machine::MessageKind;
+use crate::net::{Ends, Kind, LinkKind, Topology};
+use crate::parallel::Algorithm;
+use crate::search::SearchSettings;
+
+/// The deepest search the Lab accepts: deeper ones take minutes at browser scale and
+/// their traces do not fit a page's memory.
+const MAX_LAB_DEPTH: i32 = 8;
+/// The transposition table of each simulated search, in MiB (a fresh one per search).
+const LAB_HASH_MIB: usize = 16;
+
+/// One preset as the menu shows it.
+#[derive(Serialize)]
+struct PresetEntry {
+    name: &'static str,
+    title: &'static str,
+    net: &'static str,
+}
+
+/// What the Lab's menus offer, from the crate's own lists.
+#[derive(Serialize)]
+struct Catalogue {
+    algorithms: Vec<&'static str>,
+    nets: Vec<&'static str>,
+    presets: Vec<PresetEntry>,
+    #[serde(rename = "messageKinds")]
+    message_kinds: Vec<&'static str>,
+    #[serde(rename = "maxDepth")]
+    max_depth: i32,
+}
+
+/// The algorithms, networks, presets and message kinds the Lab can show.
+#[wasm_bindgen(js_name = labCatalogue)]
+pub fn lab_catalogue() -> JsValue {
+    let catalogue = Catalogue {
+        algorithms: Algorithm::ALL.iter().filter(|&&a| a != Algorithm::Serial).map(|a| a.name()).collect(),
+        nets: Kind::ALL.iter().map(|k| k.name()).collect(),
+        presets: PRESETS.iter().map(|p| PresetEntry { name: p.name, title: p.title, net: p.net.name() }).collect(),
+        message_kinds: MessageKind::ALL.iter().map(|k| k.name()).collect(),
+        max_depth: MAX_LAB_DEPTH,
+    };
+    serde_wasm_bindgen::to_value(&catalogue).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A link to draw: its ends (`b` is `None` for a shared bus) and its kind's name.
+#[derive(Serialize)]
+struct LinkEntry {
+    a: Option<usize>,
+    b: Option<usize>,
+    kind: String,
+}
+
+/// A machine's drawing hints: node positions (x, y in 0..=1), links, the host processor.
+#[derive(Serialize)]
+struct NetworkDrawing {
+    processors: usize,
+    nodes: usize,
+    host: Option<usize>,
+    points: Vec<[f32; 2]>,
+    links: Vec<LinkEntry>,
+}
+
+/// The name the UI colours a link kind by (hypercube dimensions and fat-tree levels keep
+/// their number after a colon).
+fn link_kind_name(kind: LinkKind) -> String {
+    match kind {
+        LinkKind::Shuffle => "shuffle".into(),
+        LinkKind::Exchange => "exchange".into(),
+        LinkKind::Added => "added".into(),
+        LinkKind::Dimension(d) => format!("dimension:{d}"),
+        LinkKind::Up(level) => format!("up:{level}"),
+        LinkKind::Bus => "bus".into(),
+        LinkKind::Ring => "ring".into(),
+        LinkKind::Direct => "direct".into(),
+    }
+}
+
+/// Where to draw `processors` processors wired as `net`, or why that machine cannot exist.
+#[wasm_bindgen(js_name = labNetwork)]
+pub fn lab_network(net: &str, processors: usize) -> Result<JsValue, JsError> {
+    let topology = Topology::new(net.parse::<Kind>()?, processors)?;
+    let points = (0..topology.nodes()).map(|n| topology.layout(n).map_or([0.5, 0.5], |p| [p.x, p.y])).collect();
+    let links = topology
+        .links()
+        .map(|link| {
+            let (a, b) = match link.ends {
+                Ends::Pair(a, b) => (Some(a), Some(b)),
+                Ends::Shared => (None, None),
+            };
+            LinkEntry { a, b, kind: link_kind_name(link.kind) }
+        })
+        .collect();
+    let drawing = NetworkDrawing { processors: topology.processors(), nodes: topology.nodes(), host: topology.host(), points, links };
+    Ok(serde_wasm_bindgen::to_value(&drawing)?)
+}
+
+/// One Lab experiment, as the page asks for it.
+#[derive(Deserialize)]
+struct LabRequest {
+    algorithm: String,
+    net: String,
+    processors: usize,
+    preset: String,
+    fen: String,
+    depth: i32,
+    seed: u64,
+}
+
+/// One row of the result table (the serial reference or the p-processor run).
+#[derive(Serialize)]
+struct LabRow {
+    algorithm: &'static str,
+    processors: usize,
+    nodes: u64,
+    #[serde(rename = "timeNs")]
+    time_ns: u64,
+    load: f64,
+    #[serde(rename = "searchOverhead")]
+    search_overhead: f64,
+    speedup: f64,
+    messages: u64,
+    score: i32,
+}
+
+impl From<&SimRow> for LabRow {
+    fn from(row: &SimRow) -> LabRow {
+        LabRow {
+            algorithm: row.algorithm,
+            processors: row.processors,
+            nodes: row.nodes,
+            time_ns: row.time_ns,
+            load: row.load,
+            search_overhead: row.search_overhead(),
+            speedup: row.speedup(),
+            messages: row.messages,
+            score: row.score,
+        }
+    }
+}
+
+/// What the experiment measured, besides the trace it streamed.
+#[derive(Serialize)]
+struct LabReport {
+    rows: Vec<LabRow>,
+    events: usize,
+    /// The trace's FNV-1a hash, as hex (a `u64` does not survive JavaScript numbers).
+    hash: String,
+    #[serde(rename = "elapsedNs")]
+    elapsed_ns: u64,
+    #[serde(rename = "endNs")]
+    end_ns: u64,
+    #[serde(rename = "busyNs")]
+    busy_ns: Vec<u64>,
+    #[serde(rename = "idleNs")]
+    idle_ns: Vec<u64>,
+    #[serde(rename = "linkBusyNs")]
+    link_busy_ns: Vec<u64>,
+    /// Wall-clock milliseconds both searches took in the simulator (tracing included,
+    /// streaming the trace not): the simulator's speed in this browser.
+    #[serde(rename = "simulationMs")]
+    simulation_ms: f64,
+}
+
+/// Runs one experiment: the serial search on one processor of the preset's machine (T(1),
+/// N(1)), then `algorithm` on all `processors`, tracing that run. Its trace (header line
+/// first) goes to `sink(text)` as JSON lines joined by newlines, `batch` events a call;
+/// the returned report holds the table's rows and the run's totals.
+#[wasm_bindgen(js_name = labSimulate)]
+pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize) -> Result<JsValue, JsError> {
+    let request: LabRequest = serde_wasm_bindgen::from_value(request).map_err(|e| JsError::new(&format!("bad Lab request: {e}")))?;
+    let algorithm = Algorithm::from_name(&request.algorithm).ok_or_else(|| JsError::new(&format!("unknown algorithm '{}'", request.algorithm)))?;
+    if !(1..=MAX_LAB_DEPTH).contains(&request.depth) {
+        return Err(JsError::new(&format!("depth {} is outside 1..={MAX_LAB_DEPTH}", request.depth)));
+    }
+    let board = parse_fen(&request.fen).map_err(|e| JsError::new(&format!("bad FEN: {e}")))?;
+    let mut serial = Sim::from_names(&request.preset, Some(&request.net), 1, request.seed)?;
+    let mut machine = Sim::from_names(&request.preset, Some(&request.net), request.processors, request.seed)?;
+    machine.set_trace(TraceMode::Full);
+    let boards = [board];
+    let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, settings: SearchSettings::default() };
+    let started = js_sys::Date::now();
+    let rows = simulate_suite(&mut serial, std::slice::from_mut(&mut machine), &suite, &[algorithm], &mut |_| {}).map_err(|e| JsError::new(&e))?;
+
+    let simulation_ms = js_sys::Date::now() - started;
+    let trace = machine.trace().expect("tracing was switched on");
+    let emit = |text: String| sink.call1(&JsValue::NULL, &JsValue::from_str(&text)).map(|_| ());
+    emit(machine.trace_header()).map_err(|_| JsError::new("the trace sink failed"))?;
+    for chunk in trace.events().chunks(batch.max(1)) {
+        let lines: Vec<String> = chunk.iter().map(|event| event.to_json(trace.labels())).collect();
+        emit(lines.join("\n")).map_err(|_| JsError::new("the trace sink failed"))?;
+    }
+    let run = machine.last_run().expect("the algorithm ran on the machine");
+    let report = LabReport {
+        rows: rows.iter().map(LabRow::from).collect(),
+        events: trace.events().len(),
+        hash: format!("{:016x}", trace.hash()),
+        elapsed_ns: run.elapsed_ns,
+        end_ns: run.end_ns,
+        busy_ns: run.busy_ns.clone(),
+        idle_ns: run.idle_ns.clone(),
+        link_busy_ns: run.link_busy_ns.clone(),
+        simulation_ms,
+    };
+    Ok(serde_wasm_bindgen::to_value(&report)?)
+}

@@ -1,0 +1,161 @@
+// The replay of one simulated run: the trace's events (docs/trace-schema.md) applied in
+// order up to a virtual time, giving what the drawing and the charts show at that time —
+// each processor's state and counters, the messages crossing links, each link's load.
+// Nothing here is invented: every number comes from an event of the real trace.
+
+/** Processor states by index, as the drawing colours them. */
+export const STATES = ['busy', 'waiting', 'done'];
+const STATE_INDEX = { busy: 0, waiting: 1, done: 2 };
+
+/** The virtual time an event happens at, for ordering the replay. */
+function eventTime(event) {
+  switch (event.ev) {
+    case 'hop':
+      return event.start;
+    case 'end':
+      return event.end;
+    default:
+      return event.t ?? 0;
+  }
+}
+
+export class Playback {
+  /**
+   * @param {{ processors: number, links: number }} machine the trace's header line
+   * @param {string[]} kinds message kinds, in the simulator's order
+   */
+  constructor(machine, kinds) {
+    const p = machine.processors;
+    /** The header line. */
+    this.machine = machine;
+    this.kinds = kinds;
+    this.kindIndex = Object.fromEntries(kinds.map((k, i) => [k, i]));
+    /** Every event received so far, in trace order. */
+    this.events = [];
+    /** The next event to apply. */
+    this.cursor = 0;
+    /** Virtual nanoseconds shown. */
+    this.clock = 0;
+    /** Whether the whole trace has arrived. */
+    this.complete = false;
+    /** Per processor: state index (STATES), node count, messages sent and received. */
+    this.state = new Uint8Array(p);
+    this.nodes = new Float64Array(p);
+    this.sent = new Uint32Array(p);
+    this.received = new Uint32Array(p);
+    /** Per link: virtual ns held by messages applied so far, and messages on it now. */
+    this.linkBusy = new Float64Array(machine.links);
+    this.linkActive = new Uint16Array(machine.links);
+    /** Messages sent so far, by kind index. */
+    this.kindCounts = new Uint32Array(kinds.length);
+    /** Kind index of each message number (from its `send`). */
+    this.messageKind = [];
+    /** Hops applied whose `end` is not yet past: `{ msg, link, from, to, start, end, kind }`. */
+    this.flights = [];
+    /** Processors per state, kept up to date for the utilisation picture. */
+    this.stateCounts = [p, 0, 0];
+    this.ended = null;
+  }
+
+  /** Adds a batch of JSON lines from the worker. */
+  append(text) {
+    for (const line of text.split('\n')) {
+      if (line) this.events.push(JSON.parse(line));
+    }
+  }
+
+  /** Whether every received event has been applied. */
+  get atEnd() {
+    return this.cursor >= this.events.length;
+  }
+
+  /** The time of the last event, when the trace is complete (else of the last received). */
+  get lastTime() {
+    if (this.ended) return this.ended.end;
+    const last = this.events[this.events.length - 1];
+    return last ? eventTime(last) : 0;
+  }
+
+  /** Applies every event due by virtual time `t` and shows time `t`. */
+  advanceTo(t) {
+    while (this.cursor < this.events.length && eventTime(this.events[this.cursor]) <= t) this.apply(this.events[this.cursor++]);
+    this.clock = Math.max(this.clock, Math.min(t, this.lastTime));
+    this.retireFlights();
+  }
+
+  /** Applies exactly one event (the next) and moves the clock to its time; false at the end. */
+  step() {
+    if (this.atEnd) return false;
+    const event = this.events[this.cursor++];
+    this.apply(event);
+    this.clock = Math.max(this.clock, eventTime(event));
+    this.retireFlights();
+    return true;
+  }
+
+  apply(event) {
+    switch (event.ev) {
+      case 'state': {
+        const next = STATE_INDEX[event.state];
+        this.stateCounts[this.state[event.p]]--;
+        this.stateCounts[next]++;
+        this.state[event.p] = next;
+        this.nodes[event.p] = event.nodes;
+        break;
+      }
+      case 'nodes':
+        this.nodes[event.p] = event.nodes;
+        break;
+      case 'send': {
+        const kind = this.kindIndex[event.kind] ?? 0;
+        this.messageKind[event.msg] = kind;
+        this.kindCounts[kind]++;
+        this.sent[event.from]++;
+        break;
+      }
+      case 'hop':
+        this.linkBusy[event.link] += event.end - event.start;
+        this.linkActive[event.link]++;
+        this.flights.push({ ...event, kind: this.messageKind[event.msg] ?? 0 });
+        break;
+      case 'deliver':
+        this.received[event.to]++;
+        break;
+      case 'end':
+        this.ended = event;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Drops hops that are across by now. */
+  retireFlights() {
+    const clock = this.clock;
+    let kept = 0;
+    for (const flight of this.flights) {
+      if (flight.end > clock) this.flights[kept++] = flight;
+      else this.linkActive[flight.link]--;
+    }
+    this.flights.length = kept;
+  }
+
+  /** Share of the time shown so far that link `id` carried a message (0..1, lanes ignored). */
+  linkLoad(id) {
+    return this.clock > 0 ? Math.min(1, this.linkBusy[id] / this.clock) : 0;
+  }
+
+  /** The counters a test or a hover shows for processor `p`. */
+  processor(p) {
+    return { id: p, state: STATES[this.state[p]], nodes: this.nodes[p], sent: this.sent[p], received: this.received[p] };
+  }
+
+  /** Totals at the current time, for the page's test snapshot. */
+  totals() {
+    let nodes = 0;
+    for (const n of this.nodes) nodes += n;
+    let messages = 0;
+    for (const n of this.kindCounts) messages += n;
+    return { nodes, messages, busy: this.stateCounts[0], waiting: this.stateCounts[1], done: this.stateCounts[2] };
+  }
+}
