@@ -19,7 +19,7 @@ use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 use crate::uci::{Engine, Host};
-pub use lab::{lab_catalogue, lab_network, lab_simulate};
+pub use lab::{lab_catalogue, lab_network, lab_panic_message, lab_simulate};
 use outbox::OUTBOX;
 
 #[cfg(target_feature = "atomics")]

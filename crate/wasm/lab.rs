@@ -16,6 +16,29 @@ use crate::net::{Ends, Kind, LinkKind, Topology};
 use crate::parallel::Algorithm;
 use crate::search::SearchSettings;
 
+/// The message of the last panic in this instance: a panic aborts the instance (the call
+/// traps), so the worker asks for it afterwards to tell the user what went wrong.
+static LAST_PANIC: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// Installs (once) a panic hook that logs the panic to the console and keeps its message.
+fn keep_panic_messages() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            console_error_panic_hook::hook(info);
+            if let Ok(mut last) = LAST_PANIC.lock() {
+                *last = info.to_string();
+            }
+        }));
+    });
+}
+
+/// The message of the panic that aborted the last call, or an empty string.
+#[wasm_bindgen(js_name = labPanicMessage)]
+pub fn lab_panic_message() -> String {
+    LAST_PANIC.lock().map(|last| last.clone()).unwrap_or_default()
+}
+
 /// The deepest search the Lab accepts: deeper ones take minutes at browser scale and
 /// their traces do not fit a page's memory.
 const MAX_LAB_DEPTH: i32 = 8;
@@ -180,6 +203,7 @@ struct LabReport {
 /// the returned report holds the table's rows and the run's totals.
 #[wasm_bindgen(js_name = labSimulate)]
 pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize) -> Result<JsValue, JsError> {
+    keep_panic_messages();
     let request: LabRequest = serde_wasm_bindgen::from_value(request).map_err(|e| JsError::new(&format!("bad Lab request: {e}")))?;
     let algorithm = Algorithm::from_name(&request.algorithm).ok_or_else(|| JsError::new(&format!("unknown algorithm '{}'", request.algorithm)))?;
     if !(1..=MAX_LAB_DEPTH).contains(&request.depth) {

@@ -14,12 +14,14 @@
 // Trace lines are coalesced: the simulator hands over TRACE_BATCH events at a time and
 // this worker posts at most one message per POST_MS (and the rest before the report), so
 // the page is not flooded with tiny messages.
-import init, { labCatalogue, labNetwork, labSimulate } from '../pkg/single/meshmate.js';
+import init, { labCatalogue, labNetwork, labPanicMessage, labSimulate } from '../pkg/single/meshmate.js';
 
 /** Events per call of the simulator's sink. */
 const TRACE_BATCH = 2000;
 /** Least time between two trace messages to the page. */
 const POST_MS = 40;
+/** Memory in use at which an abort without a panic means the wasm memory (1 GiB at most) ran out. */
+const MEMORY_FULL_MIB = 768;
 
 const early = [];
 let ready = false;
@@ -48,11 +50,18 @@ function handle(message) {
     // A wasm trap (RuntimeError) leaves the instance unusable; anything else is a refusal.
     if (error instanceof WebAssembly.RuntimeError) {
       crashed = true;
-      self.postMessage({ type: 'crashed', message: String(error.message ?? error) });
+      self.postMessage({ type: 'crashed', message: labPanicMessage() || abortReason(error) });
     } else {
       self.postMessage({ id, type: 'error', message: String(error?.message ?? error) });
     }
   }
+}
+
+/** Why the wasm aborted without a panic message: allocation failures abort silently. */
+function abortReason(error) {
+  const mib = Math.round(wasm.memory.buffer.byteLength / 2 ** 20);
+  if (mib >= MEMORY_FULL_MIB) return `out of memory: the run and its trace filled the simulator's ${mib} MiB; try fewer processors or a shallower depth`;
+  return String(error.message ?? error);
 }
 
 function run(id, request) {
@@ -73,7 +82,7 @@ function run(id, request) {
   self.postMessage({ id, type: 'report', report, wallMs: performance.now() - started });
 }
 
-await init();
+const wasm = await init();
 self.postMessage({ type: 'ready', catalogue: labCatalogue() });
 ready = true;
 for (const message of early.splice(0)) handle(message);

@@ -3,12 +3,18 @@
 // read the same Playback the drawing reads, so they show the replayed moment.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { KIND_COLORS } from './networkView.js';
 
 /** Most utilisation samples kept; beyond it every other one is dropped. */
 const MAX_SAMPLES = 1200;
 const AXIS = { stroke: '#8b949e', grid: { stroke: '#30363d', width: 1 }, ticks: { stroke: '#30363d' } };
 
-function barChart(target, title, label, color, xValues) {
+/**
+ * A bar chart of one series; `colors(i)` colours bar i (one colour when absent), `xValues`
+ * names the bars on the axis (numbers when absent).
+ */
+function barChart(target, title, label, color, { colors = null, xValues = null } = {}) {
+  const paths = uPlot.paths.bars({ size: [0.8, 60, 1], disp: colors ? { fill: { unit: 3, values: (u) => u.data[0].map((_, i) => colors(i)) } } : undefined });
   return new uPlot(
     {
       title,
@@ -17,8 +23,8 @@ function barChart(target, title, label, color, xValues) {
       legend: { show: false },
       cursor: { show: true, points: { show: false } },
       scales: { x: { time: false, range: (u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (u, min, max) => [0, Math.max(1, max)] } },
-      axes: [xValues ? { ...AXIS, values: xValues } : AXIS, { ...AXIS, size: 50 }],
-      series: [{}, { label, fill: color, stroke: color, paths: uPlot.paths.bars({ size: [0.8, 60, 1] }), points: { show: false } }],
+      axes: [xValues ? { ...AXIS, values: xValues, rotate: -45, size: 70 } : AXIS, { ...AXIS, size: 50 }],
+      series: [{}, { label, fill: color, stroke: color, width: colors ? 0 : 1, paths, points: { show: false } }],
     },
     [[], []],
     target,
@@ -47,7 +53,10 @@ export class LabCharts {
       host,
     );
     this.nodes = barChart(host, 'Nodes per processor', 'nodes', '#58a6ff');
-    this.messages = barChart(host, 'Messages by kind', 'messages', '#d2a8ff', (u, splits) => splits.map((i) => this.kinds[i] ?? ''));
+    this.messages = barChart(host, 'Messages by kind', 'messages', '#d2a8ff', {
+      colors: (i) => KIND_COLORS[i % KIND_COLORS.length],
+      xValues: (u, splits) => splits.map((i) => this.kinds[i] ?? ''),
+    });
     this.samples = [[], [], []];
     this.resize();
   }

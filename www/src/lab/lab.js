@@ -59,15 +59,15 @@ export class Lab {
           </div>
           <div class="lab-legend"></div>
           <p class="lab-readout"></p>
-        </div>
-        <div class="lab-side">
-          <div class="lab-charts"></div>
           <table class="lab-table"></table>
           <div class="button-row lab-exports">
             <button type="button" data-lab="export-trace" disabled>Trace (JSONL)</button>
             <button type="button" data-lab="export-csv" disabled>Table (CSV)</button>
             <button type="button" data-lab="export-png">Picture (PNG)</button>
           </div>
+        </div>
+        <div class="lab-side">
+          <div class="lab-charts"></div>
         </div>
       </div>`;
     const $ = (selector) => root.querySelector(selector);

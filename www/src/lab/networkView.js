@@ -3,7 +3,7 @@
 // exchange edges differ), thicker with load; messages moving along the hops of their real
 // routes, coloured by kind. Above DETAIL_LIMIT processors single dots and lines stop being
 // readable, so it draws two heat maps instead: processors (state, nodes) and links (load).
-import { STATES } from './playback.js';
+import { STATES } from './eventColumns.js';
 
 /** Most processors drawn one by one; above, the aggregate view. */
 export const DETAIL_LIMIT = 128;

@@ -2,22 +2,7 @@
 // order up to a virtual time, giving what the drawing and the charts show at that time —
 // each processor's state and counters, the messages crossing links, each link's load.
 // Nothing here is invented: every number comes from an event of the real trace.
-
-/** Processor states by index, as the drawing colours them. */
-export const STATES = ['busy', 'waiting', 'done'];
-const STATE_INDEX = { busy: 0, waiting: 1, done: 2 };
-
-/** The virtual time an event happens at, for ordering the replay. */
-function eventTime(event) {
-  switch (event.ev) {
-    case 'hop':
-      return event.start;
-    case 'end':
-      return event.end;
-    default:
-      return event.t ?? 0;
-  }
-}
+import { EV, EventColumns, STATES } from './eventColumns.js';
 
 export class Playback {
   /**
@@ -30,8 +15,8 @@ export class Playback {
     this.machine = machine;
     this.kinds = kinds;
     this.kindIndex = Object.fromEntries(kinds.map((k, i) => [k, i]));
-    /** Every event received so far, in trace order. */
-    this.events = [];
+    /** Every event received so far that the replay uses, in trace order. */
+    this.events = new EventColumns(this.kindIndex);
     /** The next event to apply. */
     this.cursor = 0;
     /** Virtual nanoseconds shown. */
@@ -54,13 +39,14 @@ export class Playback {
     this.flights = [];
     /** Processors per state, kept up to date for the utilisation picture. */
     this.stateCounts = [p, 0, 0];
+    /** When the last processor finished, once the `end` event is applied. */
     this.ended = null;
   }
 
   /** Adds a batch of JSON lines from the worker. */
   append(text) {
     for (const line of text.split('\n')) {
-      if (line) this.events.push(JSON.parse(line));
+      if (line) this.events.push(line);
     }
   }
 
@@ -71,14 +57,14 @@ export class Playback {
 
   /** The time of the last event, when the trace is complete (else of the last received). */
   get lastTime() {
-    if (this.ended) return this.ended.end;
-    const last = this.events[this.events.length - 1];
-    return last ? eventTime(last) : 0;
+    if (this.ended !== null) return this.ended;
+    return this.events.length ? this.events.time[this.events.length - 1] : 0;
   }
 
   /** Applies every event due by virtual time `t` and shows time `t`. */
   advanceTo(t) {
-    while (this.cursor < this.events.length && eventTime(this.events[this.cursor]) <= t) this.apply(this.events[this.cursor++]);
+    const { time, length } = this.events;
+    while (this.cursor < length && time[this.cursor] <= t) this.apply(this.cursor++);
     this.clock = Math.max(this.clock, Math.min(t, this.lastTime));
     this.retireFlights();
   }
@@ -86,45 +72,41 @@ export class Playback {
   /** Applies exactly one event (the next) and moves the clock to its time; false at the end. */
   step() {
     if (this.atEnd) return false;
-    const event = this.events[this.cursor++];
-    this.apply(event);
-    this.clock = Math.max(this.clock, eventTime(event));
+    const i = this.cursor++;
+    this.apply(i);
+    this.clock = Math.max(this.clock, this.events.time[i]);
     this.retireFlights();
     return true;
   }
 
-  apply(event) {
-    switch (event.ev) {
-      case 'state': {
-        const next = STATE_INDEX[event.state];
-        this.stateCounts[this.state[event.p]]--;
-        this.stateCounts[next]++;
-        this.state[event.p] = next;
-        this.nodes[event.p] = event.nodes;
+  /** Applies stored event `i` (columns as in eventColumns.js). */
+  apply(i) {
+    const { code, time, a, b, c, e, d } = this.events;
+    switch (code[i]) {
+      case EV.state:
+        this.stateCounts[this.state[a[i]]]--;
+        this.stateCounts[b[i]]++;
+        this.state[a[i]] = b[i];
+        this.nodes[a[i]] = d[i];
         break;
-      }
-      case 'nodes':
-        this.nodes[event.p] = event.nodes;
+      case EV.nodes:
+        this.nodes[a[i]] = d[i];
         break;
-      case 'send': {
-        const kind = this.kindIndex[event.kind] ?? 0;
-        this.messageKind[event.msg] = kind;
-        this.kindCounts[kind]++;
-        this.sent[event.from]++;
+      case EV.send:
+        this.messageKind[a[i]] = c[i];
+        this.kindCounts[c[i]]++;
+        this.sent[b[i]]++;
         break;
-      }
-      case 'hop':
-        this.linkBusy[event.link] += event.end - event.start;
-        this.linkActive[event.link]++;
-        this.flights.push({ ...event, kind: this.messageKind[event.msg] ?? 0 });
+      case EV.hop:
+        this.linkBusy[b[i]] += d[i] - time[i];
+        this.linkActive[b[i]]++;
+        this.flights.push({ link: b[i], from: c[i], to: e[i], start: time[i], end: d[i], kind: this.messageKind[a[i]] ?? 0 });
         break;
-      case 'deliver':
-        this.received[event.to]++;
+      case EV.deliver:
+        this.received[a[i]]++;
         break;
-      case 'end':
-        this.ended = event;
-        break;
-      default:
+      case EV.end:
+        this.ended = d[i];
         break;
     }
   }
