@@ -20,12 +20,12 @@ use crate::search::SearchSettings;
 /// traps), so the worker asks for it afterwards to tell the user what went wrong.
 static LAST_PANIC: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
 
-/// Installs (once) a panic hook that logs the panic to the console and keeps its message.
+/// Installs (once) a panic hook that keeps the panic's message for [`lab_panic_message`]
+/// (the page shows it; this instance serves the Lab worker only).
 fn keep_panic_messages() {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {
         std::panic::set_hook(Box::new(|info| {
-            console_error_panic_hook::hook(info);
             if let Ok(mut last) = LAST_PANIC.lock() {
                 *last = info.to_string();
             }

@@ -231,12 +231,16 @@ describe('Lab', () => {
   test('the Zugzwang preset runs at browser scale and shows its table beside the published figure', { timeout: 600000 }, async (t) => {
     const { page, errors } = await openLab(t);
     await page.click('[data-lab="reproduce"]');
-    await page.waitForFunction(() => window.__lab.snapshot().table.some((row) => String(row[0]).startsWith('Zugzwang')), null, { timeout: 500000 });
-    const { table } = await snapshot(page);
+    await page.waitForFunction(() => window.__lab.snapshot().table.some((row) => String(row[0]).startsWith('Zugzwang')), null, { timeout: 300000 });
+    const { table, statusText } = await snapshot(page);
     const mean = table.find((row) => row[0] === 'mean');
     assert.ok(mean, 'no mean row');
     assert.ok(Number(mean[7]) > 0);
-    assert.equal(table.filter((row) => String(row[0]).startsWith('BK.')).length, 8);
+    // Each position has its serial and its 16-processor row, or one row saying it failed (with the reason in the status).
+    const positions = table.filter((row) => String(row[0]).startsWith('BK.'));
+    const failed = positions.filter((row) => row[3] === 'failed').map((row) => row[0]);
+    assert.equal(positions.length - failed.length, 2 * (4 - failed.length));
+    if (failed.length) figures.push(`Zugzwang preset: failed positions ${failed.join(', ')}: ${statusText}`);
     assert.match(await page.textContent('.lab-table'), /34\.77/);
     figures.push(`Zugzwang preset: mean SPE ${mean[7]} on ${mean[2]} processors (LD ${mean[5]}, SO ${mean[6]})`);
     assert.deepEqual(errors, []);

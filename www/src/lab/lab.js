@@ -290,7 +290,8 @@ export class Lab {
       `${this.view.lastFrame.messages} in flight · ${this.fps.value.toFixed(0)} fps${sel}`;
   }
 
-  /** Runs Zugzwang's experiment at browser scale, position after position, into one table. */
+  /** Runs Zugzwang's experiment at browser scale, position after position, into one table;
+   * a position the simulator fails on gets a row saying so, and the means leave it out. */
   async reproduce() {
     if (this.reproducing || !this.catalogue) return;
     this.reproducing = true;
@@ -299,17 +300,20 @@ export class Lab {
     const { request } = this.controls.read();
     this.tableRows = [];
     const reports = [];
+    const failures = [];
     for (const position of ZUGZWANG.positions) {
       const report = await this.run({ ...request, fen: position.fen }, position.id);
-      if (!report) break;
-      reports.push(report);
+      if (report) reports.push(report);
+      else {
+        failures.push(`${position.id}: ${this.el.status.textContent}`);
+        this.tableRows.push([position.id, request.algorithm, request.processors, 'failed', '', '', '', '']);
+      }
     }
     this.reproducing = false;
-    if (reports.length === ZUGZWANG.positions.length) {
-      this.tableRows = reproduceRows(this.tableRows, reports);
-      this.table.show(this.tableRows);
-      this.setStatus('done', `${ZUGZWANG.title}: ${ZUGZWANG.note}`);
-    }
+    if (reports.length) this.tableRows = reproduceRows(this.tableRows, reports);
+    this.table.show(this.tableRows);
+    const failed = failures.length ? ` ${failures.length} position(s) failed: ${failures.join(' · ')}` : '';
+    this.setStatus(failures.length ? 'error' : 'done', `${ZUGZWANG.title}: ${ZUGZWANG.note}${failed}`);
   }
 
   key(e) {

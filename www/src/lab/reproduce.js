@@ -14,7 +14,7 @@ export const ZUGZWANG = {
   positions: SUITES[0].positions.slice(0, POSITIONS),
 };
 
-/** The per-position rows, then the means of the p-processor runs and the published row. */
+/** The per-position rows, then the means of the finished p-processor runs and the published row. */
 export function reproduceRows(rows, reports) {
   const parallel = reports.map((r) => r.rows[r.rows.length - 1]);
   const mean = (f) => parallel.reduce((sum, row) => sum + f(row), 0) / parallel.length;
