@@ -42,7 +42,10 @@ const engine = new EngineClient({
     notices.error(message, 'engine');
     enginePanel.engineError(message);
   },
-  onEvent: (event) => workerView.receive(event),
+  onEvent: (event) => {
+    workerView.receive(event);
+    lab.receiveEngineEvent(event);
+  },
   onOptions: (options) => {
     enginePanel.setOptions(options);
     active().update();
@@ -102,7 +105,7 @@ new ImportExport({
   onNote: (message) => notices.note(message),
 });
 
-const lab = new Lab({ root: $('.lab'), currentFen: () => session.game.fenAt() });
+const lab = new Lab({ root: $('.lab'), currentFen: () => session.game.fenAt(), engine });
 
 function active() {
   return settings.mode === 'analyse' ? analysis : play;

@@ -246,6 +246,24 @@ describe('Lab', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('real threads view: the Play engine web workers drawn from their activity events', { timeout: 120000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 90000 });
+    await page.click('[data-lab="threads"]');
+    await page.waitForFunction(() => {
+      const s = window.__lab.snapshot();
+      return s.source === 'threads' && s.drawn.processors > 0 && s.totals?.nodes > 0 && s.totals.busy > 0;
+    }, null, { timeout: 30000 });
+    const snap = await snapshot(page);
+    const pool = await page.evaluate(() => Number(document.querySelector('.worker-build')?.dataset.pool ?? 1));
+    assert.ok(snap.drawn.processors >= 1 && snap.drawn.processors <= Math.max(1, pool), `${snap.drawn.processors} processors, pool ${pool}`);
+    await page.screenshot({ path: join(RESULTS, 'lab-threads.png') });
+    await page.click('[data-lab="threads"]');
+    assert.equal((await snapshot(page)).source, 'simulator');
+    await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 30000 });
+    assert.deepEqual(errors, []);
+  });
+
   test('presentation mode: large type and the algorithm explained', { timeout: 120000 }, async (t) => {
     const { page, errors } = await openLab(t);
     const before = await page.evaluate(() => parseFloat(getComputedStyle(document.body).fontSize));

@@ -10,6 +10,7 @@ import { downloadCsv, downloadPng, downloadTrace } from './exports.js';
 import { LabClient } from './labClient.js';
 import { DETAIL_LIMIT, KIND_COLORS, NetworkView, STATE_COLORS } from './networkView.js';
 import { Playback } from './playback.js';
+import { ThreadsActivity } from './threadsActivity.js';
 import { COLUMNS, ResultsTable, rowCells } from './resultsTable.js';
 import { ZUGZWANG, reproduceRows } from './reproduce.js';
 
@@ -25,15 +26,21 @@ const SPEEDS = [
   [1e10, '10 s / s'],
 ];
 const AUTO_SECONDS = 30;
+/** How long the real threads view lets the Play engine search the current board. */
+const THREADS_SEARCH_MS = 15000;
 /** How often the charts and the readouts are redrawn. */
 const CHART_MS = 250;
 
 export class Lab {
   /**
-   * @param {{ root: HTMLElement, currentFen: () => string }} options
+   * @param {{ root: HTMLElement, currentFen: () => string, engine: import('../engineClient.js').EngineClient }} options
    */
-  constructor({ root, currentFen }) {
+  constructor({ root, currentFen, engine }) {
     this.root = root;
+    this.currentFen = currentFen;
+    this.engine = engine;
+    /** The real threads view's search (an engine job) and what its workers report, or null. */
+    this.threadsJob = null;
     root.innerHTML = `
       <div class="lab-grid">
         <div class="lab-left">
@@ -51,6 +58,7 @@ export class Lab {
             <button type="button" data-lab="restart" title="Run again with the same seed">Restart</button>
             <label>Speed <select name="speed">${SPEEDS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
             <button type="button" data-lab="present" aria-pressed="false" title="Large type, high contrast">Presentation</button>
+            <button type="button" data-lab="threads" aria-pressed="false" title="The Play engine's web workers searching the current board">Real threads</button>
           </div>
           <p class="lab-status" role="status"></p>
           <div class="lab-canvas-box">
@@ -110,6 +118,7 @@ export class Lab {
       this.charts?.resize();
     });
     on('reproduce', () => this.reproduce());
+    on('threads', () => (this.threadsJob ? this.stopThreads() : this.watchThreads()));
     on('export-trace', () => downloadTrace(this.chunks, `meshmate-trace-${this.fileStem()}.jsonl`));
     on('export-csv', () => downloadCsv(COLUMNS, this.tableRows, `meshmate-table-${this.fileStem()}.csv`));
     on('export-png', () => downloadPng(this.el.canvas, `meshmate-network-${this.fileStem()}.png`));
@@ -141,7 +150,10 @@ export class Lab {
   /** Shows or hides the view (the app's tab); the animation runs only while shown. */
   async show(visible) {
     this.visible = visible;
-    if (!visible) return;
+    if (!visible) {
+      this.stopThreads();
+      return;
+    }
     if (!this.charts) this.charts = new LabCharts(this.root.querySelector('.lab-charts'));
     this.charts.resize();
     requestAnimationFrame((t) => this.frame(t));
@@ -175,9 +187,69 @@ export class Lab {
     }
   }
 
+  /** Real threads view: the Play engine searches the current board; its workers are drawn. */
+  watchThreads() {
+    if (!this.catalogue) return;
+    this.playback = null;
+    this.charts.reset(this.catalogue.messageKinds);
+    this.view.setDrawing(null);
+    const job = {
+      fen: this.currentFen(),
+      go: { movetime: THREADS_SEARCH_MS },
+      onBestMove: () => this.threadsDone(job),
+    };
+    this.threadsJob = job;
+    this.threadsPressed(true);
+    this.setStatus('threads', `The Play engine searches the current board for ${THREADS_SEARCH_MS / 1000} s; its web workers on shared memory are drawn as they report.`);
+    this.engine.start(job);
+  }
+
+  /** Takes a structured event of the Play engine; only `workers` events matter here. */
+  async receiveEngineEvent(event) {
+    if (!this.threadsJob || event?.type !== 'workers' || !Array.isArray(event.workers) || !event.workers.length) return;
+    if (!this.playback) {
+      const count = event.workers.length;
+      if (this.pendingDrawing) return;
+      this.pendingDrawing = true;
+      try {
+        const drawing = await this.client.network('bus', count);
+        if (!this.threadsJob) return;
+        this.view.setDrawing(drawing);
+        this.playback = new ThreadsActivity(count, drawing, this.catalogue.messageKinds);
+      } catch (error) {
+        this.setStatus('error', error.message);
+        return;
+      } finally {
+        this.pendingDrawing = false;
+      }
+    }
+    this.playback.receive(event.workers);
+  }
+
+  threadsDone(job) {
+    if (this.threadsJob !== job) return;
+    this.threadsJob = null;
+    this.threadsPressed(false);
+    this.setStatus('done', 'The Play engine finished its search; the drawing shows its workers at the end.');
+  }
+
+  stopThreads() {
+    if (!this.threadsJob) return;
+    this.engine.cancel(this.threadsJob);
+    this.threadsJob = null;
+    this.threadsPressed(false);
+    this.setStatus('done', 'Real threads view stopped.');
+  }
+
+  threadsPressed(on) {
+    this.root.querySelector('[data-lab="threads"]').setAttribute('aria-pressed', String(on));
+    this.root.dataset.source = on ? 'threads' : 'simulator';
+  }
+
   /** Runs one experiment (the form's, or `request` again) and replays its trace. */
   async run(request = null, position = null) {
     if (!this.catalogue) return null;
+    this.stopThreads();
     if (!request) {
       const read = this.controls.read();
       if (read.error) {
@@ -238,7 +310,7 @@ export class Lab {
 
   step() {
     this.setRunning(false);
-    this.playback?.step();
+    if (this.playback instanceof Playback) this.playback.step();
   }
 
   /** Virtual ns per wall second. */
@@ -253,7 +325,7 @@ export class Lab {
     if (!this.visible) return;
     const dt = this.lastFrame ? Math.min(0.1, (now - this.lastFrame) / 1000) : 0;
     this.lastFrame = now;
-    if (this.running && this.playback) this.playback.advanceTo(this.playback.clock + this.speed() * dt);
+    if (this.running && this.playback instanceof Playback) this.playback.advanceTo(this.playback.clock + this.speed() * dt);
     this.view.draw(this.playback);
     if (this.playback) this.charts.sample(this.playback);
     if (now - this.lastChart >= CHART_MS) {
@@ -284,8 +356,9 @@ export class Lab {
     const totals = pb.totals();
     const selected = this.view.selected;
     const sel = selected !== null && selected < pb.machine.processors ? ` · selected P${selected}: ${pb.processor(selected).state}, ${pb.nodes[selected]} nodes` : '';
+    const time = pb instanceof Playback ? `t = ${(pb.clock / 1e6).toFixed(3)} ms virtual · event ${pb.cursor} / ${pb.events.length}` : `real threads · ${(pb.clock / 1e9).toFixed(1)} s`;
     this.el.readout.textContent =
-      `t = ${(pb.clock / 1e6).toFixed(3)} ms virtual · event ${pb.cursor} / ${pb.events.length} · ` +
+      `${time} · ` +
       `busy ${totals.busy}, waiting ${totals.waiting}, done ${totals.done} · ${totals.nodes} nodes · ${totals.messages} messages · ` +
       `${this.view.lastFrame.messages} in flight · ${this.fps.value.toFixed(0)} fps${sel}`;
   }
@@ -363,8 +436,9 @@ export class Lab {
       drawn: { ...this.view.lastFrame },
       fps: this.fps.value,
       clock: pb?.clock ?? 0,
+      source: this.root.dataset.source ?? 'simulator',
       cursor: pb?.cursor ?? 0,
-      events: pb?.events.length ?? 0,
+      events: pb?.events?.length ?? 0,
       complete: pb?.complete ?? false,
       totals: pb?.totals() ?? null,
       report: this.report && { hash: this.report.hash, events: this.report.events, rows: this.report.rows, simulationMs: this.report.simulationMs, wallMs: this.report.wallMs, elapsedNs: this.report.elapsedNs },

@@ -34,6 +34,7 @@ export class NetworkView {
   setDrawing(drawing) {
     this.drawing = drawing;
     this.selected = null;
+    this.radiusKey = null;
   }
 
   get aggregate() {
@@ -76,10 +77,21 @@ export class NetworkView {
     return [MARGIN + x * w, MARGIN + y * h];
   }
 
+  /** Processor radius: under half the closest two processors' distance, so none overlap. */
   radius() {
-    const w = this.canvas.width / this.ratio;
-    const h = this.canvas.height / this.ratio;
-    return Math.max(3, Math.min(16, (0.28 * Math.min(w, h)) / Math.sqrt(this.drawing.processors)));
+    const key = `${this.canvas.width}x${this.canvas.height}`;
+    if (this.radiusKey === key) return this.radiusCache;
+    let closest = Infinity;
+    for (let p = 0; p < this.drawing.processors; p++) {
+      const [x, y] = this.point(p);
+      for (let q = p + 1; q < this.drawing.processors; q++) {
+        const [u, v] = this.point(q);
+        closest = Math.min(closest, Math.hypot(u - x, v - y));
+      }
+    }
+    this.radiusKey = key;
+    this.radiusCache = Math.max(3, Math.min(18, closest * 0.4));
+    return this.radiusCache;
   }
 
   drawDetailed(playback) {
@@ -94,7 +106,7 @@ export class NetworkView {
       ctx.lineWidth = 1 + 6 * load;
       ctx.setLineDash(style.dash);
       ctx.beginPath();
-      if (link.a === null) {
+      if (link.a == null) {
         // A shared bus: one medium under every processor.
         const y = this.canvas.height / this.ratio - MARGIN / 2;
         ctx.moveTo(MARGIN, y);
@@ -154,7 +166,7 @@ export class NetworkView {
       for (let p = 0; p < drawing.processors; p++) ctx.fillText(String(p), ...this.point(p));
     }
     ctx.font = '12px system-ui, sans-serif';
-    if (drawing.host !== null && drawing.host !== undefined) {
+    if (drawing.host != null) {
       const [x, y] = this.point(drawing.host);
       ctx.fillStyle = '#ffffff';
       ctx.fillText('host', x, y - r - 10);
@@ -202,11 +214,13 @@ export class NetworkView {
       ctx.fillStyle = playback && playback.linkActive[id] > 0 ? '#ffffff' : heat(load);
       ctx.fillRect(x, y, links.size - 1, links.size - 1);
     }
-    if (this.selected !== null) {
-      ctx.strokeStyle = '#00e5ff';
+    const outline = (p, color) => {
+      ctx.strokeStyle = color;
       ctx.lineWidth = 2;
-      ctx.strokeRect(procs.x + (this.selected % procs.cols) * procs.size - 1, procs.y + Math.floor(this.selected / procs.cols) * procs.size - 1, procs.size + 1, procs.size + 1);
-    }
+      ctx.strokeRect(procs.x + (p % procs.cols) * procs.size - 1, procs.y + Math.floor(p / procs.cols) * procs.size - 1, procs.size + 1, procs.size + 1);
+    };
+    if (drawing.host != null) outline(drawing.host, '#ffffff');
+    if (this.selected !== null) outline(this.selected, '#00e5ff');
     ctx.fillStyle = '#c9d1d9';
     ctx.font = '13px system-ui, sans-serif';
     ctx.textAlign = 'left';

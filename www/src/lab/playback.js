@@ -134,10 +134,15 @@ export class Playback {
 
   /** Totals at the current time, for the page's test snapshot. */
   totals() {
-    let nodes = 0;
-    for (const n of this.nodes) nodes += n;
-    let messages = 0;
-    for (const n of this.kindCounts) messages += n;
-    return { nodes, messages, busy: this.stateCounts[0], waiting: this.stateCounts[1], done: this.stateCounts[2] };
+    return processorTotals(this);
   }
+}
+
+/** Nodes, messages and processors per state of a replay or of the real threads. */
+export function processorTotals({ nodes, kindCounts, stateCounts }) {
+  let nodeSum = 0;
+  for (const n of nodes) nodeSum += n;
+  let messages = 0;
+  for (const n of kindCounts) messages += n;
+  return { nodes: nodeSum, messages, busy: stateCounts[0], waiting: stateCounts[1], done: stateCounts[2] };
 }
