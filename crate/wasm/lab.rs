@@ -5,12 +5,13 @@
 //! Three calls: [`lab_catalogue`] (what the menus offer), [`lab_network`] (where to draw a
 //! machine's processors and links) and [`lab_simulate`] (one experiment: the serial search
 //! on one processor, then the algorithm on p, with the p-processor run's trace handed to a
-//! JavaScript sink in batches of JSON lines, `docs/trace-schema.md`).
+//! JavaScript sink in batches of numbers for the replay, and kept as JSON lines,
+//! `docs/trace-schema.md`, for the export).
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::chess::parse_fen;
-use crate::machine::sim::{presets::PRESETS, simulate_suite, Sim, SimRow, SimSuite, TraceMode};
+use crate::machine::sim::{presets::PRESETS, simulate_suite, Event, Sim, SimRow, SimSuite, TraceMode};
 use crate::machine::MessageKind;
 use crate::net::{Ends, Kind, LinkKind, Topology};
 use crate::parallel::Algorithm;
@@ -197,12 +198,67 @@ struct LabReport {
     simulation_ms: f64,
 }
 
+/// Numbers per event in the replay's columns: code, time, then the fields `a`, `b`, `c`,
+/// `e`, `d` as `www/src/lab/eventColumns.js` reads them.
+const WORDS_PER_EVENT: usize = 7;
+
+/// An event as the replay's numbers, or `None` for events the replay does not use
+/// (`run`, `note`). Codes: 1 state, 2 nodes, 3 send, 4 hop, 5 deliver, 6 end. Integers up
+/// to 2^53 are exact in an `f64`, far beyond any virtual time or count of a browser run.
+fn replay_words(event: &Event) -> Option<[f64; WORDS_PER_EVENT]> {
+    let w = |x: u64| x as f64;
+    Some(match *event {
+        Event::State { t, p, state, nodes } => [1.0, w(t), p.into(), state as u8 as f64, 0.0, 0.0, w(nodes)],
+        Event::Nodes { t, p, nodes } => [2.0, w(t), p.into(), 0.0, 0.0, 0.0, w(nodes)],
+        Event::Send { t, msg, from, kind, .. } => [3.0, w(t), msg.into(), from.into(), kind.index() as f64, 0.0, 0.0],
+        Event::Hop { msg, link, from, to, start, end } => [4.0, w(start), msg.into(), link.into(), from.into(), to.into(), w(end)],
+        Event::Deliver { t, to, .. } => [5.0, w(t), to.into(), 0.0, 0.0, 0.0, 0.0],
+        Event::End { end, .. } => [6.0, w(end), 0.0, 0.0, 0.0, 0.0, w(end)],
+        Event::Run { .. } | Event::Note { .. } => return None,
+    })
+}
+
+/// One finished experiment: its report, and its trace kept for the JSON lines export.
+#[wasm_bindgen]
+pub struct LabRun {
+    machine: Sim,
+    report: LabReport,
+}
+
+#[wasm_bindgen]
+impl LabRun {
+    /// The table's rows and the run's totals.
+    pub fn report(&self) -> Result<JsValue, JsError> {
+        Ok(serde_wasm_bindgen::to_value(&self.report)?)
+    }
+
+    /// The trace's header line (`ev: machine`).
+    pub fn header(&self) -> String {
+        self.machine.trace_header()
+    }
+
+    /// JSON lines of events `start..start + count` (docs/trace-schema.md), each ending in a
+    /// newline; asked for in pieces so that no one string holds a trace of millions.
+    pub fn jsonl(&self, start: usize, count: usize) -> String {
+        let trace = self.machine.trace().expect("tracing was switched on");
+        let events = trace.events();
+        let end = start.saturating_add(count).min(events.len());
+        let mut out = String::new();
+        for event in &events[start.min(end)..end] {
+            out.push_str(&event.to_json(trace.labels()));
+            out.push('\n');
+        }
+        out
+    }
+}
+
 /// Runs one experiment: the serial search on one processor of the preset's machine (T(1),
-/// N(1)), then `algorithm` on all `processors`, tracing that run. Its trace (header line
-/// first) goes to `sink(text)` as JSON lines joined by newlines, `batch` events a call;
-/// the returned report holds the table's rows and the run's totals.
+/// N(1)), then `algorithm` on all `processors`, tracing that run. The run's events go to
+/// `sink(Float64Array)` in order, `batch` events a call, as the replay's numbers
+/// ([`WORDS_PER_EVENT`] each, see `replay_words`), so the page never parses text; the
+/// returned [`LabRun`] holds the report and the trace for the JSON lines export.
 #[wasm_bindgen(js_name = labSimulate)]
-pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize) -> Result<JsValue, JsError> {
+pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize) -> Result<LabRun, JsError> {
     keep_panic_messages();
     let request: LabRequest = serde_wasm_bindgen::from_value(request).map_err(|e| JsError::new(&format!("bad Lab request: {e}")))?;
     let algorithm = Algorithm::from_name(&request.algorithm).ok_or_else(|| JsError::new(&format!("unknown algorithm '{}'", request.algorithm)))?;
@@ -217,14 +273,14 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize) -> 
     let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, settings: SearchSettings::default() };
     let started = js_sys::Date::now();
     let rows = simulate_suite(&mut serial, std::slice::from_mut(&mut machine), &suite, &[algorithm], &mut |_| {}).map_err(|e| JsError::new(&e))?;
-
     let simulation_ms = js_sys::Date::now() - started;
+
     let trace = machine.trace().expect("tracing was switched on");
-    let emit = |text: String| sink.call1(&JsValue::NULL, &JsValue::from_str(&text)).map(|_| ());
-    emit(machine.trace_header()).map_err(|_| JsError::new("the trace sink failed"))?;
+    let mut words = Vec::with_capacity(batch.max(1) * WORDS_PER_EVENT);
     for chunk in trace.events().chunks(batch.max(1)) {
-        let lines: Vec<String> = chunk.iter().map(|event| event.to_json(trace.labels())).collect();
-        emit(lines.join("\n")).map_err(|_| JsError::new("the trace sink failed"))?;
+        words.clear();
+        words.extend(chunk.iter().filter_map(replay_words).flatten());
+        sink.call1(&JsValue::NULL, &js_sys::Float64Array::from(words.as_slice())).map_err(|_| JsError::new("the trace sink failed"))?;
     }
     let run = machine.last_run().expect("the algorithm ran on the machine");
     let report = LabReport {
@@ -238,5 +294,5 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize) -> 
         link_busy_ns: run.link_busy_ns.clone(),
         simulation_ms,
     };
-    Ok(serde_wasm_bindgen::to_value(&report)?)
+    Ok(LabRun { machine, report })
 }

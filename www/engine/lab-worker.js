@@ -4,28 +4,35 @@
 //
 //   page → worker   { id, type: 'network', net, processors }
 //                   { id, type: 'run', request: { algorithm, net, processors, preset, fen, depth, seed } }
+//                   { id, type: 'export' }                  the last run's trace as JSON lines
 //   worker → page   { type: 'ready', catalogue }            once, when the wasm is loaded
 //                   { id, type: 'network', drawing }
-//                   { id, type: 'trace', text }             JSON lines (docs/trace-schema.md), in order
+//                   { id, type: 'trace', words }            events as numbers (Float64Array, 7 per
+//                                                           event: see src/lab/eventColumns.js), in order
 //                   { id, type: 'report', report, wallMs }  after the last trace message
+//                   { id, type: 'export', blob }            header line, then one line per event
 //                   { id, type: 'error', message }          bad input; the worker stays usable
 //                   { type: 'crashed', message }            the wasm trapped; start a new worker
 //
-// Trace lines are coalesced: the simulator hands over TRACE_BATCH events at a time and
-// this worker posts at most one message per POST_MS (and the rest before the report), so
-// the page is not flooded with tiny messages.
+// Trace batches are coalesced: the simulator hands over TRACE_BATCH events at a time and
+// this worker posts at most one message per POST_MS (the rest before the report),
+// transferring the buffers, so the page gets few messages and never parses text.
 import init, { labCatalogue, labNetwork, labPanicMessage, labSimulate } from '../pkg/single/meshmate.js';
 
 /** Events per call of the simulator's sink. */
-const TRACE_BATCH = 2000;
+const TRACE_BATCH = 4096;
 /** Least time between two trace messages to the page. */
 const POST_MS = 40;
+/** Events per piece of the JSON lines export. */
+const EXPORT_PIECE = 65536;
 /** Memory in use at which an abort without a panic means the wasm memory (1 GiB at most) ran out. */
 const MEMORY_FULL_MIB = 768;
 
 const early = [];
 let ready = false;
 let crashed = false;
+/** The last run (a LabRun: report and trace), kept for its export until the next run. */
+let lastRun = null;
 
 self.onmessage = (e) => {
   if (ready) handle(e.data);
@@ -43,6 +50,8 @@ function handle(message) {
       self.postMessage({ id, type: 'network', drawing: labNetwork(String(message.net), Number(message.processors) >>> 0) });
     } else if (type === 'run') {
       run(id, message.request);
+    } else if (type === 'export') {
+      exportTrace(id);
     } else {
       self.postMessage({ id, type: 'error', message: `unknown Lab request '${type}'` });
     }
@@ -65,21 +74,42 @@ function abortReason(error) {
 }
 
 function run(id, request) {
+  // The previous trace's memory goes back to the simulator before the next run.
+  lastRun?.free();
+  lastRun = null;
   const started = performance.now();
   let pending = [];
   let lastPost = 0;
   const flush = () => {
     if (pending.length === 0) return;
-    self.postMessage({ id, type: 'trace', text: pending.join('\n') });
+    const words = new Float64Array(pending.reduce((n, batch) => n + batch.length, 0));
+    let at = 0;
+    for (const batch of pending) {
+      words.set(batch, at);
+      at += batch.length;
+    }
+    self.postMessage({ id, type: 'trace', words }, [words.buffer]);
     pending = [];
     lastPost = performance.now();
   };
-  const report = labSimulate(request, (text) => {
-    pending.push(text);
+  const result = labSimulate(request, (words) => {
+    pending.push(words);
     if (performance.now() - lastPost >= POST_MS) flush();
   }, TRACE_BATCH);
   flush();
-  self.postMessage({ id, type: 'report', report, wallMs: performance.now() - started });
+  lastRun = result;
+  self.postMessage({ id, type: 'report', report: result.report(), wallMs: performance.now() - started });
+}
+
+function exportTrace(id) {
+  if (!lastRun) {
+    self.postMessage({ id, type: 'error', message: 'no run to export yet' });
+    return;
+  }
+  const parts = [`${lastRun.header()}\n`];
+  const { events } = lastRun.report();
+  for (let start = 0; start < events; start += EXPORT_PIECE) parts.push(lastRun.jsonl(start, EXPORT_PIECE));
+  self.postMessage({ id, type: 'export', blob: new Blob(parts, { type: 'application/x-ndjson' }) });
 }
 
 const wasm = await init();

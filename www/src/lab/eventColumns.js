@@ -1,13 +1,15 @@
 // The trace's events kept as columns of typed arrays instead of one object per event: a
 // run of a few hundred processors streams millions of events, which as JS objects would
-// take about three times the memory and keep the garbage collector busy while replaying.
-// Only what the replay reads is kept; the JSON lines themselves stay with the exports.
+// take several times the memory and keep the garbage collector busy while replaying. The
+// Lab worker sends them as numbers (crate/wasm/lab.rs `replay_words`), so nothing is
+// parsed here; the JSON lines themselves stay in the worker for the export.
 
-/** Event codes (the `ev` names the replay uses; others are not stored). */
+/** Event codes, as crate/wasm/lab.rs writes them. */
 export const EV = { state: 1, nodes: 2, send: 3, hop: 4, deliver: 5, end: 6 };
-/** Processor states by index, as the drawing colours them. */
+/** Numbers per event: code, time, a, b, c, e, d. */
+export const WORDS_PER_EVENT = 7;
+/** Processor states by index (the simulator's order), as the drawing colours them. */
 export const STATES = ['busy', 'waiting', 'done'];
-const STATE_CODES = Object.fromEntries(STATES.map((s, i) => [s, i]));
 const INITIAL_CAPACITY = 1 << 16;
 
 /**
@@ -17,9 +19,7 @@ const INITIAL_CAPACITY = 1 << 16;
  * deliver: a = to · end: d = the last processor's end.
  */
 export class EventColumns {
-  /** @param {Record<string, number>} kindIndex message kind name → index */
-  constructor(kindIndex) {
-    this.kindIndex = kindIndex;
+  constructor() {
     this.length = 0;
     this.allocate(INITIAL_CAPACITY);
   }
@@ -40,33 +40,21 @@ export class EventColumns {
     this.capacity = capacity;
   }
 
-  /** Adds one JSON line of the trace (lines the replay does not use are skipped). */
-  push(line) {
-    const ev = JSON.parse(line);
-    const code = EV[ev.ev];
-    if (!code) return;
-    if (this.length === this.capacity) this.allocate(this.capacity * 2);
-    const i = this.length++;
-    this.code[i] = code;
-    switch (code) {
-      case EV.state:
-        [this.time[i], this.a[i], this.b[i], this.d[i]] = [ev.t, ev.p, STATE_CODES[ev.state] ?? 1, ev.nodes];
-        break;
-      case EV.nodes:
-        [this.time[i], this.a[i], this.d[i]] = [ev.t, ev.p, ev.nodes];
-        break;
-      case EV.send:
-        [this.time[i], this.a[i], this.b[i], this.c[i]] = [ev.t, ev.msg, ev.from, this.kindIndex[ev.kind] ?? 0];
-        break;
-      case EV.hop:
-        [this.time[i], this.a[i], this.b[i], this.c[i], this.e[i], this.d[i]] = [ev.start, ev.msg, ev.link, ev.from, ev.to, ev.end];
-        break;
-      case EV.deliver:
-        [this.time[i], this.a[i]] = [ev.t, ev.to];
-        break;
-      case EV.end:
-        [this.time[i], this.d[i]] = [ev.end, ev.end];
-        break;
+  /** Adds a batch from the worker: WORDS_PER_EVENT numbers per event. */
+  append(words) {
+    const count = Math.floor(words.length / WORDS_PER_EVENT);
+    let capacity = this.capacity;
+    while (this.length + count > capacity) capacity *= 2;
+    if (capacity !== this.capacity) this.allocate(capacity);
+    for (let k = 0, w = 0; k < count; k++, w += WORDS_PER_EVENT) {
+      const i = this.length++;
+      this.code[i] = words[w];
+      this.time[i] = words[w + 1];
+      this.a[i] = words[w + 2];
+      this.b[i] = words[w + 3];
+      this.c[i] = words[w + 4];
+      this.e[i] = words[w + 5];
+      this.d[i] = words[w + 6];
     }
   }
 }

@@ -1,8 +1,9 @@
-// Exports for slides: the run's trace as JSON lines (the simulator's own text, unchanged),
+// Exports for slides: the run's trace as JSON lines (the simulator's own text, made by the
+// Lab worker),
 // its table as CSV, and a PNG of the network picture.
 
 /** Offers `blob` to the user as a download called `name`. */
-function download(blob, name) {
+export function download(blob, name) {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -11,11 +12,6 @@ function download(blob, name) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
-
-/** The trace: the worker's JSON lines as received, one event per line. */
-export function downloadTrace(chunks, name) {
-  download(new Blob(chunks.map((c) => `${c}\n`), { type: 'application/x-ndjson' }), name);
 }
 
 /** Quotes a CSV field when it needs it (RFC 4180). */

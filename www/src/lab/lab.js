@@ -6,7 +6,7 @@ import './lab.css';
 import { LabCharts } from './charts.js';
 import { LabControls } from './controls.js';
 import { explain } from './explanations.js';
-import { downloadCsv, downloadPng, downloadTrace } from './exports.js';
+import { download, downloadCsv, downloadPng } from './exports.js';
 import { LabClient } from './labClient.js';
 import { DETAIL_LIMIT, KIND_COLORS, NetworkView, STATE_COLORS } from './networkView.js';
 import { Playback } from './playback.js';
@@ -88,7 +88,6 @@ export class Lab {
     this.catalogue = null;
     /** The replay of the current run, and what the run streamed and reported. */
     this.playback = null;
-    this.chunks = [];
     this.report = null;
     this.runId = 0;
     /** Runs finished since the page loaded. */
@@ -119,7 +118,13 @@ export class Lab {
     });
     on('reproduce', () => this.reproduce());
     on('threads', () => (this.threadsJob ? this.stopThreads() : this.watchThreads()));
-    on('export-trace', () => downloadTrace(this.chunks, `meshmate-trace-${this.fileStem()}.jsonl`));
+    on('export-trace', async () => {
+      try {
+        download(await this.client.exportTrace(), `meshmate-trace-${this.fileStem()}.jsonl`);
+      } catch (error) {
+        this.setStatus('error', error.message);
+      }
+    });
     on('export-csv', () => downloadCsv(COLUMNS, this.tableRows, `meshmate-table-${this.fileStem()}.csv`));
     on('export-png', () => downloadPng(this.el.canvas, `meshmate-network-${this.fileStem()}.png`));
   }
@@ -261,7 +266,6 @@ export class Lab {
     this.lastRequest = request;
     this.lastPosition = position ?? this.lastPosition;
     this.playback = null;
-    this.chunks = [];
     this.report = null;
     this.setExportsEnabled(false);
     this.charts?.reset(this.catalogue.messageKinds);
@@ -286,18 +290,15 @@ export class Lab {
     }
   }
 
-  /** Trace text of the current run: the first line is the machine header. */
-  receiveTrace(id, text) {
+  /** A batch of the current run's events (numbers, see eventColumns.js). */
+  receiveTrace(id, words) {
     if (id !== this.runId) return;
-    this.chunks.push(text);
     if (!this.playback) {
-      const newline = text.indexOf('\n');
-      const machine = JSON.parse(newline < 0 ? text : text.slice(0, newline));
-      this.playback = new Playback(machine, this.catalogue.messageKinds);
-      text = newline < 0 ? '' : text.slice(newline + 1);
+      const { drawing } = this.view;
+      this.playback = new Playback({ processors: drawing.processors, links: drawing.links.length }, this.catalogue.messageKinds);
       this.setRunning(true);
     }
-    if (text) this.playback.append(text);
+    this.playback.append(words);
   }
 
   setRunning(running) {

@@ -6,7 +6,7 @@
 const LOAD_TIMEOUT_MS = 60000;
 
 export class LabClient {
-  /** @param {{ onTrace: (id: number, text: string) => void }} callbacks */
+  /** @param {{ onTrace: (id: number, words: Float64Array) => void }} callbacks */
   constructor({ onTrace }) {
     this.onTrace = onTrace;
     this.nextId = 1;
@@ -50,6 +50,11 @@ export class LabClient {
     return this.request({ type: 'run', request });
   }
 
+  /** The last run's trace as JSON lines (a Blob). */
+  exportTrace() {
+    return this.request({ type: 'export' }).then((m) => m.blob);
+  }
+
   /** The id the next request will get (trace messages carry it). */
   peekId() {
     return this.nextId;
@@ -66,7 +71,7 @@ export class LabClient {
 
   receive(message) {
     if (message.type === 'trace') {
-      this.onTrace(message.id, message.text);
+      this.onTrace(message.id, message.words);
       return;
     }
     if (message.type === 'crashed') {

@@ -6,7 +6,7 @@ import { EV, EventColumns, STATES } from './eventColumns.js';
 
 export class Playback {
   /**
-   * @param {{ processors: number, links: number }} machine the trace's header line
+   * @param {{ processors: number, links: number }} machine what the drawing shows
    * @param {string[]} kinds message kinds, in the simulator's order
    */
   constructor(machine, kinds) {
@@ -14,9 +14,8 @@ export class Playback {
     /** The header line. */
     this.machine = machine;
     this.kinds = kinds;
-    this.kindIndex = Object.fromEntries(kinds.map((k, i) => [k, i]));
     /** Every event received so far that the replay uses, in trace order. */
-    this.events = new EventColumns(this.kindIndex);
+    this.events = new EventColumns();
     /** The next event to apply. */
     this.cursor = 0;
     /** Virtual nanoseconds shown. */
@@ -43,11 +42,9 @@ export class Playback {
     this.ended = null;
   }
 
-  /** Adds a batch of JSON lines from the worker. */
-  append(text) {
-    for (const line of text.split('\n')) {
-      if (line) this.events.push(line);
-    }
+  /** Adds a batch of events from the worker (numbers, see eventColumns.js). */
+  append(words) {
+    this.events.append(words);
   }
 
   /** Whether every received event has been applied. */
