@@ -11,6 +11,7 @@
 //!   worker in front of it answers `isready` and `stop` while it searches (see
 //!   `www/engine/worker.js`).
 pub mod events;
+pub mod lab;
 pub mod outbox;
 
 use std::sync::Arc;
@@ -18,6 +19,7 @@ use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 use crate::uci::{Engine, Host};
+pub use lab::{lab_catalogue, lab_network, lab_panic_message, lab_simulate};
 use outbox::OUTBOX;
 
 #[cfg(target_feature = "atomics")]

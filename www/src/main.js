@@ -10,6 +10,7 @@ import { EngineClient } from './engineClient.js';
 import { EnginePanel } from './enginePanel.js';
 import { EvalBar } from './evalBar.js';
 import { ImportExport } from './importExport.js';
+import { Lab } from './lab/lab.js';
 import { isolationMessage, probeDevice } from './isolation.js';
 import { MoveList } from './moveList.js';
 import { Notices } from './notices.js';
@@ -41,7 +42,10 @@ const engine = new EngineClient({
     notices.error(message, 'engine');
     enginePanel.engineError(message);
   },
-  onEvent: (event) => workerView.receive(event),
+  onEvent: (event) => {
+    workerView.receive(event);
+    lab.receiveEngineEvent(event);
+  },
   onOptions: (options) => {
     enginePanel.setOptions(options);
     active().update();
@@ -101,6 +105,8 @@ new ImportExport({
   onNote: (message) => notices.note(message),
 });
 
+const lab = new Lab({ root: $('.lab'), currentFen: () => session.game.fenAt(), engine });
+
 function active() {
   return settings.mode === 'analyse' ? analysis : play;
 }
@@ -126,7 +132,9 @@ function setMode(mode) {
   for (const panel of document.querySelectorAll('[data-panel]')) panel.hidden = panel.dataset.panel !== mode;
   // Deactivate first, so the newly active view's job is the one the engine keeps.
   (mode === 'analyse' ? play : analysis).setActive(false);
-  active().setActive(true);
+  if (mode === 'lab') play.setActive(false);
+  else active().setActive(true);
+  lab.show(mode === 'lab');
   refresh();
 }
 
@@ -146,5 +154,5 @@ document.addEventListener('keydown', (e) => {
 const restoreError = session.restore();
 if (restoreError) notices.error(restoreError);
 board.setOrientation(session.playerColor);
-setMode(settings.mode === 'analyse' ? 'analyse' : 'play');
+setMode(['analyse', 'lab'].includes(settings.mode) ? settings.mode : 'play');
 engine.boot();

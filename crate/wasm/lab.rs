@@ -1,0 +1,298 @@
+//! The Lab's binding: the simulated machine ([`crate::machine::sim`]) for the browser's Lab
+//! worker (`www/engine/lab-worker.js`). The simulator runs on one thread by design, so the
+//! single build is enough; the worker may block while it runs, the page never does.
+//!
+//! Three calls: [`lab_catalogue`] (what the menus offer), [`lab_network`] (where to draw a
+//! machine's processors and links) and [`lab_simulate`] (one experiment: the serial search
+//! on one processor, then the algorithm on p, with the p-processor run's trace handed to a
+//! JavaScript sink in batches of numbers for the replay, and kept as JSON lines,
+//! `docs/trace-schema.md`, for the export).
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::chess::parse_fen;
+use crate::machine::sim::{presets::PRESETS, simulate_suite, Event, Sim, SimRow, SimSuite, TraceMode};
+use crate::machine::MessageKind;
+use crate::net::{Ends, Kind, LinkKind, Topology};
+use crate::parallel::Algorithm;
+use crate::search::SearchSettings;
+
+/// The message of the last panic in this instance: a panic aborts the instance (the call
+/// traps), so the worker asks for it afterwards to tell the user what went wrong.
+static LAST_PANIC: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// Installs (once) a panic hook that keeps the panic's message for [`lab_panic_message`]
+/// (the page shows it; this instance serves the Lab worker only).
+fn keep_panic_messages() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            if let Ok(mut last) = LAST_PANIC.lock() {
+                *last = info.to_string();
+            }
+        }));
+    });
+}
+
+/// The message of the panic that aborted the last call, or an empty string.
+#[wasm_bindgen(js_name = labPanicMessage)]
+pub fn lab_panic_message() -> String {
+    LAST_PANIC.lock().map(|last| last.clone()).unwrap_or_default()
+}
+
+/// The deepest search the Lab accepts: deeper ones take minutes at browser scale and
+/// their traces do not fit a page's memory.
+const MAX_LAB_DEPTH: i32 = 8;
+/// The transposition table of each simulated search, in MiB (a fresh one per search).
+const LAB_HASH_MIB: usize = 16;
+
+/// One preset as the menu shows it.
+#[derive(Serialize)]
+struct PresetEntry {
+    name: &'static str,
+    title: &'static str,
+    net: &'static str,
+}
+
+/// What the Lab's menus offer, from the crate's own lists.
+#[derive(Serialize)]
+struct Catalogue {
+    algorithms: Vec<&'static str>,
+    nets: Vec<&'static str>,
+    presets: Vec<PresetEntry>,
+    #[serde(rename = "messageKinds")]
+    message_kinds: Vec<&'static str>,
+    #[serde(rename = "maxDepth")]
+    max_depth: i32,
+}
+
+/// The algorithms, networks, presets and message kinds the Lab can show.
+#[wasm_bindgen(js_name = labCatalogue)]
+pub fn lab_catalogue() -> JsValue {
+    let catalogue = Catalogue {
+        algorithms: Algorithm::ALL.iter().filter(|&&a| a != Algorithm::Serial).map(|a| a.name()).collect(),
+        nets: Kind::ALL.iter().map(|k| k.name()).collect(),
+        presets: PRESETS.iter().map(|p| PresetEntry { name: p.name, title: p.title, net: p.net.name() }).collect(),
+        message_kinds: MessageKind::ALL.iter().map(|k| k.name()).collect(),
+        max_depth: MAX_LAB_DEPTH,
+    };
+    serde_wasm_bindgen::to_value(&catalogue).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A link to draw: its ends (`b` is `None` for a shared bus) and its kind's name.
+#[derive(Serialize)]
+struct LinkEntry {
+    a: Option<usize>,
+    b: Option<usize>,
+    kind: String,
+}
+
+/// A machine's drawing hints: node positions (x, y in 0..=1), links, the host processor.
+#[derive(Serialize)]
+struct NetworkDrawing {
+    processors: usize,
+    nodes: usize,
+    host: Option<usize>,
+    points: Vec<[f32; 2]>,
+    links: Vec<LinkEntry>,
+}
+
+/// The name the UI colours a link kind by (hypercube dimensions and fat-tree levels keep
+/// their number after a colon).
+fn link_kind_name(kind: LinkKind) -> String {
+    match kind {
+        LinkKind::Shuffle => "shuffle".into(),
+        LinkKind::Exchange => "exchange".into(),
+        LinkKind::Added => "added".into(),
+        LinkKind::Dimension(d) => format!("dimension:{d}"),
+        LinkKind::Up(level) => format!("up:{level}"),
+        LinkKind::Bus => "bus".into(),
+        LinkKind::Ring => "ring".into(),
+        LinkKind::Direct => "direct".into(),
+    }
+}
+
+/// Where to draw `processors` processors wired as `net`, or why that machine cannot exist.
+#[wasm_bindgen(js_name = labNetwork)]
+pub fn lab_network(net: &str, processors: usize) -> Result<JsValue, JsError> {
+    let topology = Topology::new(net.parse::<Kind>()?, processors)?;
+    let points = (0..topology.nodes()).map(|n| topology.layout(n).map_or([0.5, 0.5], |p| [p.x, p.y])).collect();
+    let links = topology
+        .links()
+        .map(|link| {
+            let (a, b) = match link.ends {
+                Ends::Pair(a, b) => (Some(a), Some(b)),
+                Ends::Shared => (None, None),
+            };
+            LinkEntry { a, b, kind: link_kind_name(link.kind) }
+        })
+        .collect();
+    let drawing = NetworkDrawing { processors: topology.processors(), nodes: topology.nodes(), host: topology.host(), points, links };
+    Ok(serde_wasm_bindgen::to_value(&drawing)?)
+}
+
+/// One Lab experiment, as the page asks for it.
+#[derive(Deserialize)]
+struct LabRequest {
+    algorithm: String,
+    net: String,
+    processors: usize,
+    preset: String,
+    fen: String,
+    depth: i32,
+    seed: u64,
+}
+
+/// One row of the result table (the serial reference or the p-processor run).
+#[derive(Serialize)]
+struct LabRow {
+    algorithm: &'static str,
+    processors: usize,
+    nodes: u64,
+    #[serde(rename = "timeNs")]
+    time_ns: u64,
+    load: f64,
+    #[serde(rename = "searchOverhead")]
+    search_overhead: f64,
+    speedup: f64,
+    messages: u64,
+    score: i32,
+}
+
+impl From<&SimRow> for LabRow {
+    fn from(row: &SimRow) -> LabRow {
+        LabRow {
+            algorithm: row.algorithm,
+            processors: row.processors,
+            nodes: row.nodes,
+            time_ns: row.time_ns,
+            load: row.load,
+            search_overhead: row.search_overhead(),
+            speedup: row.speedup(),
+            messages: row.messages,
+            score: row.score,
+        }
+    }
+}
+
+/// What the experiment measured, besides the trace it streamed.
+#[derive(Serialize)]
+struct LabReport {
+    rows: Vec<LabRow>,
+    events: usize,
+    /// The trace's FNV-1a hash, as hex (a `u64` does not survive JavaScript numbers).
+    hash: String,
+    #[serde(rename = "elapsedNs")]
+    elapsed_ns: u64,
+    #[serde(rename = "endNs")]
+    end_ns: u64,
+    #[serde(rename = "busyNs")]
+    busy_ns: Vec<u64>,
+    #[serde(rename = "idleNs")]
+    idle_ns: Vec<u64>,
+    #[serde(rename = "linkBusyNs")]
+    link_busy_ns: Vec<u64>,
+    /// Wall-clock milliseconds both searches took in the simulator (tracing included,
+    /// streaming the trace not): the simulator's speed in this browser.
+    #[serde(rename = "simulationMs")]
+    simulation_ms: f64,
+}
+
+/// Numbers per event in the replay's columns: code, time, then the fields `a`, `b`, `c`,
+/// `e`, `d` as `www/src/lab/eventColumns.js` reads them.
+const WORDS_PER_EVENT: usize = 7;
+
+/// An event as the replay's numbers, or `None` for events the replay does not use
+/// (`run`, `note`). Codes: 1 state, 2 nodes, 3 send, 4 hop, 5 deliver, 6 end. Integers up
+/// to 2^53 are exact in an `f64`, far beyond any virtual time or count of a browser run.
+fn replay_words(event: &Event) -> Option<[f64; WORDS_PER_EVENT]> {
+    let w = |x: u64| x as f64;
+    Some(match *event {
+        Event::State { t, p, state, nodes } => [1.0, w(t), p.into(), state as u8 as f64, 0.0, 0.0, w(nodes)],
+        Event::Nodes { t, p, nodes } => [2.0, w(t), p.into(), 0.0, 0.0, 0.0, w(nodes)],
+        Event::Send { t, msg, from, kind, .. } => [3.0, w(t), msg.into(), from.into(), kind.index() as f64, 0.0, 0.0],
+        Event::Hop { msg, link, from, to, start, end } => [4.0, w(start), msg.into(), link.into(), from.into(), to.into(), w(end)],
+        Event::Deliver { t, to, .. } => [5.0, w(t), to.into(), 0.0, 0.0, 0.0, 0.0],
+        Event::End { end, .. } => [6.0, w(end), 0.0, 0.0, 0.0, 0.0, w(end)],
+        Event::Run { .. } | Event::Note { .. } => return None,
+    })
+}
+
+/// One finished experiment: its report, and its trace kept for the JSON lines export.
+#[wasm_bindgen]
+pub struct LabRun {
+    machine: Sim,
+    report: LabReport,
+}
+
+#[wasm_bindgen]
+impl LabRun {
+    /// The table's rows and the run's totals.
+    pub fn report(&self) -> Result<JsValue, JsError> {
+        Ok(serde_wasm_bindgen::to_value(&self.report)?)
+    }
+
+    /// The trace's header line (`ev: machine`).
+    pub fn header(&self) -> String {
+        self.machine.trace_header()
+    }
+
+    /// JSON lines of events `start..start + count` (docs/trace-schema.md), each ending in a
+    /// newline; asked for in pieces so that no one string holds a trace of millions.
+    pub fn jsonl(&self, start: usize, count: usize) -> String {
+        let trace = self.machine.trace().expect("tracing was switched on");
+        let events = trace.events();
+        let end = start.saturating_add(count).min(events.len());
+        let mut out = String::new();
+        for event in &events[start.min(end)..end] {
+            out.push_str(&event.to_json(trace.labels()));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Runs one experiment: the serial search on one processor of the preset's machine (T(1),
+/// N(1)), then `algorithm` on all `processors`, tracing that run. The run's events go to
+/// `sink(Float64Array)` in order, `batch` events a call, as the replay's numbers
+/// ([`WORDS_PER_EVENT`] each, see `replay_words`), so the page never parses text; the
+/// returned [`LabRun`] holds the report and the trace for the JSON lines export.
+#[wasm_bindgen(js_name = labSimulate)]
+pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize) -> Result<LabRun, JsError> {
+    keep_panic_messages();
+    let request: LabRequest = serde_wasm_bindgen::from_value(request).map_err(|e| JsError::new(&format!("bad Lab request: {e}")))?;
+    let algorithm = Algorithm::from_name(&request.algorithm).ok_or_else(|| JsError::new(&format!("unknown algorithm '{}'", request.algorithm)))?;
+    if !(1..=MAX_LAB_DEPTH).contains(&request.depth) {
+        return Err(JsError::new(&format!("depth {} is outside 1..={MAX_LAB_DEPTH}", request.depth)));
+    }
+    let board = parse_fen(&request.fen).map_err(|e| JsError::new(&format!("bad FEN: {e}")))?;
+    let mut serial = Sim::from_names(&request.preset, Some(&request.net), 1, request.seed)?;
+    let mut machine = Sim::from_names(&request.preset, Some(&request.net), request.processors, request.seed)?;
+    machine.set_trace(TraceMode::Full);
+    let boards = [board];
+    let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, settings: SearchSettings::default() };
+    let started = js_sys::Date::now();
+    let rows = simulate_suite(&mut serial, std::slice::from_mut(&mut machine), &suite, &[algorithm], &mut |_| {}).map_err(|e| JsError::new(&e))?;
+    let simulation_ms = js_sys::Date::now() - started;
+
+    let trace = machine.trace().expect("tracing was switched on");
+    let mut words = Vec::with_capacity(batch.max(1) * WORDS_PER_EVENT);
+    for chunk in trace.events().chunks(batch.max(1)) {
+        words.clear();
+        words.extend(chunk.iter().filter_map(replay_words).flatten());
+        sink.call1(&JsValue::NULL, &js_sys::Float64Array::from(words.as_slice())).map_err(|_| JsError::new("the trace sink failed"))?;
+    }
+    let run = machine.last_run().expect("the algorithm ran on the machine");
+    let report = LabReport {
+        rows: rows.iter().map(LabRow::from).collect(),
+        events: trace.events().len(),
+        hash: format!("{:016x}", trace.hash()),
+        elapsed_ns: run.elapsed_ns,
+        end_ns: run.end_ns,
+        busy_ns: run.busy_ns.clone(),
+        idle_ns: run.idle_ns.clone(),
+        link_busy_ns: run.link_busy_ns.clone(),
+        simulation_ms,
+    };
+    Ok(LabRun { machine, report })
+}

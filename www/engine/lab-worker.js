@@ -1,0 +1,118 @@
+// The Lab worker: runs the simulated parallel machine (crate/wasm/lab.rs) off the page's
+// main thread. The simulator is single-threaded by design, so the single build is enough
+// and this worker may block while it runs. Typed messages, one request at a time:
+//
+//   page → worker   { id, type: 'network', net, processors }
+//                   { id, type: 'run', request: { algorithm, net, processors, preset, fen, depth, seed } }
+//                   { id, type: 'export' }                  the last run's trace as JSON lines
+//   worker → page   { type: 'ready', catalogue }            once, when the wasm is loaded
+//                   { id, type: 'network', drawing }
+//                   { id, type: 'trace', words }            events as numbers (Float64Array, 7 per
+//                                                           event: see src/lab/eventColumns.js), in order
+//                   { id, type: 'report', report, wallMs }  after the last trace message
+//                   { id, type: 'export', blob }            header line, then one line per event
+//                   { id, type: 'error', message }          bad input; the worker stays usable
+//                   { type: 'crashed', message }            the wasm trapped; start a new worker
+//
+// Trace batches are coalesced: the simulator hands over TRACE_BATCH events at a time and
+// this worker posts at most one message per POST_MS (the rest before the report),
+// transferring the buffers, so the page gets few messages and never parses text.
+import init, { labCatalogue, labNetwork, labPanicMessage, labSimulate } from '../pkg/single/meshmate.js';
+
+/** Events per call of the simulator's sink. */
+const TRACE_BATCH = 4096;
+/** Least time between two trace messages to the page. */
+const POST_MS = 40;
+/** Events per piece of the JSON lines export. */
+const EXPORT_PIECE = 65536;
+/** Memory in use at which an abort without a panic means the wasm memory (1 GiB at most) ran out. */
+const MEMORY_FULL_MIB = 768;
+
+const early = [];
+let ready = false;
+let crashed = false;
+/** The last run (a LabRun: report and trace), kept for its export until the next run. */
+let lastRun = null;
+
+self.onmessage = (e) => {
+  if (ready) handle(e.data);
+  else early.push(e.data);
+};
+
+function handle(message) {
+  if (crashed) {
+    self.postMessage({ id: message?.id, type: 'error', message: 'the simulator crashed earlier; reload the Lab' });
+    return;
+  }
+  const { id, type } = message ?? {};
+  try {
+    if (type === 'network') {
+      self.postMessage({ id, type: 'network', drawing: labNetwork(String(message.net), Number(message.processors) >>> 0) });
+    } else if (type === 'run') {
+      run(id, message.request);
+    } else if (type === 'export') {
+      exportTrace(id);
+    } else {
+      self.postMessage({ id, type: 'error', message: `unknown Lab request '${type}'` });
+    }
+  } catch (error) {
+    // A wasm trap (RuntimeError) leaves the instance unusable; anything else is a refusal.
+    if (error instanceof WebAssembly.RuntimeError) {
+      crashed = true;
+      self.postMessage({ type: 'crashed', message: labPanicMessage() || abortReason(error) });
+    } else {
+      self.postMessage({ id, type: 'error', message: String(error?.message ?? error) });
+    }
+  }
+}
+
+/** Why the wasm aborted without a panic message: allocation failures abort silently. */
+function abortReason(error) {
+  const mib = Math.round(wasm.memory.buffer.byteLength / 2 ** 20);
+  if (mib >= MEMORY_FULL_MIB) return `out of memory: the run and its trace filled the simulator's ${mib} MiB; try fewer processors or a shallower depth`;
+  return String(error.message ?? error);
+}
+
+function run(id, request) {
+  // The previous trace's memory goes back to the simulator before the next run.
+  lastRun?.free();
+  lastRun = null;
+  const started = performance.now();
+  let pending = [];
+  let lastPost = 0;
+  const flush = () => {
+    if (pending.length === 0) return;
+    const words = new Float64Array(pending.reduce((n, batch) => n + batch.length, 0));
+    let at = 0;
+    for (const batch of pending) {
+      words.set(batch, at);
+      at += batch.length;
+    }
+    self.postMessage({ id, type: 'trace', words }, [words.buffer]);
+    pending = [];
+    lastPost = performance.now();
+  };
+  const result = labSimulate(request, (words) => {
+    pending.push(words);
+    if (performance.now() - lastPost >= POST_MS) flush();
+  }, TRACE_BATCH);
+  flush();
+  lastRun = result;
+  self.postMessage({ id, type: 'report', report: result.report(), wallMs: performance.now() - started });
+}
+
+function exportTrace(id) {
+  if (!lastRun) {
+    self.postMessage({ id, type: 'error', message: 'no run to export yet' });
+    return;
+  }
+  const parts = [`${lastRun.header()}\n`];
+  const { events } = lastRun.report();
+  for (let start = 0; start < events; start += EXPORT_PIECE) parts.push(lastRun.jsonl(start, EXPORT_PIECE));
+  self.postMessage({ id, type: 'export', blob: new Blob(parts, { type: 'application/x-ndjson' }) });
+}
+
+const wasm = await init();
+self.postMessage({ type: 'ready', catalogue: labCatalogue() });
+ready = true;
+for (const message of early.splice(0)) handle(message);

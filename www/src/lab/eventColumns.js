@@ -1,0 +1,60 @@
+// The trace's events kept as columns of typed arrays instead of one object per event: a
+// run of a few hundred processors streams millions of events, which as JS objects would
+// take several times the memory and keep the garbage collector busy while replaying. The
+// Lab worker sends them as numbers (crate/wasm/lab.rs `replay_words`), so nothing is
+// parsed here; the JSON lines themselves stay in the worker for the export.
+
+/** Event codes, as crate/wasm/lab.rs writes them. */
+export const EV = { state: 1, nodes: 2, send: 3, hop: 4, deliver: 5, end: 6 };
+/** Numbers per event: code, time, a, b, c, e, d. */
+export const WORDS_PER_EVENT = 7;
+/** Processor states by index (the simulator's order), as the drawing colours them. */
+export const STATES = ['busy', 'waiting', 'done'];
+const INITIAL_CAPACITY = 1 << 16;
+
+/**
+ * Column meaning by code (time is when the event happens, for ordering the replay):
+ * state: a = p, b = state index, d = nodes · nodes: a = p, d = nodes · send: a = msg,
+ * b = from, c = kind index · hop: a = msg, b = link, c = from, e = to, d = end ·
+ * deliver: a = to · end: d = the last processor's end.
+ */
+export class EventColumns {
+  constructor() {
+    this.length = 0;
+    this.allocate(INITIAL_CAPACITY);
+  }
+
+  allocate(capacity) {
+    const old = this.length ? this : null;
+    const columns = {
+      code: new Uint8Array(capacity),
+      time: new Float64Array(capacity),
+      a: new Uint32Array(capacity),
+      b: new Uint32Array(capacity),
+      c: new Uint32Array(capacity),
+      e: new Uint32Array(capacity),
+      d: new Float64Array(capacity),
+    };
+    if (old) for (const [name, column] of Object.entries(columns)) column.set(old[name].subarray(0, this.length));
+    Object.assign(this, columns);
+    this.capacity = capacity;
+  }
+
+  /** Adds a batch from the worker: WORDS_PER_EVENT numbers per event. */
+  append(words) {
+    const count = Math.floor(words.length / WORDS_PER_EVENT);
+    let capacity = this.capacity;
+    while (this.length + count > capacity) capacity *= 2;
+    if (capacity !== this.capacity) this.allocate(capacity);
+    for (let k = 0, w = 0; k < count; k++, w += WORDS_PER_EVENT) {
+      const i = this.length++;
+      this.code[i] = words[w];
+      this.time[i] = words[w + 1];
+      this.a[i] = words[w + 2];
+      this.b[i] = words[w + 3];
+      this.c[i] = words[w + 4];
+      this.e[i] = words[w + 5];
+      this.d[i] = words[w + 6];
+    }
+  }
+}

@@ -1,0 +1,449 @@
+// The Lab view: a simulated parallel machine searching a real position, replayed from the
+// simulator's trace. Wires the form (controls.js), the worker client (labClient.js), the
+// replay (playback.js), the drawing (networkView.js), the charts (charts.js), the table
+// (resultsTable.js) and the exports; owns the animation loop and the keyboard.
+import './lab.css';
+import { LabCharts } from './charts.js';
+import { LabControls } from './controls.js';
+import { explain } from './explanations.js';
+import { download, downloadCsv, downloadPng } from './exports.js';
+import { LabClient } from './labClient.js';
+import { DETAIL_LIMIT, KIND_COLORS, NetworkView, STATE_COLORS } from './networkView.js';
+import { Playback } from './playback.js';
+import { ThreadsActivity } from './threadsActivity.js';
+import { COLUMNS, ResultsTable, rowCells } from './resultsTable.js';
+import { ZUGZWANG, reproduceRows } from './reproduce.js';
+
+/** Virtual time per wall second offered by the speed menu, in ns ('auto': the run in AUTO_SECONDS). */
+const SPEEDS = [
+  ['auto', 'auto (whole run in 30 s)'],
+  [1e4, '10 µs / s'],
+  [1e5, '100 µs / s'],
+  [1e6, '1 ms / s'],
+  [1e7, '10 ms / s'],
+  [1e8, '100 ms / s'],
+  [1e9, '1 s / s'],
+  [1e10, '10 s / s'],
+];
+const AUTO_SECONDS = 30;
+/** How long the real threads view lets the Play engine search the current board. */
+const THREADS_SEARCH_MS = 15000;
+/** How often the charts and the readouts are redrawn. */
+const CHART_MS = 250;
+
+export class Lab {
+  /**
+   * @param {{ root: HTMLElement, currentFen: () => string, engine: import('../engineClient.js').EngineClient }} options
+   */
+  constructor({ root, currentFen, engine }) {
+    this.root = root;
+    this.currentFen = currentFen;
+    this.engine = engine;
+    /** The real threads view's search (an engine job) and what its workers report, or null. */
+    this.threadsJob = null;
+    root.innerHTML = `
+      <div class="lab-grid">
+        <div class="lab-left">
+          <form class="lab-controls panel" aria-label="Experiment"></form>
+          <div class="button-row lab-presets">
+            <button type="button" data-lab="reproduce" title="${ZUGZWANG.title}">Reproduce Zugzwang (browser scale)</button>
+          </div>
+          <section class="panel lab-explain" aria-label="How the algorithm works"><h3></h3><p></p></section>
+        </div>
+        <div class="lab-stage">
+          <div class="lab-toolbar">
+            <button type="button" class="primary" data-lab="run">Run</button>
+            <button type="button" data-lab="pause" aria-pressed="false" title="Pause or resume (space)">Pause</button>
+            <button type="button" data-lab="step" title="Apply one event (→)">Step</button>
+            <button type="button" data-lab="restart" title="Run again with the same seed">Restart</button>
+            <label>Speed <select name="speed">${SPEEDS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
+            <button type="button" data-lab="present" aria-pressed="false" title="Large type, high contrast">Presentation</button>
+            <button type="button" data-lab="threads" aria-pressed="false" title="The Play engine's web workers searching the current board">Real threads</button>
+          </div>
+          <p class="lab-status" role="status"></p>
+          <div class="lab-canvas-box">
+            <canvas class="lab-canvas" aria-label="The simulated network"></canvas>
+            <div class="lab-tooltip" hidden></div>
+          </div>
+          <div class="lab-legend"></div>
+          <p class="lab-readout"></p>
+          <table class="lab-table"></table>
+          <div class="button-row lab-exports">
+            <button type="button" data-lab="export-trace" disabled>Trace (JSONL)</button>
+            <button type="button" data-lab="export-csv" disabled>Table (CSV)</button>
+            <button type="button" data-lab="export-png">Picture (PNG)</button>
+          </div>
+        </div>
+        <div class="lab-side">
+          <div class="lab-charts"></div>
+        </div>
+      </div>`;
+    const $ = (selector) => root.querySelector(selector);
+    this.el = { status: $('.lab-status'), readout: $('.lab-readout'), tooltip: $('.lab-tooltip'), canvas: $('.lab-canvas'), speed: $('[name="speed"]'), explain: $('.lab-explain'), legend: $('.lab-legend') };
+    this.controls = new LabControls($('.lab-controls'), { currentFen, onChange: () => this.formChanged() });
+    this.view = new NetworkView(this.el.canvas);
+    this.table = new ResultsTable($('.lab-table'));
+    this.client = new LabClient({ onTrace: (id, text) => this.receiveTrace(id, text) });
+    this.charts = null;
+    this.catalogue = null;
+    /** The replay of the current run, and what the run streamed and reported. */
+    this.playback = null;
+    this.report = null;
+    this.runId = 0;
+    /** Runs finished since the page loaded. */
+    this.runs = 0;
+    this.running = false;
+    this.visible = false;
+    this.tableRows = [];
+    this.fps = { frames: 0, since: 0, value: 0 };
+    this.lastChart = 0;
+    this.lastFrame = 0;
+    this.wireButtons();
+    this.wireCanvas();
+    document.addEventListener('keydown', (e) => this.key(e));
+    window.__lab = { snapshot: () => this.snapshot() };
+    this.setStatus('loading', 'Loading the simulator…');
+  }
+
+  wireButtons() {
+    const on = (name, handler) => this.root.querySelector(`[data-lab="${name}"]`).addEventListener('click', handler);
+    on('run', () => this.run());
+    on('restart', () => this.run(this.lastRequest));
+    on('pause', () => this.setRunning(!this.running));
+    on('step', () => this.step());
+    on('present', (e) => {
+      const on = document.body.classList.toggle('lab-presenting');
+      e.currentTarget.setAttribute('aria-pressed', String(on));
+      this.charts?.resize();
+    });
+    on('reproduce', () => this.reproduce());
+    on('threads', () => (this.threadsJob ? this.stopThreads() : this.watchThreads()));
+    on('export-trace', async () => {
+      try {
+        download(await this.client.exportTrace(), `meshmate-trace-${this.fileStem()}.jsonl`);
+      } catch (error) {
+        this.setStatus('error', error.message);
+      }
+    });
+    on('export-csv', () => downloadCsv(COLUMNS, this.tableRows, `meshmate-table-${this.fileStem()}.csv`));
+    on('export-png', () => downloadPng(this.el.canvas, `meshmate-network-${this.fileStem()}.png`));
+  }
+
+  wireCanvas() {
+    const { canvas, tooltip } = this.el;
+    const at = (e) => {
+      const box = canvas.getBoundingClientRect();
+      return [e.clientX - box.left, e.clientY - box.top];
+    };
+    canvas.addEventListener('mousemove', (e) => {
+      const [x, y] = at(e);
+      const p = this.view.processorAt(x, y);
+      tooltip.hidden = p === null || !this.playback;
+      if (tooltip.hidden) return;
+      const c = this.playback.processor(p);
+      tooltip.textContent = `P${p}${p === this.view.drawing.host ? ' (host)' : ''} · ${c.state} · ${c.nodes} nodes · sent ${c.sent} · received ${c.received}`;
+      tooltip.style.left = `${x + 14}px`;
+      tooltip.style.top = `${y + 10}px`;
+    });
+    canvas.addEventListener('mouseleave', () => (tooltip.hidden = true));
+    canvas.addEventListener('click', (e) => {
+      const p = this.view.processorAt(...at(e));
+      this.view.selected = p === this.view.selected ? null : p;
+    });
+  }
+
+  /** Shows or hides the view (the app's tab); the animation runs only while shown. */
+  async show(visible) {
+    this.visible = visible;
+    if (!visible) {
+      this.stopThreads();
+      return;
+    }
+    if (!this.charts) this.charts = new LabCharts(this.root.querySelector('.lab-charts'));
+    this.charts.resize();
+    requestAnimationFrame((t) => this.frame(t));
+    if (this.catalogue) return;
+    try {
+      this.catalogue = await this.client.start();
+      this.controls.populate(this.catalogue);
+      this.drawLegend();
+      this.setStatus('idle', 'Choose an experiment and press Run.');
+      await this.formChanged();
+    } catch (error) {
+      this.setStatus('error', error.message);
+    }
+  }
+
+  /** The form changed: redraw the (idle) machine it describes and the explanation. */
+  async formChanged() {
+    const { elements } = this.controls.form;
+    const algorithm = elements.algorithm.value;
+    this.el.explain.querySelector('h3').textContent = algorithm;
+    this.el.explain.querySelector('p').textContent = explain(algorithm);
+    if (this.playback && !this.playback.complete) return;
+    const processors = Number(elements.processors.value);
+    try {
+      this.view.setDrawing(await this.client.network(elements.net.value, processors));
+      this.playback = null;
+      if (this.root.dataset.status === 'error') this.setStatus('idle', 'Choose an experiment and press Run.');
+    } catch (error) {
+      this.view.setDrawing(null);
+      this.setStatus('error', error.message);
+    }
+  }
+
+  /** Real threads view: the Play engine searches the current board; its workers are drawn. */
+  watchThreads() {
+    if (!this.catalogue) return;
+    this.playback = null;
+    this.charts.reset(this.catalogue.messageKinds);
+    this.view.setDrawing(null);
+    const job = {
+      fen: this.currentFen(),
+      go: { movetime: THREADS_SEARCH_MS },
+      onBestMove: () => this.threadsDone(job),
+    };
+    this.threadsJob = job;
+    this.threadsPressed(true);
+    this.setStatus('threads', `The Play engine searches the current board for ${THREADS_SEARCH_MS / 1000} s; its web workers on shared memory are drawn as they report.`);
+    this.engine.start(job);
+  }
+
+  /** Takes a structured event of the Play engine; only `workers` events matter here. */
+  async receiveEngineEvent(event) {
+    if (!this.threadsJob || event?.type !== 'workers' || !Array.isArray(event.workers) || !event.workers.length) return;
+    if (!this.playback) {
+      const count = event.workers.length;
+      if (this.pendingDrawing) return;
+      this.pendingDrawing = true;
+      try {
+        const drawing = await this.client.network('bus', count);
+        if (!this.threadsJob) return;
+        this.view.setDrawing(drawing);
+        this.playback = new ThreadsActivity(count, drawing, this.catalogue.messageKinds);
+      } catch (error) {
+        this.setStatus('error', error.message);
+        return;
+      } finally {
+        this.pendingDrawing = false;
+      }
+    }
+    this.playback.receive(event.workers);
+  }
+
+  threadsDone(job) {
+    if (this.threadsJob !== job) return;
+    this.threadsJob = null;
+    this.threadsPressed(false);
+    this.setStatus('done', 'The Play engine finished its search; the drawing shows its workers at the end.');
+  }
+
+  stopThreads() {
+    if (!this.threadsJob) return;
+    this.engine.cancel(this.threadsJob);
+    this.threadsJob = null;
+    this.threadsPressed(false);
+    this.setStatus('done', 'Real threads view stopped.');
+  }
+
+  threadsPressed(on) {
+    this.root.querySelector('[data-lab="threads"]').setAttribute('aria-pressed', String(on));
+    this.root.dataset.source = on ? 'threads' : 'simulator';
+  }
+
+  /** Runs one experiment (the form's, or `request` again) and replays its trace. */
+  async run(request = null, position = null) {
+    if (!this.catalogue) return null;
+    this.stopThreads();
+    if (!request) {
+      const read = this.controls.read();
+      if (read.error) {
+        this.setStatus('error', read.error);
+        return null;
+      }
+      ({ request, position } = read);
+    }
+    this.lastRequest = request;
+    this.lastPosition = position ?? this.lastPosition;
+    this.playback = null;
+    this.report = null;
+    this.setExportsEnabled(false);
+    this.charts?.reset(this.catalogue.messageKinds);
+    this.setStatus('running', `Simulating ${request.algorithm} on ${request.processors} processors (${request.net}, ${request.preset}), depth ${request.depth}…`);
+    try {
+      this.view.setDrawing(await this.client.network(request.net, request.processors));
+      this.runId = this.client.peekId();
+      const { report, wallMs } = await this.client.run(request);
+      this.report = { ...report, wallMs };
+      this.runs++;
+      if (this.playback) this.playback.complete = true;
+      const rows = report.rows.map((row) => rowCells(this.lastPosition, row));
+      this.tableRows = this.reproducing ? this.tableRows.concat(rows) : rows;
+      this.table.show(this.tableRows);
+      this.setExportsEnabled(true);
+      const rate = report.events / Math.max(0.001, report.simulationMs / 1000);
+      this.setStatus('done', `Simulated ${report.events} events in ${report.simulationMs.toFixed(0)} ms (${Math.round(rate)} events/s); trace ${report.hash}. Replaying.`);
+      return this.report;
+    } catch (error) {
+      this.setStatus('error', error.message);
+      return null;
+    }
+  }
+
+  /** A batch of the current run's events (numbers, see eventColumns.js). */
+  receiveTrace(id, words) {
+    if (id !== this.runId) return;
+    if (!this.playback) {
+      const { drawing } = this.view;
+      this.playback = new Playback({ processors: drawing.processors, links: drawing.links.length }, this.catalogue.messageKinds);
+      this.setRunning(true);
+    }
+    this.playback.append(words);
+  }
+
+  setRunning(running) {
+    this.running = running && !!this.playback;
+    const pause = this.root.querySelector('[data-lab="pause"]');
+    pause.setAttribute('aria-pressed', String(!this.running));
+    pause.textContent = this.running ? 'Pause' : 'Resume';
+    this.root.dataset.playing = String(this.running);
+  }
+
+  step() {
+    this.setRunning(false);
+    if (this.playback instanceof Playback) this.playback.step();
+  }
+
+  /** Virtual ns per wall second. */
+  speed() {
+    const value = this.el.speed.value;
+    if (value !== 'auto') return Number(value);
+    const span = this.report ? this.report.endNs : this.playback?.lastTime ?? 0;
+    return Math.max(1000, span / AUTO_SECONDS);
+  }
+
+  frame(now) {
+    if (!this.visible) return;
+    const dt = this.lastFrame ? Math.min(0.1, (now - this.lastFrame) / 1000) : 0;
+    this.lastFrame = now;
+    if (this.running && this.playback instanceof Playback) this.playback.advanceTo(this.playback.clock + this.speed() * dt);
+    this.view.draw(this.playback);
+    if (this.playback) this.charts.sample(this.playback);
+    if (now - this.lastChart >= CHART_MS) {
+      this.lastChart = now;
+      if (this.playback) this.charts.render(this.playback);
+      this.readout();
+    }
+    this.countFrame(now);
+    requestAnimationFrame((t) => this.frame(t));
+  }
+
+  countFrame(now) {
+    const fps = this.fps;
+    fps.frames++;
+    if (now - fps.since >= 1000) {
+      fps.value = (1000 * fps.frames) / (now - fps.since);
+      fps.frames = 0;
+      fps.since = now;
+    }
+  }
+
+  readout() {
+    const pb = this.playback;
+    if (!pb) {
+      this.el.readout.textContent = '';
+      return;
+    }
+    const totals = pb.totals();
+    const selected = this.view.selected;
+    const sel = selected !== null && selected < pb.machine.processors ? ` · selected P${selected}: ${pb.processor(selected).state}, ${pb.nodes[selected]} nodes` : '';
+    const time = pb instanceof Playback ? `t = ${(pb.clock / 1e6).toFixed(3)} ms virtual · event ${pb.cursor} / ${pb.events.length}` : `real threads · ${(pb.clock / 1e9).toFixed(1)} s`;
+    this.el.readout.textContent =
+      `${time} · ` +
+      `busy ${totals.busy}, waiting ${totals.waiting}, done ${totals.done} · ${totals.nodes} nodes · ${totals.messages} messages · ` +
+      `${this.view.lastFrame.messages} in flight · ${this.fps.value.toFixed(0)} fps${sel}`;
+  }
+
+  /** Runs Zugzwang's experiment at browser scale, position after position, into one table;
+   * a position the simulator fails on gets a row saying so, and the means leave it out. */
+  async reproduce() {
+    if (this.reproducing || !this.catalogue) return;
+    this.reproducing = true;
+    this.controls.set(ZUGZWANG.settings);
+    await this.formChanged();
+    const { request } = this.controls.read();
+    this.tableRows = [];
+    const reports = [];
+    const failures = [];
+    for (const position of ZUGZWANG.positions) {
+      const report = await this.run({ ...request, fen: position.fen }, position.id);
+      if (report) reports.push(report);
+      else {
+        failures.push(`${position.id}: ${this.el.status.textContent}`);
+        this.tableRows.push([position.id, request.algorithm, request.processors, 'failed', '', '', '', '']);
+      }
+    }
+    this.reproducing = false;
+    if (reports.length) this.tableRows = reproduceRows(this.tableRows, reports);
+    this.table.show(this.tableRows);
+    const failed = failures.length ? ` ${failures.length} position(s) failed: ${failures.join(' · ')}` : '';
+    this.setStatus(failures.length ? 'error' : 'done', `${ZUGZWANG.title}: ${ZUGZWANG.note}${failed}`);
+  }
+
+  key(e) {
+    if (!this.visible || e.target.closest('input, textarea, select') || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === ' ') {
+      e.preventDefault();
+      this.setRunning(!this.running);
+    } else if (e.key === 'ArrowRight') {
+      e.preventDefault();
+      this.step();
+    }
+  }
+
+  drawLegend() {
+    const swatch = (color, text) => `<span><i style="background:${color}"></i>${text}</span>`;
+    const states = Object.entries(STATE_COLORS).map(([s, c]) => swatch(c, s));
+    const kinds = this.catalogue.messageKinds.map((k, i) => swatch(KIND_COLORS[i % KIND_COLORS.length], k));
+    this.el.legend.innerHTML =
+      `<div>Processors: ${states.join('')} <span>(ring: host)</span></div>` +
+      `<div>Messages: ${kinds.join('')}</div>` +
+      `<div>DeBruijn links: <span class="lab-line shuffle"></span>shuffle <span class="lab-line exchange"></span>exchange <span class="lab-line added"></span>added · ` +
+      `thicker = more load · above ${DETAIL_LIMIT} processors: heat maps</div>`;
+  }
+
+  setExportsEnabled(enabled) {
+    for (const name of ['export-trace', 'export-csv']) this.root.querySelector(`[data-lab="${name}"]`).disabled = !enabled;
+  }
+
+  setStatus(status, text) {
+    this.root.dataset.status = status;
+    this.el.status.textContent = text;
+  }
+
+  fileStem() {
+    const r = this.lastRequest;
+    return r ? `${r.algorithm}-${r.net}-p${r.processors}-d${r.depth}-s${r.seed}` : 'idle';
+  }
+
+  /** What the page shows now, for tests (window.__lab.snapshot()). */
+  snapshot() {
+    const pb = this.playback;
+    return {
+      status: this.root.dataset.status,
+      statusText: this.el.status.textContent,
+      running: this.running,
+      runs: this.runs,
+      drawn: { ...this.view.lastFrame },
+      fps: this.fps.value,
+      clock: pb?.clock ?? 0,
+      source: this.root.dataset.source ?? 'simulator',
+      cursor: pb?.cursor ?? 0,
+      events: pb?.events?.length ?? 0,
+      complete: pb?.complete ?? false,
+      totals: pb?.totals() ?? null,
+      report: this.report && { hash: this.report.hash, events: this.report.events, rows: this.report.rows, simulationMs: this.report.simulationMs, wallMs: this.report.wallMs, elapsedNs: this.report.elapsedNs },
+      table: this.tableRows,
+    };
+  }
+}

@@ -1,0 +1,100 @@
+// The page's side of the Lab worker (www/engine/lab-worker.js): typed requests, one run at
+// a time, trace text handed on as it streams in. A crashed worker is replaced by a fresh
+// one on the next request.
+
+/** How long the simulator may take to load before the Lab says so. */
+const LOAD_TIMEOUT_MS = 60000;
+
+export class LabClient {
+  /** @param {{ onTrace: (id: number, words: Float64Array) => void }} callbacks */
+  constructor({ onTrace }) {
+    this.onTrace = onTrace;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.worker = null;
+    this.ready = null;
+  }
+
+  /** Starts the worker if needed; resolves with the catalogue (algorithms, nets, presets, kinds). */
+  start() {
+    if (this.ready) return this.ready;
+    const worker = new Worker(new URL('engine/lab-worker.js', document.baseURI), { type: 'module', name: 'meshmate-lab' });
+    this.worker = worker;
+    this.ready = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the simulator did not load within a minute')), LOAD_TIMEOUT_MS);
+      worker.onmessage = (e) => {
+        const message = e.data;
+        if (message.type === 'ready') {
+          clearTimeout(timer);
+          resolve(message.catalogue);
+        } else this.receive(message);
+      };
+      worker.onerror = (e) => {
+        clearTimeout(timer);
+        const error = new Error(`the Lab worker failed: ${e.message ?? 'could not load the simulator'}`);
+        reject(error);
+        this.failAll(error);
+        this.discard();
+      };
+    });
+    return this.ready;
+  }
+
+  /** Where to draw `processors` processors wired as `net`. */
+  network(net, processors) {
+    return this.request({ type: 'network', net, processors }).then((m) => m.drawing);
+  }
+
+  /** Runs one experiment; resolves with `{ report, wallMs }` after the whole trace went to onTrace. */
+  run(request) {
+    return this.request({ type: 'run', request });
+  }
+
+  /** The last run's trace as JSON lines (a Blob). */
+  exportTrace() {
+    return this.request({ type: 'export' }).then((m) => m.blob);
+  }
+
+  /** The id the next request will get (trace messages carry it). */
+  peekId() {
+    return this.nextId;
+  }
+
+  async request(body) {
+    await this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, ...body });
+    });
+  }
+
+  receive(message) {
+    if (message.type === 'trace') {
+      this.onTrace(message.id, message.words);
+      return;
+    }
+    if (message.type === 'crashed') {
+      this.failAll(new Error(`the simulator crashed: ${message.message}`));
+      this.discard();
+      return;
+    }
+    const waiter = this.pending.get(message.id);
+    if (!waiter) return;
+    this.pending.delete(message.id);
+    if (message.type === 'error') waiter.reject(new Error(message.message));
+    else waiter.resolve(message);
+  }
+
+  failAll(error) {
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+  }
+
+  /** Drops the worker (it is replaced on the next request). */
+  discard() {
+    this.worker?.terminate();
+    this.worker = null;
+    this.ready = null;
+  }
+}

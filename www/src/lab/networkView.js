@@ -1,0 +1,262 @@
+// The network animation on a canvas: processors placed by the topology's layout hints
+// (crate/net `layout()`), coloured by state; links drawn by kind (DeBruijn's shuffle and
+// exchange edges differ), thicker with load; messages moving along the hops of their real
+// routes, coloured by kind. Above DETAIL_LIMIT processors single dots and lines stop being
+// readable, so it draws two heat maps instead: processors (state, nodes) and links (load).
+import { STATES } from './eventColumns.js';
+
+/** Most processors drawn one by one; above, the aggregate view. */
+export const DETAIL_LIMIT = 128;
+
+export const STATE_COLORS = { busy: '#3fb950', waiting: '#e3a21a', done: '#6e7681' };
+/** One colour per message kind, in the simulator's kind order (work-request, work, ...). */
+export const KIND_COLORS = ['#58a6ff', '#3fb950', '#8b949e', '#d2a8ff', '#f0e442', '#ff5c5c', '#ff9f43', '#39d0d8', '#a371f7', '#e3b341', '#db61a2'];
+const LINK_STYLES = {
+  shuffle: { color: '#6e8fb5', dash: [] },
+  exchange: { color: '#c98a4b', dash: [6, 4] },
+  added: { color: '#a77fd1', dash: [2, 3] },
+};
+const DEFAULT_LINK = { color: '#5c6670', dash: [] };
+const MARGIN = 28;
+
+export class NetworkView {
+  /** @param {HTMLCanvasElement} canvas */
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.drawing = null;
+    this.selected = null;
+    /** What the last frame showed, for tests and the legend. */
+    this.lastFrame = { processors: 0, messages: 0, mode: 'none' };
+  }
+
+  /** The machine to draw (from labNetwork), or null. */
+  setDrawing(drawing) {
+    this.drawing = drawing;
+    this.selected = null;
+    this.radiusKey = null;
+  }
+
+  get aggregate() {
+    return (this.drawing?.processors ?? 0) > DETAIL_LIMIT;
+  }
+
+  /** Sizes the canvas's backing store to its box (sharp on high-density screens). */
+  fit() {
+    const ratio = window.devicePixelRatio || 1;
+    const width = Math.max(200, Math.round(this.canvas.clientWidth * ratio));
+    const height = Math.max(150, Math.round(this.canvas.clientHeight * ratio));
+    if (this.canvas.width !== width || this.canvas.height !== height) {
+      this.canvas.width = width;
+      this.canvas.height = height;
+    }
+    this.ratio = ratio;
+  }
+
+  /** Draws `playback` at its current time (an empty machine when it is null). */
+  draw(playback) {
+    this.fit();
+    const { ctx, canvas } = this;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = '#0d1117';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    if (!this.drawing) {
+      this.lastFrame = { processors: 0, messages: 0, mode: 'none' };
+      return;
+    }
+    ctx.scale(this.ratio, this.ratio);
+    if (this.aggregate) this.drawAggregate(playback);
+    else this.drawDetailed(playback);
+  }
+
+  /** Canvas position (CSS pixels) of network node `n`. */
+  point(n) {
+    const [x, y] = this.drawing.points[n];
+    const w = this.canvas.width / this.ratio - 2 * MARGIN;
+    const h = this.canvas.height / this.ratio - 2 * MARGIN;
+    return [MARGIN + x * w, MARGIN + y * h];
+  }
+
+  /** Processor radius: under half the closest two processors' distance, so none overlap. */
+  radius() {
+    const key = `${this.canvas.width}x${this.canvas.height}`;
+    if (this.radiusKey === key) return this.radiusCache;
+    let closest = Infinity;
+    for (let p = 0; p < this.drawing.processors; p++) {
+      const [x, y] = this.point(p);
+      for (let q = p + 1; q < this.drawing.processors; q++) {
+        const [u, v] = this.point(q);
+        closest = Math.min(closest, Math.hypot(u - x, v - y));
+      }
+    }
+    this.radiusKey = key;
+    this.radiusCache = Math.max(3, Math.min(18, closest * 0.4));
+    return this.radiusCache;
+  }
+
+  drawDetailed(playback) {
+    const { ctx, drawing } = this;
+    const r = this.radius();
+    drawing.links.forEach((link, id) => {
+      const load = playback ? playback.linkLoad(id) : 0;
+      const active = playback ? playback.linkActive[id] > 0 : false;
+      const style = LINK_STYLES[link.kind] ?? DEFAULT_LINK;
+      ctx.strokeStyle = active ? '#e6edf3' : style.color;
+      ctx.globalAlpha = active ? 0.9 : 0.35 + 0.65 * load;
+      ctx.lineWidth = 1 + 6 * load;
+      ctx.setLineDash(style.dash);
+      ctx.beginPath();
+      if (link.a == null) {
+        // A shared bus: one medium under every processor.
+        const y = this.canvas.height / this.ratio - MARGIN / 2;
+        ctx.moveTo(MARGIN, y);
+        ctx.lineTo(this.canvas.width / this.ratio - MARGIN, y);
+      } else {
+        ctx.moveTo(...this.point(link.a));
+        ctx.lineTo(...this.point(link.b));
+      }
+      ctx.stroke();
+    });
+    ctx.setLineDash([]);
+    ctx.globalAlpha = 1;
+    for (let n = drawing.processors; n < drawing.nodes; n++) {
+      const [x, y] = this.point(n);
+      ctx.fillStyle = '#30363d';
+      ctx.fillRect(x - r * 0.6, y - r * 0.6, r * 1.2, r * 1.2);
+    }
+    for (let p = 0; p < drawing.processors; p++) {
+      const [x, y] = this.point(p);
+      ctx.fillStyle = STATE_COLORS[STATES[playback ? playback.state[p] : 1]];
+      ctx.beginPath();
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
+      ctx.fill();
+      if (p === drawing.host || p === this.selected) {
+        ctx.lineWidth = p === this.selected ? 3 : 2;
+        ctx.strokeStyle = p === this.selected ? '#00e5ff' : '#ffffff';
+        ctx.beginPath();
+        ctx.arc(x, y, r + 3, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
+    }
+    this.drawLabels(r);
+    let messages = 0;
+    if (playback) {
+      for (const flight of playback.flights) {
+        if (flight.start > playback.clock) continue;
+        const f = Math.min(1, (playback.clock - flight.start) / Math.max(1, flight.end - flight.start));
+        const [x0, y0] = this.point(flight.from);
+        const [x1, y1] = this.point(flight.to);
+        ctx.fillStyle = KIND_COLORS[flight.kind % KIND_COLORS.length];
+        ctx.beginPath();
+        ctx.arc(x0 + (x1 - x0) * f, y0 + (y1 - y0) * f, Math.max(3, r * 0.45), 0, 2 * Math.PI);
+        ctx.fill();
+        messages++;
+      }
+    }
+    this.lastFrame = { processors: drawing.processors, messages, mode: 'detailed' };
+  }
+
+  drawLabels(r) {
+    const { ctx, drawing } = this;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    if (drawing.processors <= 32) {
+      ctx.font = `${Math.max(9, r * 0.9)}px system-ui, sans-serif`;
+      ctx.fillStyle = '#0d1117';
+      for (let p = 0; p < drawing.processors; p++) ctx.fillText(String(p), ...this.point(p));
+    }
+    ctx.font = '12px system-ui, sans-serif';
+    if (drawing.host != null) {
+      const [x, y] = this.point(drawing.host);
+      ctx.fillStyle = '#ffffff';
+      ctx.fillText('host', x, y - r - 10);
+    }
+    if (this.selected !== null) {
+      const [x, y] = this.point(this.selected);
+      ctx.fillStyle = '#00e5ff';
+      ctx.fillText(`P${this.selected}`, x, y + r + 12);
+    }
+  }
+
+  /** Grid geometry of the aggregate view: processors on the left, links on the right. */
+  grids() {
+    const w = this.canvas.width / this.ratio;
+    const h = this.canvas.height / this.ratio;
+    const half = (w - 3 * MARGIN) / 2;
+    const cell = (count, width) => {
+      const cols = Math.ceil(Math.sqrt(count * (width / (h - 2 * MARGIN))));
+      const rows = Math.ceil(count / cols);
+      return { cols, size: Math.min(width / cols, (h - 2 * MARGIN) / rows) };
+    };
+    return {
+      procs: { x: MARGIN, y: MARGIN, ...cell(this.drawing.processors, half) },
+      links: { x: 2 * MARGIN + half, y: MARGIN, ...cell(Math.max(1, this.drawing.links.length), half) },
+    };
+  }
+
+  drawAggregate(playback) {
+    const { ctx, drawing } = this;
+    const { procs, links } = this.grids();
+    let most = 1;
+    if (playback) for (const n of playback.nodes) most = Math.max(most, n);
+    for (let p = 0; p < drawing.processors; p++) {
+      const x = procs.x + (p % procs.cols) * procs.size;
+      const y = procs.y + Math.floor(p / procs.cols) * procs.size;
+      ctx.fillStyle = STATE_COLORS[STATES[playback ? playback.state[p] : 1]];
+      ctx.globalAlpha = playback ? 0.35 + 0.65 * Math.sqrt(playback.nodes[p] / most) : 0.5;
+      ctx.fillRect(x, y, procs.size - 1, procs.size - 1);
+    }
+    ctx.globalAlpha = 1;
+    for (let id = 0; id < drawing.links.length; id++) {
+      const x = links.x + (id % links.cols) * links.size;
+      const y = links.y + Math.floor(id / links.cols) * links.size;
+      const load = playback ? playback.linkLoad(id) : 0;
+      ctx.fillStyle = playback && playback.linkActive[id] > 0 ? '#ffffff' : heat(load);
+      ctx.fillRect(x, y, links.size - 1, links.size - 1);
+    }
+    const outline = (p, color) => {
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 2;
+      ctx.strokeRect(procs.x + (p % procs.cols) * procs.size - 1, procs.y + Math.floor(p / procs.cols) * procs.size - 1, procs.size + 1, procs.size + 1);
+    };
+    if (drawing.host != null) outline(drawing.host, '#ffffff');
+    if (this.selected !== null) outline(this.selected, '#00e5ff');
+    ctx.fillStyle = '#c9d1d9';
+    ctx.font = '13px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'alphabetic';
+    const flying = playback ? playback.flights.filter((f) => f.start <= playback.clock).length : 0;
+    ctx.fillText(`${drawing.processors} processors (state; brighter = more nodes)`, procs.x, MARGIN - 8);
+    ctx.fillText(`${drawing.links.length} links (load; white = carrying now, ${flying} hops)`, links.x, MARGIN - 8);
+    this.lastFrame = { processors: drawing.processors, messages: flying, mode: 'aggregate' };
+  }
+
+  /** The processor under canvas point (x, y) in CSS pixels, or null. */
+  processorAt(x, y) {
+    if (!this.drawing) return null;
+    if (this.aggregate) {
+      const { procs } = this.grids();
+      const col = Math.floor((x - procs.x) / procs.size);
+      const row = Math.floor((y - procs.y) / procs.size);
+      const p = row * procs.cols + col;
+      return col >= 0 && col < procs.cols && row >= 0 && p < this.drawing.processors ? p : null;
+    }
+    const reach = this.radius() * 1.6;
+    let best = null;
+    let bestDistance = reach;
+    for (let p = 0; p < this.drawing.processors; p++) {
+      const [px, py] = this.point(p);
+      const d = Math.hypot(px - x, py - y);
+      if (d <= bestDistance) [best, bestDistance] = [p, d];
+    }
+    return best;
+  }
+}
+
+/** A dark-to-hot colour for a load in 0..1. */
+function heat(load) {
+  const l = Math.max(0, Math.min(1, load));
+  const r = Math.round(30 + 225 * Math.min(1, l * 2));
+  const g = Math.round(40 + 180 * Math.max(0, l * 2 - 1));
+  return `rgb(${r}, ${g}, 50)`;
+}

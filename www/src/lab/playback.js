@@ -1,0 +1,145 @@
+// The replay of one simulated run: the trace's events (docs/trace-schema.md) applied in
+// order up to a virtual time, giving what the drawing and the charts show at that time —
+// each processor's state and counters, the messages crossing links, each link's load.
+// Nothing here is invented: every number comes from an event of the real trace.
+import { EV, EventColumns, STATES } from './eventColumns.js';
+
+export class Playback {
+  /**
+   * @param {{ processors: number, links: number }} machine what the drawing shows
+   * @param {string[]} kinds message kinds, in the simulator's order
+   */
+  constructor(machine, kinds) {
+    const p = machine.processors;
+    /** The header line. */
+    this.machine = machine;
+    this.kinds = kinds;
+    /** Every event received so far that the replay uses, in trace order. */
+    this.events = new EventColumns();
+    /** The next event to apply. */
+    this.cursor = 0;
+    /** Virtual nanoseconds shown. */
+    this.clock = 0;
+    /** Whether the whole trace has arrived. */
+    this.complete = false;
+    /** Per processor: state index (STATES), node count, messages sent and received. */
+    this.state = new Uint8Array(p);
+    this.nodes = new Float64Array(p);
+    this.sent = new Uint32Array(p);
+    this.received = new Uint32Array(p);
+    /** Per link: virtual ns held by messages applied so far, and messages on it now. */
+    this.linkBusy = new Float64Array(machine.links);
+    this.linkActive = new Uint16Array(machine.links);
+    /** Messages sent so far, by kind index. */
+    this.kindCounts = new Uint32Array(kinds.length);
+    /** Kind index of each message number (from its `send`). */
+    this.messageKind = [];
+    /** Hops applied whose `end` is not yet past: `{ msg, link, from, to, start, end, kind }`. */
+    this.flights = [];
+    /** Processors per state, kept up to date for the utilisation picture. */
+    this.stateCounts = [p, 0, 0];
+    /** When the last processor finished, once the `end` event is applied. */
+    this.ended = null;
+  }
+
+  /** Adds a batch of events from the worker (numbers, see eventColumns.js). */
+  append(words) {
+    this.events.append(words);
+  }
+
+  /** Whether every received event has been applied. */
+  get atEnd() {
+    return this.cursor >= this.events.length;
+  }
+
+  /** The time of the last event, when the trace is complete (else of the last received). */
+  get lastTime() {
+    if (this.ended !== null) return this.ended;
+    return this.events.length ? this.events.time[this.events.length - 1] : 0;
+  }
+
+  /** Applies every event due by virtual time `t` and shows time `t`. */
+  advanceTo(t) {
+    const { time, length } = this.events;
+    while (this.cursor < length && time[this.cursor] <= t) this.apply(this.cursor++);
+    this.clock = Math.max(this.clock, Math.min(t, this.lastTime));
+    this.retireFlights();
+  }
+
+  /** Applies exactly one event (the next) and moves the clock to its time; false at the end. */
+  step() {
+    if (this.atEnd) return false;
+    const i = this.cursor++;
+    this.apply(i);
+    this.clock = Math.max(this.clock, this.events.time[i]);
+    this.retireFlights();
+    return true;
+  }
+
+  /** Applies stored event `i` (columns as in eventColumns.js). */
+  apply(i) {
+    const { code, time, a, b, c, e, d } = this.events;
+    switch (code[i]) {
+      case EV.state:
+        this.stateCounts[this.state[a[i]]]--;
+        this.stateCounts[b[i]]++;
+        this.state[a[i]] = b[i];
+        this.nodes[a[i]] = d[i];
+        break;
+      case EV.nodes:
+        this.nodes[a[i]] = d[i];
+        break;
+      case EV.send:
+        this.messageKind[a[i]] = c[i];
+        this.kindCounts[c[i]]++;
+        this.sent[b[i]]++;
+        break;
+      case EV.hop:
+        this.linkBusy[b[i]] += d[i] - time[i];
+        this.linkActive[b[i]]++;
+        this.flights.push({ link: b[i], from: c[i], to: e[i], start: time[i], end: d[i], kind: this.messageKind[a[i]] ?? 0 });
+        break;
+      case EV.deliver:
+        this.received[a[i]]++;
+        break;
+      case EV.end:
+        this.ended = d[i];
+        break;
+    }
+  }
+
+  /** Drops hops that are across by now. */
+  retireFlights() {
+    const clock = this.clock;
+    let kept = 0;
+    for (const flight of this.flights) {
+      if (flight.end > clock) this.flights[kept++] = flight;
+      else this.linkActive[flight.link]--;
+    }
+    this.flights.length = kept;
+  }
+
+  /** Share of the time shown so far that link `id` carried a message (0..1, lanes ignored). */
+  linkLoad(id) {
+    return this.clock > 0 ? Math.min(1, this.linkBusy[id] / this.clock) : 0;
+  }
+
+  /** The counters a test or a hover shows for processor `p`. */
+  processor(p) {
+    return { id: p, state: STATES[this.state[p]], nodes: this.nodes[p], sent: this.sent[p], received: this.received[p] };
+  }
+
+  /** Totals at the current time, for the page's test snapshot. */
+  totals() {
+    return processorTotals(this);
+  }
+}
+
+/** Nodes, messages and processors per state of a replay or of the real threads. */
+export function processorTotals({ nodes, kindCounts, stateCounts }) {
+  let nodeSum = 0;
+  for (const n of nodes) nodeSum += n;
+  let messages = 0;
+  for (const n of kindCounts) messages += n;
+  return { nodes: nodeSum, messages, busy: stateCounts[0], waiting: stateCounts[1], done: stateCounts[2] };
+}

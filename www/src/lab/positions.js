@@ -1,0 +1,26 @@
+// The positions the Lab offers besides the current board: the Bratko-Kopec test (Zugzwang's
+// experiment) and the Mchess Pro – Cray Blitz game (Cray Blitz's Table 6). The EPD files
+// live in ../shared/data and are bundled at build time, never copied into the repository.
+import bratkoKopec from '../../../../shared/data/bratko-kopec.epd?raw';
+import crayBlitz from '../../../../shared/data/crayblitz-1993.epd?raw';
+
+/** `{ id, fen }` for each EPD record of `text` (comments and blank lines skipped). */
+export function parseEpd(text) {
+  const positions = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const fields = line.split(/\s+/);
+    if (fields.length < 4) continue;
+    const id = /\bid\s+"([^"]*)"/.exec(line)?.[1] ?? `#${positions.length + 1}`;
+    // EPD has no move counters; the Lab searches from the position, so any counters do.
+    positions.push({ id, fen: `${fields.slice(0, 4).join(' ')} 0 1` });
+  }
+  return positions;
+}
+
+/** The suites by name, as the position menu groups them. */
+export const SUITES = [
+  { name: 'Bratko-Kopec', positions: parseEpd(bratkoKopec) },
+  { name: 'Mchess Pro – Cray Blitz 1993', positions: parseEpd(crayBlitz) },
+];

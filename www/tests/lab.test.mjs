@@ -1,0 +1,280 @@
+// End-to-end tests of the Lab: Debian's Chromium (playwright-core) against the built app,
+// with the real Lab worker running the simulator from the single wasm package. The page
+// exposes what it shows as window.__lab.snapshot(); pixels are read from the canvas.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RESULTS, collectErrors, launchBrowser, startServer } from './browser.mjs';
+
+const LAB_READY_MS = 60000;
+const RUN_MS = 120000;
+const VIEWPORT = { width: 1500, height: 950 };
+/** Figures measured by these tests, printed at the end for the report. */
+const figures = [];
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  for (const line of figures) console.log(`# lab figure: ${line}`);
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A fresh page on the Lab tab with the simulator loaded, and its error log. */
+async function openLab(t) {
+  const context = await browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(server.url);
+  await page.click('[data-mode="lab"]');
+  await page.waitForSelector('.lab:not([data-status="loading"])', { timeout: LAB_READY_MS });
+  assert.equal(await page.getAttribute('.lab', 'data-status'), 'idle', await page.textContent('.lab-status'));
+  return { page, errors };
+}
+
+const snapshot = (page) => page.evaluate(() => window.__lab.snapshot());
+
+/** Sets the experiment form (fields by name) the way a user does. */
+async function setForm(page, values) {
+  for (const [name, value] of Object.entries(values)) {
+    const field = page.locator(`.lab-controls [name="${name}"]`);
+    if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(String(value));
+    else await field.fill(String(value));
+    await field.dispatchEvent('change');
+  }
+}
+
+/** Presses Run and waits until the report is in and the drawing shows messages moving
+ * (or, for an algorithm that sends none, virtual time moving). */
+async function runAndWatch(page, values, { messages = true } = {}) {
+  await setForm(page, values);
+  await page.click('[data-lab="run"]');
+  await page.waitForFunction(() => window.__lab.snapshot().status !== 'running', null, { timeout: RUN_MS });
+  const snap = await snapshot(page);
+  assert.equal(snap.status, 'done', snap.statusText);
+  if (messages) await page.waitForFunction(() => window.__lab.snapshot().drawn.messages > 0, null, { timeout: 20000 });
+  else await page.waitForFunction(() => window.__lab.snapshot().clock > 0, null, { timeout: 20000 });
+  return snapshot(page);
+}
+
+/** Average frames per second over `ms` while the replay runs. */
+async function measureFps(page, ms = 3000) {
+  const frames = await page.evaluate(
+    (ms) =>
+      new Promise((resolve) => {
+        let count = 0;
+        const start = performance.now();
+        const tick = (now) => {
+          count++;
+          if (now - start < ms) requestAnimationFrame(tick);
+          else resolve((1000 * count) / (now - start));
+        };
+        requestAnimationFrame(tick);
+      }),
+    ms,
+  );
+  return frames;
+}
+
+describe('Lab', () => {
+  test('ybwc on DeBruijn with 16 processors: 16 processors drawn, messages moving, pixels changing', { timeout: 180000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    const started = Date.now();
+    const snap = await runAndWatch(page, { algorithm: 'ybwc', net: 'debruijn', processors: 16, preset: 't800', position: 'BK.01', depth: 5 });
+    const seconds = (Date.now() - started) / 1000;
+    assert.equal(snap.drawn.processors, 16);
+    assert.equal(snap.drawn.mode, 'detailed');
+    assert.ok(snap.drawn.messages > 0);
+    assert.ok(snap.report.events > 100, `only ${snap.report.events} events`);
+    assert.equal(snap.report.rows.length, 2);
+    assert.deepEqual(snap.report.rows.map((r) => r.processors), [1, 16]);
+    assert.equal(snap.table.length, 2);
+    const canvas = page.locator('.lab-canvas');
+    const first = await canvas.screenshot();
+    await page.waitForTimeout(400);
+    const second = await canvas.screenshot();
+    assert.notDeepEqual(first, second, 'the picture did not change between frames');
+    await page.screenshot({ path: join(RESULTS, 'lab-16.png') });
+    const fps = await measureFps(page);
+    const rate = snap.report.events / (snap.report.simulationMs / 1000);
+    figures.push(`p=16 ybwc debruijn depth 5: ${snap.report.events} events simulated in ${snap.report.simulationMs.toFixed(0)} ms = ${Math.round(rate)} events/s; run to moving messages ${seconds.toFixed(1)} s; ${fps.toFixed(1)} fps`);
+    assert.ok(fps > 5, `${fps} frames per second`);
+    assert.deepEqual(errors, []);
+  });
+
+  test('pause stops virtual time, step (button and →) advances exactly one event, space resumes', { timeout: 180000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    await runAndWatch(page, { processors: 16, depth: 4 });
+    await page.click('[data-lab="pause"]');
+    const paused = await snapshot(page);
+    assert.equal(paused.running, false);
+    await page.waitForTimeout(600);
+    const still = await snapshot(page);
+    assert.equal(still.clock, paused.clock, 'virtual time moved while paused');
+    assert.equal(still.cursor, paused.cursor);
+    await page.click('[data-lab="step"]');
+    const stepped = await snapshot(page);
+    assert.equal(stepped.cursor, paused.cursor + 1);
+    assert.ok(stepped.clock >= paused.clock);
+    await page.locator('.lab-canvas').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('ArrowRight');
+    assert.equal((await snapshot(page)).cursor, paused.cursor + 2);
+    await page.keyboard.press(' ');
+    await page.waitForTimeout(500);
+    const resumed = await snapshot(page);
+    assert.equal(resumed.running, true);
+    assert.ok(resumed.clock > stepped.clock, 'space did not resume the replay');
+    assert.deepEqual(errors, []);
+  });
+
+  test('the same seed gives the same trace and counters twice (Restart)', { timeout: 240000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    const first = await runAndWatch(page, { algorithm: 'dts', net: 'hypercube', processors: 8, depth: 4, seed: 7 });
+    await page.click('[data-lab="restart"]');
+    await page.waitForFunction((runs) => window.__lab.snapshot().runs === runs + 1, first.runs, { timeout: RUN_MS });
+    const second = await snapshot(page);
+    assert.equal(second.report.hash, first.report.hash);
+    assert.equal(second.report.events, first.report.events);
+    assert.deepEqual(second.report.rows, first.report.rows);
+    assert.deepEqual(second.table, first.table);
+    assert.deepEqual(errors, []);
+  });
+
+  test('exports: the trace as JSON lines, the table as CSV, the picture as PNG', { timeout: 180000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    const snap = await runAndWatch(page, { processors: 16, depth: 4, seed: 3 });
+    const fetch = async (button) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-lab="${button}"]`)]);
+      return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+    };
+    const trace = await fetch('export-trace');
+    assert.match(trace.name, /^meshmate-trace-ybwc-debruijn-p16-d4-s3\.jsonl$/);
+    const lines = trace.bytes.toString('utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+    assert.equal(lines[0].ev, 'machine');
+    assert.equal(lines[0].processors, 16);
+    assert.equal(lines[0].net, 'debruijn');
+    assert.equal(lines.length, snap.report.events + 1);
+    for (const ev of ['run', 'state', 'send', 'hop', 'deliver', 'end']) assert.ok(lines.some((l) => l.ev === ev), `no ${ev} line`);
+    const csv = await fetch('export-csv');
+    const rows = csv.bytes.toString('utf8').trimEnd().split('\n').map((line) => line.split(','));
+    assert.deepEqual(rows[0], ['position', 'algorithm', 'p', 'N', 'T (virtual ms)', 'LD', 'SO', 'SPE']);
+    assert.equal(rows.length, 3);
+    assert.deepEqual(rows.slice(1).map((r) => r[2]), ['1', '16']);
+    for (const row of rows.slice(1)) for (const cell of row.slice(2)) assert.ok(Number.isFinite(Number(cell)), `not a number: ${cell}`);
+    assert.equal(Number(rows[2][3]), snap.report.rows[1].nodes);
+    const png = await fetch('export-png');
+    assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.deepEqual(errors, []);
+  });
+
+  test('bad input is refused with the reason: a count the network cannot have, a bad FEN', { timeout: 120000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    await setForm(page, { net: 'debruijn', processors: 12 });
+    await page.waitForSelector('.lab[data-status="error"]');
+    assert.match(await page.textContent('.lab-status'), /power of two/i);
+    await page.click('[data-lab="run"]');
+    await page.waitForSelector('.lab[data-status="error"]');
+    assert.match(await page.textContent('.lab-status'), /power of two/i);
+    await setForm(page, { processors: 2000 });
+    await page.click('[data-lab="run"]');
+    // The form's check ("1 to 1024") or the network's ("at most 1024"), whichever answered last.
+    await page.waitForFunction(() => /1024/.test(document.querySelector('.lab-status').textContent));
+    assert.equal(await page.getAttribute('.lab', 'data-status'), 'error');
+    // The worker itself refuses a bad FEN and stays usable.
+    const answers = await page.evaluate(async () => {
+      const worker = new Worker(new URL('engine/lab-worker.js', document.baseURI), { type: 'module' });
+      const replies = [];
+      const done = new Promise((resolve) => {
+        worker.onmessage = (e) => {
+          if (e.data.type === 'ready') {
+            worker.postMessage({ id: 1, type: 'run', request: { algorithm: 'ybwc', net: 'ring', processors: 4, preset: 't800', fen: 'not a position', depth: 3, seed: 1 } });
+            worker.postMessage({ id: 2, type: 'network', net: 'ring', processors: 5 });
+          } else {
+            replies.push(e.data);
+            if (replies.length === 2) resolve();
+          }
+        };
+      });
+      await done;
+      worker.terminate();
+      return replies;
+    });
+    assert.equal(answers[0].type, 'error');
+    assert.match(answers[0].message, /bad FEN/);
+    assert.equal(answers[1].type, 'network');
+    assert.equal(answers[1].drawing.processors, 5);
+    assert.deepEqual(errors, []);
+  });
+
+  test('64 and 256 processors: detailed then aggregate drawing; 1024 as heat maps; screenshots and frame rates', { timeout: 600000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    // 1024 with lazysmp: the message-passing algorithms' traces at 1024 do not fit the wasm memory (see the report).
+    for (const [algorithm, processors, depth, mode] of [['ybwc', 64, 4, 'detailed'], ['ybwc', 256, 4, 'aggregate'], ['lazysmp', 1024, 3, 'aggregate']]) {
+      const snap = await runAndWatch(page, { algorithm, net: 'debruijn', processors, preset: 't800', position: 'BK.01', depth }, { messages: algorithm !== 'lazysmp' });
+      assert.equal(snap.drawn.processors, processors);
+      assert.equal(snap.drawn.mode, mode);
+      if (processors !== 256) await page.screenshot({ path: join(RESULTS, `lab-${processors}.png`) });
+      const fps = await measureFps(page);
+      const rate = snap.report.events / (snap.report.simulationMs / 1000);
+      figures.push(`p=${processors} ${algorithm} debruijn depth ${depth}: ${snap.report.events} events in ${snap.report.simulationMs.toFixed(0)} ms = ${Math.round(rate)} events/s (trace streamed, total ${snap.report.wallMs.toFixed(0)} ms); ${fps.toFixed(1)} fps`);
+      assert.ok(fps > 5, `${fps} frames per second at ${processors} processors`);
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  test('the Zugzwang preset runs at browser scale and shows its table beside the published figure', { timeout: 600000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    await page.click('[data-lab="reproduce"]');
+    await page.waitForFunction(() => window.__lab.snapshot().table.some((row) => String(row[0]).startsWith('Zugzwang')), null, { timeout: 300000 });
+    const { table, statusText } = await snapshot(page);
+    const mean = table.find((row) => row[0] === 'mean');
+    assert.ok(mean, 'no mean row');
+    assert.ok(Number(mean[7]) > 0);
+    // Each position has its serial and its 16-processor row, or one row saying it failed (with the reason in the status).
+    const positions = table.filter((row) => String(row[0]).startsWith('BK.'));
+    const failed = positions.filter((row) => row[3] === 'failed').map((row) => row[0]);
+    assert.equal(positions.length - failed.length, 2 * (4 - failed.length));
+    if (failed.length) figures.push(`Zugzwang preset: failed positions ${failed.join(', ')}: ${statusText}`);
+    assert.match(await page.textContent('.lab-table'), /34\.77/);
+    figures.push(`Zugzwang preset: mean SPE ${mean[7]} on ${mean[2]} processors (LD ${mean[5]}, SO ${mean[6]})`);
+    assert.deepEqual(errors, []);
+  });
+
+  test('real threads view: the Play engine web workers drawn from their activity events', { timeout: 120000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 90000 });
+    await page.click('[data-lab="threads"]');
+    await page.waitForFunction(() => {
+      const s = window.__lab.snapshot();
+      return s.source === 'threads' && s.drawn.processors > 0 && s.totals?.nodes > 0 && s.totals.busy > 0;
+    }, null, { timeout: 30000 });
+    const snap = await snapshot(page);
+    const pool = await page.evaluate(() => Number(document.querySelector('.worker-build')?.dataset.pool ?? 1));
+    assert.ok(snap.drawn.processors >= 1 && snap.drawn.processors <= Math.max(1, pool), `${snap.drawn.processors} processors, pool ${pool}`);
+    await page.screenshot({ path: join(RESULTS, 'lab-threads.png') });
+    await page.click('[data-lab="threads"]');
+    assert.equal((await snapshot(page)).source, 'simulator');
+    await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 30000 });
+    assert.deepEqual(errors, []);
+  });
+
+  test('presentation mode: large type and the algorithm explained', { timeout: 120000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    const before = await page.evaluate(() => parseFloat(getComputedStyle(document.body).fontSize));
+    await page.click('[data-lab="present"]');
+    const after = await page.evaluate(() => parseFloat(getComputedStyle(document.body).fontSize));
+    assert.ok(after >= before * 1.25, `font ${before} → ${after}`);
+    await setForm(page, { algorithm: 'dts' });
+    assert.match(await page.textContent('.lab-explain'), /HELP/);
+    await page.screenshot({ path: join(RESULTS, 'lab-presentation.png') });
+    assert.deepEqual(errors, []);
+  });
+});
