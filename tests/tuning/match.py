@@ -11,7 +11,9 @@ With --tc BASE+INC the games are played on a clock (seconds), with --movetime S 
 time per move, instead of a node budget;
 --openings FILE takes the openings from a book of SAN lines (one pair per line, in order)
 instead of random moves; --first-option/--second-option NAME=VALUE set UCI options
-(e.g. --second-option UCI_LimitStrength=true --second-option UCI_Elo=1800).
+(e.g. --second-option UCI_LimitStrength=true --second-option UCI_Elo=1800);
+--second-movetime S gives the second engine its own fixed time per move, whatever the
+first engine's limit.
 
 Usage: match.py --first NEW_ENGINE --second OLD_ENGINE --pairs 100
 """
@@ -48,6 +50,20 @@ def option(text):
         return name, value
 
 
+class AtMovetime:
+    """An engine that always searches a fixed time per move, whatever limit it is given.
+    Stockfish with UCI_Elo picks its move once its search reaches a depth set by the Elo,
+    so a time in which it reaches that depth plays as well as a longer one: a match
+    against a level that thinks long per move need not spend as long on Stockfish."""
+
+    def __init__(self, engine, seconds):
+        self.engine = engine
+        self.seconds = seconds
+
+    def play(self, board, limit, **options):
+        return self.engine.play(board, chess.engine.Limit(time=self.seconds), **options)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--first", required=True)
@@ -60,6 +76,7 @@ def main():
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--tc", type=clock, default=None, help="BASE+INC in seconds, e.g. 3+0.05")
     parser.add_argument("--movetime", type=float, default=None, help="seconds per move")
+    parser.add_argument("--second-movetime", type=float, default=None, help="seconds per move of the second engine")
     parser.add_argument("--openings", default=None, help="file of SAN opening lines")
     parser.add_argument("--first-option", action="append", default=[], type=option)
     parser.add_argument("--second-option", action="append", default=[], type=option)
@@ -71,6 +88,7 @@ def main():
     with chess.engine.SimpleEngine.popen_uci(args.first) as first, chess.engine.SimpleEngine.popen_uci(args.second) as second:
         first.configure(dict(args.first_option))
         second.configure(dict(args.second_option))
+        second_player = AtMovetime(second, args.second_movetime) if args.second_movetime else second
         game_id = 0
         for pair in range(args.pairs):
             if book:
@@ -81,7 +99,7 @@ def main():
                 continue
             for first_plays in (chess.WHITE, chess.BLACK):
                 game_id += 1
-                engines = {first_plays: first, not first_plays: second}
+                engines = {first_plays: first, not first_plays: second_player}
                 limits = {"nodes": args.nodes, "tc": args.tc, "movetime": args.movetime, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": game_id}
                 result = run_game(opening.copy(), engines, limits)
                 endings[limits["ended"]] = endings.get(limits["ended"], 0) + 1
