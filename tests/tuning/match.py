@@ -12,8 +12,8 @@ time per move, instead of a node budget;
 --openings FILE takes the openings from a book of SAN lines (one pair per line, in order)
 instead of random moves; --first-option/--second-option NAME=VALUE set UCI options
 (e.g. --second-option UCI_LimitStrength=true --second-option UCI_Elo=1800);
---second-movetime S gives the second engine its own fixed time per move, whatever the
-first engine's limit.
+--second-movetime S or --second-depth D gives the second engine its own limit per move,
+whatever the first engine's.
 
 Usage: match.py --first NEW_ENGINE --second OLD_ENGINE --pairs 100
 """
@@ -50,18 +50,17 @@ def option(text):
         return name, value
 
 
-class AtMovetime:
-    """An engine that always searches a fixed time per move, whatever limit it is given.
-    Stockfish with UCI_Elo picks its move once its search reaches a depth set by the Elo,
-    so a time in which it reaches that depth plays as well as a longer one: a match
-    against a level that thinks long per move need not spend as long on Stockfish."""
+class OwnLimit:
+    """An engine that searches its own limit, whatever the match's. Stockfish with UCI_Elo
+    plays the move it picks when its search reaches a depth set by the Elo, so that depth,
+    or a time in which it reaches it, plays as well as a longer search and costs less."""
 
-    def __init__(self, engine, seconds):
+    def __init__(self, engine, limit):
         self.engine = engine
-        self.seconds = seconds
+        self.limit = limit
 
     def play(self, board, limit, **options):
-        return self.engine.play(board, chess.engine.Limit(time=self.seconds), **options)
+        return self.engine.play(board, self.limit, **options)
 
 
 def main():
@@ -77,6 +76,7 @@ def main():
     parser.add_argument("--tc", type=clock, default=None, help="BASE+INC in seconds, e.g. 3+0.05")
     parser.add_argument("--movetime", type=float, default=None, help="seconds per move")
     parser.add_argument("--second-movetime", type=float, default=None, help="seconds per move of the second engine")
+    parser.add_argument("--second-depth", type=int, default=None, help="search depth of the second engine")
     parser.add_argument("--openings", default=None, help="file of SAN opening lines")
     parser.add_argument("--first-option", action="append", default=[], type=option)
     parser.add_argument("--second-option", action="append", default=[], type=option)
@@ -88,7 +88,8 @@ def main():
     with chess.engine.SimpleEngine.popen_uci(args.first) as first, chess.engine.SimpleEngine.popen_uci(args.second) as second:
         first.configure(dict(args.first_option))
         second.configure(dict(args.second_option))
-        second_player = AtMovetime(second, args.second_movetime) if args.second_movetime else second
+        if args.second_movetime or args.second_depth:
+            second = OwnLimit(second, chess.engine.Limit(time=args.second_movetime, depth=args.second_depth))
         game_id = 0
         for pair in range(args.pairs):
             if book:
@@ -99,7 +100,7 @@ def main():
                 continue
             for first_plays in (chess.WHITE, chess.BLACK):
                 game_id += 1
-                engines = {first_plays: first, not first_plays: second_player}
+                engines = {first_plays: first, not first_plays: second}
                 limits = {"nodes": args.nodes, "tc": args.tc, "movetime": args.movetime, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": game_id}
                 result = run_game(opening.copy(), engines, limits)
                 endings[limits["ended"]] = endings.get(limits["ended"], 0) + 1
