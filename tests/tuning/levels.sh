@@ -39,7 +39,7 @@ opponent() {
     'Strong club') echo "1700 25 --second-movetime 0.1" ;;
     Expert) echo "1900 25 --second-movetime 0.1" ;;
     Master) echo "2300 10 --second-depth $(pick_depth 2300)" ;;
-    'Full strength') echo "2500 3 --second-depth $(pick_depth 2500)" ;;
+    'Full strength') echo "2300 2 --second-depth $(pick_depth 2300)" ;;
     *) echo "no opponent set for level '$1'" >&2; return 1 ;;
   esac
 }
