@@ -11,7 +11,9 @@ With --tc BASE+INC the games are played on a clock (seconds), with --movetime S 
 time per move, instead of a node budget;
 --openings FILE takes the openings from a book of SAN lines (one pair per line, in order)
 instead of random moves; --first-option/--second-option NAME=VALUE set UCI options
-(e.g. --second-option UCI_LimitStrength=true --second-option UCI_Elo=1800).
+(e.g. --second-option UCI_LimitStrength=true --second-option UCI_Elo=1800);
+--second-movetime S or --second-depth D gives the second engine its own limit per move,
+whatever the first engine's.
 
 Usage: match.py --first NEW_ENGINE --second OLD_ENGINE --pairs 100
 """
@@ -48,6 +50,19 @@ def option(text):
         return name, value
 
 
+class OwnLimit:
+    """An engine that searches its own limit, whatever the match's. Stockfish with UCI_Elo
+    plays the move it picks when its search reaches a depth set by the Elo, so that depth,
+    or a time in which it reaches it, plays as well as a longer search and costs less."""
+
+    def __init__(self, engine, limit):
+        self.engine = engine
+        self.limit = limit
+
+    def play(self, board, limit, **options):
+        return self.engine.play(board, self.limit, **options)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--first", required=True)
@@ -60,6 +75,8 @@ def main():
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--tc", type=clock, default=None, help="BASE+INC in seconds, e.g. 3+0.05")
     parser.add_argument("--movetime", type=float, default=None, help="seconds per move")
+    parser.add_argument("--second-movetime", type=float, default=None, help="seconds per move of the second engine")
+    parser.add_argument("--second-depth", type=int, default=None, help="search depth of the second engine")
     parser.add_argument("--openings", default=None, help="file of SAN opening lines")
     parser.add_argument("--first-option", action="append", default=[], type=option)
     parser.add_argument("--second-option", action="append", default=[], type=option)
@@ -71,6 +88,8 @@ def main():
     with chess.engine.SimpleEngine.popen_uci(args.first) as first, chess.engine.SimpleEngine.popen_uci(args.second) as second:
         first.configure(dict(args.first_option))
         second.configure(dict(args.second_option))
+        if args.second_movetime or args.second_depth:
+            second = OwnLimit(second, chess.engine.Limit(time=args.second_movetime, depth=args.second_depth))
         game_id = 0
         for pair in range(args.pairs):
             if book:

@@ -4,21 +4,34 @@
 //
 // `elo` is the rating shown to the player. `calibrated` says whether it was measured in
 // engine matches (true) or is still the nominal UCI_Elo / an estimate (false, shown with "≈").
-// Measured: 20 games each against Stockfish 15.1 at the same UCI_Elo, 0.1 s a move
-// (tests/tuning/strength.sh): UCI_Elo 1400 scored 45% (about 1370), 1800 scored 30%
-// (about 1650); the error bars are wide (±150 Elo).
+// Measured by tests/tuning/levels.sh (method and figures in tests/tuning/README.md, "Playing
+// levels"): each level as the page plays it (these options and movetime, Hash 64, the
+// default serial search on one thread, native build) against Stockfish 15.1 limited to a
+// UCI_Elo near it, both colours of each opening of the balanced book; rating = Stockfish's
+// UCI_Elo + the Elo difference of the score, rounded to 10. 95% intervals are about ±100.
+// The full-strength levels search the nodes one native core searches in their time (1.42 M
+// a second), so the machine's load did not weaken them; in the browser they depend on the
+// device (wasm speed, threads).
+//   Beginner     40 games vs 1350: 22.5% -> 1135 (970 to 1240)
+//   Novice       50 games vs 1350: 35.0% -> 1242 (1135 to 1330)
+//   Casual       50 games vs 1350: 52.0% -> 1364 (1270 to 1460)
+//   Club         50 games vs 1600: 48.0% -> 1586 (1490 to 1680)
+//   Strong club  50 games vs 1700: 61.0% -> 1778 (1690 to 1875)
+//   Expert       50 games vs 1900: 54.0% -> 1928 (1845 to 2015)
+//   Master       20 games vs 2300: 35.0% -> 2192 (2090 to 2280)
+// The weakened levels stop at a node cap within a few ms, so their movetime does not bind.
 
 /** @typedef {{name: string, elo: number, calibrated: boolean, limitElo?: number, movetime: number}} Level */
 
 /** @type {Level[]} */
 export const LEVELS = [
-  { name: 'Beginner', elo: 1000, calibrated: false, limitElo: 1000, movetime: 300 },
-  { name: 'Novice', elo: 1200, calibrated: false, limitElo: 1200, movetime: 300 },
-  { name: 'Casual', elo: 1370, calibrated: true, limitElo: 1400, movetime: 500 },
-  { name: 'Club', elo: 1600, calibrated: false, limitElo: 1600, movetime: 500 },
-  { name: 'Strong club', elo: 1650, calibrated: true, limitElo: 1800, movetime: 800 },
-  { name: 'Expert', elo: 2000, calibrated: false, limitElo: 2000, movetime: 1000 },
-  { name: 'Master', elo: 2300, calibrated: false, movetime: 1000 },
+  { name: 'Beginner', elo: 1140, calibrated: true, limitElo: 1000, movetime: 300 },
+  { name: 'Novice', elo: 1240, calibrated: true, limitElo: 1200, movetime: 300 },
+  { name: 'Casual', elo: 1360, calibrated: true, limitElo: 1400, movetime: 500 },
+  { name: 'Club', elo: 1590, calibrated: true, limitElo: 1600, movetime: 500 },
+  { name: 'Strong club', elo: 1780, calibrated: true, limitElo: 1800, movetime: 800 },
+  { name: 'Expert', elo: 1930, calibrated: true, limitElo: 2000, movetime: 1000 },
+  { name: 'Master', elo: 2190, calibrated: true, movetime: 1000 },
   { name: 'Full strength', elo: 2450, calibrated: false, movetime: 5000 },
 ];
 
