@@ -1,7 +1,7 @@
 //! The parallel algorithms on real threads: exact in pure mode, robust under `stop`.
 mod common;
 
-use meshmate::chess::{legal_moves, parse_epd_file, parse_fen, Board};
+use meshmate::chess::{legal_moves, parse_epd_file, Board, Game};
 use meshmate::machine::{Counters, Threads};
 use meshmate::parallel::{search, Algorithm};
 use meshmate::search::{Control, Limits, NoReports, Noise, SearchOptions, SearchSettings};
@@ -46,7 +46,7 @@ fn below(rng: &mut Noise, n: u64) -> u64 {
 
 #[test]
 fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
-    let boards: Vec<Board> = [
+    let mut games: Vec<Game> = [
         "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",          // mate in one
         "7k/8/8/8/8/r7/1r6/7K w - - 0 1",                 // mated next move
         "k7/8/1Q6/8/8/8/8/7K w - - 0 1",                  // stalemate traps for White
@@ -55,14 +55,19 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     ]
     .iter()
-    .map(|f| parse_fen(f).unwrap())
+    .map(|f| Game::from_fen(f).unwrap())
     .collect();
+    // A repetition is one move away: the knights have danced out and back twice.
+    let mut dance = Game::default();
+    dance.play_uci_moves(["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]).unwrap();
+    games.push(dance);
     let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
     let counters = Counters::new(4);
     let mut searchers = Vec::new();
     let mut rng = Noise::new(0x9e37_79b9_7f4a_7c15);
-    for (algorithm, round) in Algorithm::ALL.into_iter().flat_map(|a| (0..100).map(move |r| (a, r))) {
-        let board = &boards[below(&mut rng, boards.len() as u64) as usize];
+    for (algorithm, round) in Algorithm::ALL.into_iter().flat_map(|a| (0..200).map(move |r| (a, r))) {
+        let game = &games[below(&mut rng, games.len() as u64) as usize];
+        let (board, history) = (game.board(), game.history());
         let threads = 1 + below(&mut rng, 4) as usize;
         let stop_after = Duration::from_micros(below(&mut rng, 20_000));
         let control = Control::default();
@@ -72,7 +77,7 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
                 control.stop();
             });
             let limits = Limits { infinite: true, ..Limits::default() };
-            search(&mut Threads, algorithm, threads, &mut searchers, &tt, board, &[], &limits, &SearchSettings::default(), &control, &mut NoReports, &counters)
+            search(&mut Threads, algorithm, threads, &mut searchers, &tt, board, history, &limits, &SearchSettings::default(), &control, &mut NoReports, &counters)
         });
         let legal = legal_moves(board);
         match result.best {

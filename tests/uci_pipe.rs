@@ -106,7 +106,9 @@ fn every_algorithm_answers_over_uci_with_several_threads() {
     let lines = e.read_until(|l| l == "uciok");
     let combo = lines.iter().find(|l| l.starts_with("option name Algorithm")).unwrap().clone();
     let algorithms: Vec<&str> = combo.split(" var ").skip(1).collect();
-    assert!(algorithms.contains(&"lazysmp") && algorithms.contains(&"abdada"), "{combo}");
+    for name in ["serial", "pvsplit", "ybwc", "jamboree", "dts", "tdsab", "lazysmp", "abdada"] {
+        assert!(algorithms.contains(&name), "{name} missing from {combo}");
+    }
     e.send("setoption name Threads value 3");
     for algorithm in algorithms {
         e.send(&format!("setoption name Algorithm value {algorithm}"));
@@ -117,6 +119,17 @@ fn every_algorithm_answers_over_uci_with_several_threads() {
         game.play_uci_moves(["d2d4", "d7d5", "c2c4"]).unwrap();
         assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "{algorithm}: {lines:?}");
         assert!(lines.iter().any(|l| l.starts_with("info depth 7 ")), "{algorithm}: {lines:?}");
+        // MultiPV works the same: three lines, each with its own first move.
+        e.send("setoption name MultiPV value 3");
+        e.send("go depth 6");
+        let lines = e.read_until(|l| l.starts_with("bestmove"));
+        let firsts: std::collections::HashSet<&str> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth 6 ") && l.contains(" multipv "))
+            .filter_map(|l| l.split(" pv ").nth(1).and_then(|pv| pv.split(' ').next()))
+            .collect();
+        assert_eq!(firsts.len(), 3, "{algorithm}: {lines:?}");
+        e.send("setoption name MultiPV value 1");
     }
     e.quit();
 }

@@ -1,6 +1,7 @@
 //! Subcommands of the native binary. Each returns the process exit code.
 
 use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, START_FEN};
+use meshmate::machine::sim::{simulate_suite, simulation_speed, Preset, Sim, SimRow, SimSuite, TraceMode};
 use meshmate::parallel::Algorithm;
 use meshmate::machine::MessageKind;
 use meshmate::stats::{measure_speedup, SpeedupRow};
@@ -15,7 +16,10 @@ const USAGE: &str = "usage: meshmate [uci]
        meshmate perft DEPTH [FEN]
        meshmate perft --suite FILE [--max-depth N]
        meshmate suite FILE [--movetime MS] [--depth D] [--hash MIB]
-       meshmate speedup --algo A[,B...] --threads 1,2[,...] --suite FILE --depth D [--hash MIB] [--csv FILE] [--json FILE]";
+       meshmate speedup --algo A[,B...] --threads 1,2[,...] --suite FILE --depth D [--hash MIB] [--csv FILE] [--json FILE]
+       meshmate sim --algo A[,B...] --procs P[,P2...] --preset NAME --suite FILE --depth D [--net NAME] [--tt global]
+                    [--seed S] [--hash MIB] [--pure] [--trace FILE.jsonl] [--json]
+       meshmate sim --bench [--preset NAME] [--algo A] [--procs 1,16,64,256,1024] [--depth D]";
 
 /// Dispatches on the first argument.
 pub fn run(args: &[String]) -> i32 {
@@ -29,6 +33,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("perft") => run_perft(rest),
         Some("suite") => run_suite(rest),
         Some("speedup") => run_speedup(rest),
+        Some("sim") => run_sim(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -236,6 +241,120 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
     if let Some(path) = flag(args, "--json") {
         let items: Vec<String> = rows.iter().map(SpeedupRow::json).collect();
         std::fs::write(path, format!("[{}]\n", items.join(",\n"))).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    Ok(())
+}
+
+/// `sim`: the papers' experiment on a simulated machine, printed in the shape of
+/// Zugzwang's Figure 5 (times in virtual seconds), or with `--bench` the simulator's speed.
+fn run_sim(args: &[String]) -> Result<(), String> {
+    let bench = args.iter().any(|a| a == "--bench");
+    // A comma-separated list; `--bench` has defaults, the experiment needs every list.
+    let list = |name: &str, bench_default: &'static str| match flag(args, name) {
+        Some(text) => Ok(text.split(',').map(str::trim).collect::<Vec<&str>>()),
+        None if bench => Ok(bench_default.split(',').collect()),
+        None => Err(format!("{name} is missing")),
+    };
+    let algorithms: Vec<Algorithm> = list("--algo", "lazysmp")?
+        .into_iter()
+        .map(|a| Algorithm::from_name(a).ok_or_else(|| format!("unknown algorithm '{a}'")))
+        .collect::<Result<_, _>>()?;
+    let procs: Vec<usize> = list("--procs", "1,16,64,256,1024")?
+        .into_iter()
+        .map(|p| p.parse().ok().filter(|n| (1..=meshmate::net::MAX_PROCESSORS).contains(n)).ok_or_else(|| format!("bad processor count '{p}' (1 to {})", meshmate::net::MAX_PROCESSORS)))
+        .collect::<Result<_, _>>()?;
+    let preset = match flag(args, "--preset") {
+        Some(name) => Preset::by_name(name).map_err(|e| e.to_string())?,
+        None if bench => meshmate::machine::sim::presets::MULTICORE,
+        None => return Err("--preset is missing".into()),
+    };
+    let net = flag(args, "--net").map(String::as_str);
+    let seed: u64 = flag(args, "--seed").map(|t| number(Some(t), "--seed")).transpose()?.unwrap_or(1);
+    let hash: usize = flag(args, "--hash").map(|t| number(Some(t), "--hash")).transpose()?.unwrap_or(16);
+    match flag(args, "--tt").map(String::as_str) {
+        None | Some("global") => {}
+        Some("local" | "distributed" | "tds") => return Err("--tt: only 'global' (the shared table) runs so far; per-processor and distributed tables need a table hook in parallel::search".into()),
+        Some(other) => return Err(format!("--tt '{other}': expected global")),
+    }
+    let depth: i32 = match flag(args, "--depth") {
+        Some(text) => number(Some(text), "--depth")?,
+        None if bench => 5,
+        None => return Err("--depth is missing".into()),
+    };
+    if !(1..=64).contains(&depth) {
+        return Err("--depth must be from 1 to 64".into());
+    }
+    if bench {
+        let board = parse_fen(START_FEN).map_err(|e| e.to_string())?;
+        let (serial_nps, rows) = simulation_speed(&board, depth, algorithms[0], preset, &procs, hash)?;
+        println!("serial engine: {serial_nps:.0} nodes/s; simulated {} on {} to depth {depth}:", algorithms[0].name(), preset.name);
+        println!("{:>5} {:>12} {:>10} {:>12} {:>6}", "p", "nodes", "wall ms", "sim nodes/s", "ratio");
+        for r in rows {
+            println!("{:>5} {:>12} {:>10.1} {:>12.0} {:>6.2}", r.processors, r.nodes, r.wall_ms, r.nodes_per_second, r.ratio);
+        }
+        return Ok(());
+    }
+    let suite = flag(args, "--suite").ok_or("--suite is missing")?;
+    let boards: Vec<Board> = parse_epd_file(&read_file(suite)?)?.into_iter().map(|e| e.board).collect();
+    let trace_path = flag(args, "--trace");
+    let mode = if trace_path.is_some() { TraceMode::Full } else { TraceMode::Off };
+    let build = |p: usize| -> Result<Sim, String> {
+        let mut sim = Sim::from_names(preset.name, net, p, seed).map_err(|e| e.to_string())?;
+        sim.set_trace(mode);
+        Ok(sim)
+    };
+    let mut serial = build(1)?;
+    let mut machines: Vec<Sim> = procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
+    let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.iter().any(|a| a == "--pure") }, ..SearchSettings::default() };
+    let json = args.iter().any(|a| a == "--json");
+    if !json {
+        println!("{}; network {}; depth {depth}; seed {seed}; T in virtual seconds", preset.title, serial.topology().kind());
+        println!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE");
+    }
+    let suite = SimSuite { boards: &boards, depth, hash_mib: hash, settings };
+    let rows = simulate_suite(&mut serial, &mut machines, &suite, &algorithms, &mut |r| {
+        if !json && r.algorithm != "serial" {
+            let secs = |ns: u64| ns as f64 / 1e9;
+            println!(
+                "{:>4} {:<8} {:>5} {:>11} {:>10.4} {:>11} {:>10.4} {:>5.2} {:>7.3} {:>7.2}",
+                r.position + 1, r.algorithm, r.processors, r.serial_nodes, secs(r.serial_ns), r.nodes, secs(r.time_ns), r.load, r.search_overhead(), r.speedup()
+            );
+        }
+    })?;
+    let parallel: Vec<&SimRow> = rows.iter().filter(|r| r.algorithm != "serial").collect();
+    if json {
+        let items: Vec<String> = parallel
+            .iter()
+            .map(|r| {
+                format!(
+                    "{{\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"score\":{}}}",
+                    r.position + 1, r.algorithm, r.processors, r.serial_nodes, r.serial_ns, r.nodes, r.time_ns, r.load, r.search_overhead(), r.speedup(), r.messages, r.score
+                )
+            })
+            .collect();
+        println!("[{}]", items.join(",\n"));
+    } else {
+        println!("\ntotals over {} positions (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, LD mean):", boards.len());
+        for algorithm in &algorithms {
+            for &p in &procs {
+                let group: Vec<&&SimRow> = parallel.iter().filter(|r| r.algorithm == algorithm.name() && r.processors == p).collect();
+                if group.is_empty() {
+                    continue;
+                }
+                let sum = |f: fn(&SimRow) -> u64| group.iter().map(|r| f(r)).sum::<u64>() as f64;
+                let (t1, tp, n1, np) = (sum(|r| r.serial_ns), sum(|r| r.time_ns), sum(|r| r.serial_nodes), sum(|r| r.nodes));
+                let load = group.iter().map(|r| r.load).sum::<f64>() / group.len() as f64;
+                println!("  {:<8} p={p:<5} SPE {:.2}  SO {:.3}  LD {:.2}  T(p) {:.3} s", algorithm.name(), t1 / tp.max(1.0), np / n1.max(1.0) - 1.0, load, tp / 1e9);
+            }
+        }
+    }
+    if let Some(path) = trace_path {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| format!("cannot write '{path}': {e}"))?);
+        for sim in std::iter::once(&serial).chain(&machines) {
+            let trace = sim.trace().expect("tracing was switched on");
+            writeln!(out, "{}", sim.trace_header()).and_then(|_| trace.write_jsonl(&mut out)).map_err(|e| format!("cannot write '{path}': {e}"))?;
+        }
+        out.flush().map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     Ok(())
 }

@@ -6,10 +6,12 @@
 
 mod counters;
 mod message;
+pub mod sim;
 mod threads;
 
 pub use counters::{Counters, ProcessorSnapshot};
 pub use message::{MessageKind, Payload};
+pub use sim::Sim;
 pub use threads::{available_processors, run_on_threads, Threads};
 
 /// Something that runs processor programs: real threads, or a simulated computer.

@@ -128,6 +128,8 @@ pub(super) struct SplitProgram<'a, L: Listener> {
     next_job: u32,
     /// Small subproblems in a row (DTS): the more, the deeper a split point must be.
     thrashing: i32,
+    /// The last HELP brought no offer good enough (DTS): ask one processor at a time.
+    help_unanswered: bool,
     until_root_check: u32,
 }
 
@@ -151,7 +153,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let options = task.settings.options;
         let (root, contexts, spares, seeking) = (None, Vec::with_capacity(MAX_CONTEXTS), Vec::new(), Seeking::Not);
         let until_root_check = ROOT_CHECK_INTERVAL;
-        SplitProgram { tt, policy, options, root, contexts, own, spares, helpers_stop, seeking, next_job: 0, thrashing: 0, until_root_check }
+        SplitProgram { tt, policy, options, root, contexts, own, spares, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, until_root_check }
     }
 
     /// The best split point over this processor's searches: merit, context, frame.
@@ -217,6 +219,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
 
     /// Starts searching a subproblem given by `owner`, beside the searches that wait.
     fn start_job(&mut self, owner: usize, id: u32, problem: &Subproblem) {
+        self.help_unanswered = false;
         let mut searcher = match self.own.take() {
             Some(own) => Slot::Own(own),
             None => Slot::Spare(self.spares.pop().unwrap_or_else(|| Box::new(Searcher::new(self.tt.clone())))),
@@ -269,7 +272,10 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                     cpu.send(owner, Message::WorkRequest);
                     Seeking::Asked
                 }
-                None => Seeking::Not,
+                None => {
+                    self.help_unanswered = true;
+                    Seeking::Not
+                }
             };
         }
     }
@@ -318,15 +324,17 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         if !matches!(self.seeking, Seeking::Not) || cpu.count() < 2 || self.contexts.len() >= MAX_CONTEXTS {
             return;
         }
+        // After a HELP round without an offer, ask single processors until work comes:
+        // rebroadcasting at once would flood the machine with HELP and offers.
         self.seeking = match self.policy.seek {
-            Seek::AskRandom => {
+            Seek::Broadcast if !self.help_unanswered => {
+                broadcast(cpu, Message::Help);
+                Seeking::Collecting { replies: 0, best: None }
+            }
+            Seek::AskRandom | Seek::Broadcast => {
                 let to = random_other(cpu);
                 cpu.send(to, Message::WorkRequest);
                 Seeking::Asked
-            }
-            Seek::Broadcast => {
-                broadcast(cpu, Message::Help);
-                Seeking::Collecting { replies: 0, best: None }
             }
         };
     }
@@ -392,7 +400,9 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         if !worked && self.contexts.iter().all(|c| c.waiting) {
             self.seek(cpu);
         }
-        if worked {
+        // Waiting promises the machine that only a message can give this processor
+        // something to do: not so when it just finished or another search can go on.
+        if worked || self.finished() || self.contexts.iter().any(|c| !c.waiting) {
             Activity::Working
         } else {
             Activity::Waiting

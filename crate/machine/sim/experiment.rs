@@ -1,0 +1,109 @@
+//! The papers' experiment on a simulated machine: every position of a suite searched to a
+//! fixed depth, first by the serial searcher on one processor of the machine (T(1), N(1)),
+//! then by each algorithm on p processors, giving per position the columns of Zugzwang's
+//! Figure 5: N, T for 1 and p processors, load LD, search overhead SO, speedup SPE.
+//! Times are virtual: the time processor 0 took to the result.
+
+use super::Sim;
+use crate::machine::{Counters, Machine};
+use crate::parallel::{search, Algorithm};
+use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
+use crate::tt::TranspositionTable;
+use cozy_chess::Board;
+use std::sync::Arc;
+
+/// What to search, and how.
+#[derive(Clone, Debug)]
+pub struct SimSuite<'a> {
+    /// The positions.
+    pub boards: &'a [Board],
+    /// The fixed depth of every search.
+    pub depth: i32,
+    /// The shared table's size (a fresh table for every search).
+    pub hash_mib: usize,
+    /// Search switches (pure mode, say).
+    pub settings: SearchSettings,
+}
+
+/// One position searched by one algorithm on p processors, beside the serial search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimRow {
+    /// Index of the position in the suite.
+    pub position: usize,
+    /// The algorithm's name.
+    pub algorithm: &'static str,
+    /// Processors p.
+    pub processors: usize,
+    /// N(1): nodes of the serial search.
+    pub serial_nodes: u64,
+    /// T(1): virtual nanoseconds of the serial search on one processor.
+    pub serial_ns: u64,
+    /// N(p): nodes of all processors.
+    pub nodes: u64,
+    /// T(p): virtual nanoseconds until processor 0 had the result.
+    pub time_ns: u64,
+    /// LD(p): mean share of the time processors were busy.
+    pub load: f64,
+    /// Messages sent.
+    pub messages: u64,
+    /// The score found (the same for every algorithm in pure mode).
+    pub score: i32,
+}
+
+impl SimRow {
+    /// SPE(p) = T(1) / T(p).
+    pub fn speedup(&self) -> f64 {
+        self.serial_ns as f64 / self.time_ns.max(1) as f64
+    }
+
+    /// SO(p) = (N(p) − N(1)) / N(1).
+    pub fn search_overhead(&self) -> f64 {
+        (self.nodes as f64 - self.serial_nodes as f64) / self.serial_nodes.max(1) as f64
+    }
+}
+
+/// Runs the experiment: `serial` (one processor) gives T(1) and N(1); each of `machines`
+/// runs every algorithm on all its processors. `progress` sees each row when it is done.
+pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'_>, algorithms: &[Algorithm], progress: &mut dyn FnMut(&SimRow)) -> Result<Vec<SimRow>, String> {
+    let most = machines.iter().map(|m| m.processors()).chain([1]).max().unwrap_or(1);
+    let counters = Counters::new(most);
+    let limits = Limits { depth: Some(suite.depth), ..Limits::default() };
+    let mut searchers: Vec<Searcher> = Vec::new();
+    let mut rows = Vec::new();
+    for (position, board) in suite.boards.iter().enumerate() {
+        let mut run = |sim: &mut Sim, algorithm: Algorithm| -> Result<SimRow, String> {
+            let tt = Arc::new(TranspositionTable::try_new(suite.hash_mib).map_err(|e| e.to_string())?);
+            for s in searchers.iter_mut() {
+                s.clear_heuristics();
+            }
+            let p = if algorithm == Algorithm::Serial { 1 } else { sim.processors() };
+            sim.label_next_run(format!("position {} {} p={p}", position + 1, algorithm.name()));
+            let result = search(sim, algorithm, p, &mut searchers, &tt, board, &[], &limits, &suite.settings, &Control::default(), &mut NoReports, &counters);
+            let report = sim.last_run().expect("the search ran on the machine");
+            Ok(SimRow {
+                position,
+                algorithm: algorithm.name(),
+                processors: p,
+                serial_nodes: 0,
+                serial_ns: 0,
+                nodes: result.nodes,
+                time_ns: report.elapsed_ns,
+                load: report.load(),
+                messages: report.messages,
+                score: result.score,
+            })
+        };
+        let mut reference = run(serial, Algorithm::Serial)?;
+        (reference.serial_nodes, reference.serial_ns) = (reference.nodes, reference.time_ns);
+        progress(&reference);
+        rows.push(reference.clone());
+        for machine in machines.iter_mut() {
+            for &algorithm in algorithms.iter().filter(|&&a| a != Algorithm::Serial) {
+                let row = SimRow { serial_nodes: reference.nodes, serial_ns: reference.time_ns, ..run(machine, algorithm)? };
+                progress(&row);
+                rows.push(row);
+            }
+        }
+    }
+    Ok(rows)
+}

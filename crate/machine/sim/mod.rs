@@ -1,0 +1,182 @@
+//! The simulated machine: p processors (1 to 1024) of a classic parallel computer run in
+//! virtual time on the calling thread, deterministically — the same inputs and seed give
+//! the same result and the same event stream on every platform, natively and in wasm.
+//!
+//! What it models (constants in [`presets`], the loop in `run.rs`): each processor's node
+//! time and background load; per-message send overhead; per-hop latency along the
+//! network's deterministic shortest route ([`crate::net`]), links carrying a message at a
+//! time per lane so queueing shows; sleeping while waiting for messages. Times are integer
+//! nanoseconds. It counts busy and idle *virtual* time in the same [`Counters`] as the
+//! threads machine, so everything that reads counters works unchanged, and it can record
+//! an event stream ([`Trace`], schema in `docs/trace-schema.md`).
+//!
+//! ```
+//! use meshmate::machine::sim::{presets, Sim};
+//! let sim = Sim::new(presets::T800, presets::T800.net, 64, 1)?;
+//! assert_eq!(sim.topology().diameter(), 6);
+//! # Ok::<(), meshmate::machine::sim::SimError>(())
+//! ```
+
+mod calendar;
+mod cpu;
+mod error;
+mod experiment;
+mod links;
+pub mod presets;
+mod random;
+mod run;
+mod throughput;
+mod trace;
+
+pub use cpu::Load;
+pub use error::SimError;
+pub use experiment::{simulate_suite, SimRow, SimSuite};
+pub use presets::Preset;
+pub use throughput::{simulation_speed, SpeedRow};
+pub use trace::{Event, ProcessorState, Trace, TraceMode, NODE_SAMPLE};
+
+use super::{Counters, Machine, Payload, Program};
+use crate::net::{Kind, Topology};
+use cpu::Cpus;
+use links::Links;
+use run::{Hardware, Run};
+
+/// A simulated parallel computer (see the module documentation).
+pub struct Sim {
+    preset: Preset,
+    topology: Topology,
+    cpus: Cpus,
+    links: Links,
+    seed: u64,
+    trace: Option<Trace>,
+    next_label: String,
+    last_run: Option<RunReport>,
+}
+
+/// What one run took, in virtual time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunReport {
+    /// When processor 0 finished: the time to the result.
+    pub elapsed_ns: u64,
+    /// When the last processor finished.
+    pub end_ns: u64,
+    /// Steps each processor took (a sleeping processor takes none).
+    pub steps: Vec<u64>,
+    /// Virtual time each processor spent stepping.
+    pub busy_ns: Vec<u64>,
+    /// Virtual time each spent asleep, or finished while others ran.
+    pub idle_ns: Vec<u64>,
+    /// Messages sent.
+    pub messages: u64,
+    /// Per link (by id), the time messages held it, summed over its lanes: its
+    /// utilisation is this over `end_ns` times its lanes.
+    pub link_busy_ns: Vec<u64>,
+}
+
+impl RunReport {
+    /// Mean over processors of busy / (busy + idle): Zugzwang's load LD.
+    pub fn load(&self) -> f64 {
+        let shares = self.busy_ns.iter().zip(&self.idle_ns).map(|(&b, &i)| b as f64 / (b + i).max(1) as f64);
+        shares.sum::<f64>() / self.busy_ns.len().max(1) as f64
+    }
+}
+
+impl Sim {
+    /// `processors` processors of `preset` wired as `net`; `seed` seeds every processor's
+    /// random source.
+    pub fn new(preset: Preset, net: Kind, processors: usize, seed: u64) -> Result<Sim, SimError> {
+        let topology = Topology::new(net, processors)?;
+        let cpus = Cpus::new(processors, preset.node_ns, preset.step_ns, preset.load, preset.jitter_permille);
+        let links = Links::new(&topology);
+        Ok(Sim { preset, topology, cpus, links, seed, trace: None, next_label: String::new(), last_run: None })
+    }
+
+    /// As [`Sim::new`], from names: a preset, and a network (the preset's own if `None`).
+    pub fn from_names(preset: &str, net: Option<&str>, processors: usize, seed: u64) -> Result<Sim, SimError> {
+        let preset = Preset::by_name(preset)?;
+        let net = match net {
+            Some(name) => name.parse::<Kind>()?,
+            None => preset.net,
+        };
+        Sim::new(preset, net, processors, seed)
+    }
+
+    /// Starts recording the event stream as `mode` says (dropping what was recorded).
+    pub fn set_trace(&mut self, mode: TraceMode) {
+        self.trace = Trace::new(mode);
+    }
+
+    /// Names the next run in the trace (the position and algorithm, say).
+    pub fn label_next_run(&mut self, label: impl Into<String>) {
+        self.next_label = label.into();
+    }
+
+    /// The recorded events, if recording.
+    pub fn trace(&self) -> Option<&Trace> {
+        self.trace.as_ref()
+    }
+
+    /// What the last run took.
+    pub fn last_run(&self) -> Option<&RunReport> {
+        self.last_run.as_ref()
+    }
+
+    /// The network.
+    pub fn topology(&self) -> &Topology {
+        &self.topology
+    }
+
+    /// The machine's constants.
+    pub fn preset(&self) -> &Preset {
+        &self.preset
+    }
+
+    /// Processor `id`'s time per node at full speed.
+    pub fn node_ns(&self, id: usize) -> u64 {
+        self.cpus.node_ns(id)
+    }
+
+    /// The trace's header line for this machine (JSON, schema version 1).
+    pub fn trace_header(&self) -> String {
+        format!(
+            r#"{{"ev":"machine","version":1,"preset":"{}","net":"{}","processors":{},"nodes":{},"links":{},"seed":{}}}"#,
+            self.preset.name,
+            self.topology.kind(),
+            self.topology.processors(),
+            self.topology.nodes(),
+            self.topology.link_count(),
+            self.seed
+        )
+    }
+}
+
+impl Machine for Sim {
+    fn processors(&self) -> usize {
+        self.topology.processors()
+    }
+
+    fn run<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters) {
+        let count = helpers.len() + 1;
+        assert!(count <= self.processors(), "a simulated machine of {} processors cannot run {count}", self.processors());
+        assert!(count <= counters.len(), "counters for {} processors, {count} asked for", counters.len());
+        let mut helpers = helpers;
+        let mut programs: Vec<&mut dyn Program<Message = M>> = Vec::with_capacity(count);
+        programs.push(main);
+        programs.extend(helpers.iter_mut().map(|h| h.as_mut() as &mut dyn Program<Message = M>));
+        let label = std::mem::take(&mut self.next_label);
+        let run_number = self.trace.as_mut().map(|t| t.start_run(label));
+        let hardware = Hardware {
+            topology: &self.topology,
+            cpus: &self.cpus,
+            links: &mut self.links,
+            send_overhead_ns: self.preset.send_overhead_ns,
+            hop_ns: self.preset.hop_ns,
+            seed: self.seed,
+        };
+        let report = Run::new(hardware, programs, counters, self.trace.as_mut()).run();
+        if let (Some(trace), Some(run)) = (self.trace.as_mut(), run_number) {
+            trace.record(Event::End { run, t: report.elapsed_ns, end: report.end_ns });
+        }
+        self.last_run = Some(report);
+    }
+}

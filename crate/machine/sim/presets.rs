@@ -1,0 +1,188 @@
+//! The machines of the classic papers, as simulator settings. The node time is the
+//! simulated machine's speed (how long *its* program took per position), not ours: what
+//! matters for speedups is the ratio of computing to communicating.
+//!
+//! Sources are named on each constant. Where a paper gives no figure the value is an
+//! estimate from the hardware's documented speeds, and says so; change it here and every
+//! experiment follows.
+
+use super::cpu::Load;
+use super::SimError;
+use crate::net::Kind;
+
+/// One simulated machine's constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// The name on the command line and in traces.
+    pub name: &'static str,
+    /// What it stands for.
+    pub title: &'static str,
+    /// Nanoseconds per node of each processor, repeated over the processors in turn
+    /// (one value: all equal).
+    pub node_ns: &'static [u64],
+    /// Cost of a step that visits no node (handling messages, bookkeeping).
+    pub step_ns: u64,
+    /// Charged to the sender for each message (packing, system call, interrupt).
+    pub send_overhead_ns: u64,
+    /// Time a message takes over one link, which it holds meanwhile.
+    pub hop_ns: u64,
+    /// The network it had (the command line may choose another).
+    pub net: Kind,
+    /// A background load varying over time, if the machine was shared.
+    pub load: Option<Load>,
+    /// How much a step's node time varies, ± per mille (deterministic per processor and
+    /// time). Real nodes differ in cost (evaluation, move generation, caches); without
+    /// this, equal processors run in perfect lockstep, which no real machine does and
+    /// which keeps ABDADA's busy table and Lazy SMP from ever diverting a processor.
+    pub jitter_permille: u32,
+}
+
+/// The node-time variation of the real machines' presets (±10 %).
+const JITTER: u32 = 100;
+
+/// Zugzwang's Transputer network (Feldmann, Monien, Mysliwietz, Vornberger 1990; Figure 5
+/// of the 1990 paper is what `meshmate sim` prints).
+///
+/// - Node time 2 ms: an estimate. A 20–25 MHz T800 running Zugzwang's Occam code with a
+///   full evaluation searched a few hundred to a thousand positions per second; the
+///   papers report speedups, not single-processor rates.
+/// - Hop 100 µs: an estimate. A T800 link moves about 1.7 MB/s one way (Inmos data
+///   sheet, 20 Mbit/s links), so a work message of ~100 bytes is ~60 µs on the wire, plus
+///   the store-and-forward of Zugzwang's router process on each processor it passes.
+/// - Send overhead 30 µs: an estimate (packing the message and handing it to the router
+///   process; the T800 switches processes in about 1 µs).
+/// - Network: DeBruijn in Zugzwang's form (the papers' DB(n) of T800s with 4 links each).
+pub const T800: Preset = Preset {
+    name: "t800",
+    title: "T800 Transputers on a DeBruijn network, 1990 (Zugzwang)",
+    node_ns: &[2_000_000],
+    step_ns: 10_000,
+    send_overhead_ns: 30_000,
+    hop_ns: 100_000,
+    net: Kind::DeBruijn,
+    load: None,
+    jitter_permille: JITTER,
+};
+
+/// StarTech's CM-5 (Kuszmaul 1994, a 512-node CM-5 at MIT/NCSA).
+///
+/// - Node time 200 µs: an estimate for a 33 MHz SPARC node running StarTech's C code
+///   without the vector units (a few thousand positions per second).
+/// - Send overhead 1.6 µs: Active Messages on the CM-5 (von Eicken, Culler, Goldstein,
+///   Schauser, ISCA 1992) sends a small message in about 50 cycles at 33 MHz.
+/// - Hop 0.5 µs: an estimate, so that a message across a 512-node fat tree (10 hops)
+///   takes about 5 µs, the order of the CM-5 data network's one-way latency.
+/// - Network: the CM-5's 4-ary fat tree.
+pub const CM5: Preset = Preset {
+    name: "cm5",
+    title: "CM-5 with its fat-tree data network, 1993 (StarTech)",
+    node_ns: &[200_000],
+    step_ns: 1_000,
+    send_overhead_ns: 1_600,
+    hop_ns: 500,
+    net: Kind::FatTree,
+    load: None,
+    jitter_permille: JITTER,
+};
+
+/// Cray Blitz's Cray C916 (Hyatt, Suter, Nelson 1989; Hyatt's DTS paper, 1994): 16
+/// vector CPUs on one shared memory.
+///
+/// - Node time 3 µs: an estimate, about 330,000 positions per second per CPU (some
+///   5 million on all 16, the order reported for Cray Blitz on the C90 series).
+/// - Send overhead 1 µs: an estimate for a lock and a few shared-memory writes, which is
+///   all DTS's "messages" are.
+/// - Hop 0: shared memory has no wire; the bus stands for it.
+pub const C916: Preset = Preset {
+    name: "c916",
+    title: "Cray C916, 16 CPUs on shared memory, 1994 (Cray Blitz, DTS)",
+    node_ns: &[3_000],
+    step_ns: 100,
+    send_overhead_ns: 1_000,
+    hop_ns: 0,
+    net: Kind::Bus,
+    load: None,
+    jitter_permille: JITTER,
+};
+
+/// The workstation cluster of TDSAB (Kishimoto and Schaeffer 2002): Pentium III PCs on
+/// switched 100 Mb/s Ethernet.
+///
+/// - Node time 2 µs: an estimate, about 500,000 positions per second for a ~1 GHz
+///   Pentium III.
+/// - Send overhead 25 µs and hop 60 µs: estimates from the usual MPI-over-TCP latency on
+///   Fast Ethernet (50–100 µs one way for a small message; 100 bytes are 8 µs on the wire).
+/// - Network: a switch gives every pair its own path, which `full` models.
+pub const P3_ETHERNET: Preset = Preset {
+    name: "p3-ethernet",
+    title: "Pentium III cluster on switched 100 Mb/s Ethernet, 2002 (TDSAB)",
+    node_ns: &[2_000],
+    step_ns: 200,
+    send_overhead_ns: 25_000,
+    hop_ns: 60_000,
+    net: Kind::Full,
+    load: None,
+    jitter_permille: JITTER,
+};
+
+/// PV-splitting on a LAN of unequal PCs whose owners keep using them (the
+/// CPU-availability experiments: workers chosen by predicted availability).
+///
+/// - Node times 10, 16 and 28 µs in turn: three kinds of PC at relative speeds about
+///   1 : 0.6 : 0.35 (an estimate of the spread of such a LAN).
+/// - Background load: each 50 ms the search gets 30 % to 100 % of a PC (an estimate).
+/// - Send overhead 200 µs and hop 500 µs: estimates for TCP over shared 10 Mb/s
+///   Ethernet, one medium for everyone (a bus).
+pub const LAN: Preset = Preset {
+    name: "lan",
+    title: "LAN of unequal PCs under varying background load (PV-splitting)",
+    node_ns: &[10_000, 16_000, 28_000],
+    step_ns: 1_000,
+    send_overhead_ns: 200_000,
+    hop_ns: 500_000,
+    net: Kind::Bus,
+    load: Some(Load { period_ns: 50_000_000, min_permille: 300, max_permille: 1000 }),
+    jitter_permille: JITTER,
+};
+
+/// A current multicore PC.
+///
+/// - Node time 1 µs: about a million positions per second per core, the order of this
+///   engine's own `bench` on a current x86 core.
+/// - Send overhead 100 ns and hop 50 ns: a message is a few cache lines moved between
+///   cores (estimates from typical core-to-core latencies of 50–100 ns).
+pub const MULTICORE: Preset = Preset {
+    name: "multicore",
+    title: "Modern multicore on shared memory",
+    node_ns: &[1_000],
+    step_ns: 20,
+    send_overhead_ns: 100,
+    hop_ns: 50,
+    net: Kind::Bus,
+    load: None,
+    jitter_permille: JITTER,
+};
+
+/// The textbook machine: equal processors, free and instant messages. With it, one
+/// simulated processor does exactly the serial search.
+pub const IDEAL: Preset = Preset {
+    name: "ideal",
+    title: "Ideal machine: equal processors, zero-latency messages",
+    node_ns: &[1_000],
+    step_ns: 1,
+    send_overhead_ns: 0,
+    hop_ns: 0,
+    net: Kind::Full,
+    load: None,
+    jitter_permille: 0,
+};
+
+/// Every preset, in the order a menu lists them.
+pub const PRESETS: [Preset; 7] = [T800, CM5, C916, P3_ETHERNET, LAN, MULTICORE, IDEAL];
+
+impl Preset {
+    /// The preset called `name` (case-insensitive), or an error listing the names.
+    pub fn by_name(name: &str) -> Result<Preset, SimError> {
+        PRESETS.into_iter().find(|p| p.name.eq_ignore_ascii_case(name.trim())).ok_or_else(|| SimError::UnknownPreset(name.to_string()))
+    }
+}

@@ -1,0 +1,387 @@
+//! One run of processor programs in virtual time: the discrete-event loop.
+//!
+//! The rules, in the order the loop applies them:
+//! 1. The earliest event happens next ([`Calendar`]): a processor's step or a message
+//!    reaching a node. A processor whose next step still comes first steps again at once.
+//! 2. A step costs the nodes it visited times the processor's node time (slowed by any
+//!    background load), or a small fixed cost if it visited none, plus the send overhead
+//!    of each message it sent. Its messages leave one overhead apart, in sending order.
+//! 3. A message crosses its route's links one after the other, holding a lane of each for
+//!    the hop time and queueing for a busy one ([`Links`]); at the end of its route it is
+//!    put in the receiver's mailbox.
+//! 4. A program that returns [`Activity::Waiting`] with an empty mailbox sleeps: it takes
+//!    no steps until a message is delivered to it, and its clock jumps to the delivery.
+//! 5. When processor 0 finishes, every sleeping processor is woken, and from then on a
+//!    waiting processor is stepped again after each step until it finishes (the
+//!    contract of [`crate::machine::Machine::run`]).
+
+use super::calendar::{Calendar, Due};
+use super::cpu::Cpus;
+use super::links::Links;
+use super::random::Random;
+use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE};
+use super::RunReport;
+use crate::machine::{Activity, Counters, Note, Payload, Processor, Program};
+use crate::net::{Route, Topology};
+use std::collections::VecDeque;
+
+/// The machine's fixed parts a run uses.
+pub(super) struct Hardware<'h> {
+    pub(super) topology: &'h Topology,
+    pub(super) cpus: &'h Cpus,
+    pub(super) links: &'h mut Links,
+    pub(super) send_overhead_ns: u64,
+    pub(super) hop_ns: u64,
+    pub(super) seed: u64,
+}
+
+/// Where a processor stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// It has a step in the calendar.
+    Scheduled,
+    /// It sleeps until a message arrives, since `asleep_since`.
+    Asleep,
+    /// It is done.
+    Finished,
+}
+
+/// One processor's bookkeeping.
+struct Proc {
+    phase: Phase,
+    /// When its last step ended (when it fell asleep, if asleep).
+    clock: u64,
+    /// Its program's node count after its last step.
+    nodes: u64,
+    next_sample: u64,
+    busy_ns: u64,
+    idle_ns: u64,
+    /// Busy and idle microseconds already added to the shared counters.
+    published_us: (u64, u64),
+    steps: u64,
+    random: Random,
+}
+
+/// A message on its way.
+struct Flight<'t, M> {
+    sequence: u64,
+    from: usize,
+    to: usize,
+    message: M,
+    route: Route<'t>,
+}
+
+/// The state of one run.
+pub(super) struct Run<'r, 'h, M> {
+    hardware: Hardware<'h>,
+    programs: Vec<&'r mut dyn Program<Message = M>>,
+    counters: &'r Counters,
+    trace: Option<&'r mut Trace>,
+    procs: Vec<Proc>,
+    mailboxes: Vec<VecDeque<(usize, M)>>,
+    flights: Vec<Option<Flight<'h, M>>>,
+    free_flights: Vec<usize>,
+    calendar: Calendar,
+    /// Messages and notes of the step being taken (kept to reuse their memory).
+    outbox: Vec<(usize, M)>,
+    notes: Vec<Note>,
+    messages: u64,
+    main_finished: bool,
+}
+
+/// A program's view of its simulated processor during one step.
+struct View<'v, M> {
+    id: usize,
+    count: usize,
+    mailbox: &'v mut VecDeque<(usize, M)>,
+    outbox: &'v mut Vec<(usize, M)>,
+    notes: &'v mut Vec<Note>,
+    random: &'v mut Random,
+    counters: &'v Counters,
+}
+
+impl<M: Payload> Processor<M> for View<'_, M> {
+    fn id(&self) -> usize {
+        self.id
+    }
+
+    fn count(&self) -> usize {
+        self.count
+    }
+
+    fn send(&mut self, to: usize, message: M) {
+        assert!(to < self.count, "processor {} sent to processor {to} of {}", self.id, self.count);
+        self.counters.count_sent(self.id, message.kind());
+        self.outbox.push((to, message));
+    }
+
+    fn receive(&mut self) -> Option<(usize, M)> {
+        let envelope = self.mailbox.pop_front()?;
+        self.counters.count_received(self.id, envelope.1.kind());
+        Some(envelope)
+    }
+
+    fn random(&mut self) -> u64 {
+        self.random.next()
+    }
+
+    fn note(&mut self, note: Note) {
+        self.counters.note(self.id, note);
+        self.notes.push(note);
+    }
+}
+
+impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
+    pub(super) fn new(hardware: Hardware<'h>, programs: Vec<&'r mut dyn Program<Message = M>>, counters: &'r Counters, trace: Option<&'r mut Trace>) -> Self {
+        let count = programs.len();
+        let seed = hardware.seed;
+        let procs = (0..count)
+            .map(|id| Proc {
+                phase: Phase::Scheduled,
+                clock: 0,
+                nodes: programs[id].nodes(),
+                next_sample: NODE_SAMPLE,
+                busy_ns: 0,
+                idle_ns: 0,
+                published_us: (0, 0),
+                steps: 0,
+                random: Random::new(seed, id),
+            })
+            .collect();
+        hardware.links.reset();
+        Run {
+            hardware,
+            programs,
+            counters,
+            trace,
+            procs,
+            mailboxes: (0..count).map(|_| VecDeque::new()).collect(),
+            flights: Vec::new(),
+            free_flights: Vec::new(),
+            calendar: Calendar::default(),
+            outbox: Vec::new(),
+            notes: Vec::new(),
+            messages: 0,
+            main_finished: false,
+        }
+    }
+
+    fn record(&mut self, event: Event) {
+        if let Some(trace) = self.trace.as_mut() {
+            trace.record(event);
+        }
+    }
+
+    /// Runs every program to its end.
+    pub(super) fn run(mut self) -> RunReport {
+        for id in 0..self.procs.len() {
+            self.counters.set_working(id, true);
+            self.record(Event::State { t: 0, p: id as u32, state: ProcessorState::Busy, nodes: 0 });
+            self.calendar.step_at(0, id);
+        }
+        while let Some((time, due)) = self.calendar.pop() {
+            match due {
+                Due::Step(id) => self.step(id, time),
+                Due::Flight(slot) => self.advance(slot, time),
+            }
+        }
+        if !self.main_finished {
+            let asleep: Vec<usize> = (0..self.procs.len()).filter(|&id| self.procs[id].phase == Phase::Asleep).collect();
+            panic!(
+                "deadlock in virtual time at {} ns: processors {asleep:?} wait and no message is on its way to them; \
+                 a program returned Activity::Waiting while it still had work or nothing to wait for (see Machine::run)",
+                self.procs[0].clock
+            );
+        }
+        self.finish()
+    }
+
+    /// Steps processor `id` from `time` for as long as it stays the earliest event.
+    fn step(&mut self, id: usize, mut time: u64) {
+        loop {
+            let activity = self.step_once(id, time);
+            let end = self.procs[id].clock;
+            let keep_going = match activity {
+                Activity::Working => true,
+                Activity::Waiting => self.main_finished || !self.mailboxes[id].is_empty(),
+                Activity::Finished => {
+                    self.finished(id, end);
+                    return;
+                }
+            };
+            if !keep_going {
+                self.fall_asleep(id, end);
+                return;
+            }
+            if !self.calendar.step_is_next(end, id) {
+                self.calendar.step_at(end, id);
+                return;
+            }
+            time = end;
+        }
+    }
+
+    /// One step of processor `id` starting at `time`: runs the program, charges the step,
+    /// and sends what it sent. Leaves the processor's clock at the step's end.
+    fn step_once(&mut self, id: usize, time: u64) -> Activity {
+        let count = self.procs.len();
+        let proc = &mut self.procs[id];
+        proc.steps += 1;
+        let mut view = View {
+            id,
+            count,
+            mailbox: &mut self.mailboxes[id],
+            outbox: &mut self.outbox,
+            notes: &mut self.notes,
+            random: &mut proc.random,
+            counters: self.counters,
+        };
+        let program = &mut self.programs[id];
+        let activity = program.step(&mut view);
+        let nodes = program.nodes();
+        let visited = nodes.saturating_sub(proc.nodes);
+        proc.nodes = nodes;
+        self.counters.set_nodes(id, nodes);
+        let compute = self.hardware.cpus.cost(id, time, visited);
+        let overhead = self.hardware.send_overhead_ns;
+        let end = time + compute + overhead * self.outbox.len() as u64;
+        proc.busy_ns += end - time;
+        proc.clock = end;
+        if self.trace.is_some() {
+            self.trace_step(id, time, end, nodes);
+        } else {
+            self.notes.clear();
+        }
+        if !self.outbox.is_empty() {
+            let mut outbox = std::mem::take(&mut self.outbox);
+            for (k, (to, message)) in outbox.drain(..).enumerate() {
+                self.send(id, to, message, time + compute + overhead * (k as u64 + 1));
+            }
+            self.outbox = outbox;
+        }
+        activity
+    }
+
+    /// Records the notes and node-count samples of a step.
+    fn trace_step(&mut self, id: usize, time: u64, end: u64, nodes: u64) {
+        let mut notes = std::mem::take(&mut self.notes);
+        for note in notes.drain(..) {
+            self.record(Event::Note { t: time, p: id as u32, note });
+        }
+        self.notes = notes;
+        if nodes >= self.procs[id].next_sample {
+            self.procs[id].next_sample = (nodes / NODE_SAMPLE + 1) * NODE_SAMPLE;
+            self.record(Event::Nodes { t: end, p: id as u32, nodes });
+        }
+    }
+
+    /// Puts a message on its way: it leaves `from` at `depart`.
+    fn send(&mut self, from: usize, to: usize, message: M, depart: u64) {
+        let sequence = self.messages;
+        self.messages += 1;
+        let route = self.hardware.topology.route(from, to).expect("processors of a run are processors of its network");
+        if self.trace.is_some() {
+            let kind = message.kind();
+            self.record(Event::Send { t: depart, msg: sequence as u32, from: from as u32, to: to as u32, kind, hops: route.len() as u32 });
+        }
+        let flight = Flight { sequence, from, to, message, route };
+        let slot = match self.free_flights.pop() {
+            Some(slot) => {
+                self.flights[slot] = Some(flight);
+                slot
+            }
+            None => {
+                self.flights.push(Some(flight));
+                self.flights.len() - 1
+            }
+        };
+        self.calendar.flight_at(depart, sequence, slot);
+    }
+
+    /// The message in `slot` has reached its next node at `time`: it takes the next link
+    /// of its route, or is delivered.
+    fn advance(&mut self, slot: usize, time: u64) {
+        let flight = self.flights[slot].as_mut().expect("a message in the calendar is in flight");
+        let sequence = flight.sequence;
+        if let Some(hop) = flight.route.next() {
+            let (start, end) = self.hardware.links.cross(hop, time, self.hardware.hop_ns);
+            self.record(Event::Hop { msg: sequence as u32, link: hop.link as u32, from: hop.from as u32, to: hop.to as u32, start, end });
+            self.calendar.flight_at(end, sequence, slot);
+            return;
+        }
+        let Flight { from, to, message, .. } = self.flights[slot].take().expect("checked above");
+        self.free_flights.push(slot);
+        self.mailboxes[to].push_back((from, message));
+        self.record(Event::Deliver { t: time, msg: sequence as u32, to: to as u32 });
+        if self.procs[to].phase == Phase::Asleep {
+            self.wake(to, time);
+        }
+    }
+
+    fn fall_asleep(&mut self, id: usize, time: u64) {
+        self.procs[id].phase = Phase::Asleep;
+        self.counters.set_working(id, false);
+        self.publish(id);
+        let nodes = self.procs[id].nodes;
+        self.record(Event::State { t: time, p: id as u32, state: ProcessorState::Waiting, nodes });
+    }
+
+    /// Wakes a sleeping processor at `time` (or when it fell asleep, if later).
+    fn wake(&mut self, id: usize, time: u64) {
+        let proc = &mut self.procs[id];
+        let at = time.max(proc.clock);
+        proc.idle_ns += at - proc.clock;
+        proc.clock = at;
+        proc.phase = Phase::Scheduled;
+        let nodes = proc.nodes;
+        self.counters.set_working(id, true);
+        self.publish(id);
+        self.record(Event::State { t: at, p: id as u32, state: ProcessorState::Busy, nodes });
+        self.calendar.step_at(at, id);
+    }
+
+    fn finished(&mut self, id: usize, time: u64) {
+        self.procs[id].phase = Phase::Finished;
+        self.counters.set_working(id, false);
+        self.publish(id);
+        let nodes = self.procs[id].nodes;
+        self.record(Event::State { t: time, p: id as u32, state: ProcessorState::Done, nodes });
+        if id == 0 {
+            self.main_finished = true;
+            for other in 1..self.procs.len() {
+                if self.procs[other].phase == Phase::Asleep {
+                    self.wake(other, time);
+                }
+            }
+        }
+    }
+
+    /// Adds busy and idle time not yet counted to the shared counters.
+    fn publish(&mut self, id: usize) {
+        let proc = &mut self.procs[id];
+        let (busy_us, idle_us) = (proc.busy_ns / 1000, proc.idle_ns / 1000);
+        self.counters.add_busy(id, busy_us - proc.published_us.0);
+        self.counters.add_idle(id, idle_us - proc.published_us.1);
+        proc.published_us = (busy_us, idle_us);
+    }
+
+    /// Everyone is done: those who finished early were idle until the last one finished.
+    fn finish(mut self) -> RunReport {
+        let end = self.procs.iter().map(|p| p.clock).max().unwrap_or(0);
+        for id in 0..self.procs.len() {
+            let proc = &mut self.procs[id];
+            proc.idle_ns += end - proc.clock;
+            self.publish(id);
+        }
+        let elapsed_ns = self.procs[0].clock;
+        RunReport {
+            elapsed_ns,
+            end_ns: end,
+            steps: self.procs.iter().map(|p| p.steps).collect(),
+            busy_ns: self.procs.iter().map(|p| p.busy_ns).collect(),
+            idle_ns: self.procs.iter().map(|p| p.idle_ns).collect(),
+            messages: self.messages,
+            link_busy_ns: self.hardware.links.busy_ns().to_vec(),
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! The simulator's event stream: what the Lab UI animates and what measures are computed
+//! from. Recording is optional; when it is off the simulator pays one branch per event.
+//!
+//! # JSON lines schema (version 1; field names are stable, the UI depends on them)
+//!
+//! Times (`t`, `start`, `end`) are integer nanoseconds of virtual time since the start of
+//! the run; processors are `p`/`from`/`to` numbers `0..processors`; network nodes in `hop`
+//! events may also be switches (`processors..`). One JSON object per line:
+//!
+//! | `ev`      | fields | meaning |
+//! |-----------|--------|---------|
+//! | `machine` | `version`, `preset`, `net`, `processors`, `nodes`, `links`, `seed` | header, before the runs of one simulated machine |
+//! | `run`     | `run`, `label` | a search starts (times restart at 0) |
+//! | `state`   | `t`, `p`, `state` (`busy`, `waiting`, `done`), `nodes` | a processor changed state; `waiting` covers idle and waiting for results |
+//! | `send`    | `t`, `msg`, `from`, `to`, `kind`, `hops` | a message leaves its sender (after the send overhead) |
+//! | `hop`     | `msg`, `link`, `from`, `to`, `start`, `end` | it crosses a link; `start` later than its arrival means it queued |
+//! | `deliver` | `t`, `msg`, `to` | it is in the receiver's mailbox |
+//! | `note`    | `t`, `p`, `note` (`split`, `aborted`), `nodes` (for `aborted`) | what the program reported |
+//! | `nodes`   | `t`, `p`, `nodes` | a processor's node count, every [`NODE_SAMPLE`] nodes |
+//! | `end`     | `run`, `t`, `end` | processor 0 finished at `t`, the last processor at `end` |
+//!
+//! `msg` numbers messages within a run; `kind` is a [`MessageKind::name`].
+
+use crate::machine::{MessageKind, Note};
+use std::io::Write;
+
+/// A processor's node count is recorded each time it passes a multiple of this.
+pub const NODE_SAMPLE: u64 = 1024;
+
+/// A processor's state as traced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProcessorState {
+    /// Stepping its program.
+    Busy,
+    /// Asleep until a message arrives (idle, or waiting for results).
+    Waiting,
+    /// Finished with this search.
+    Done,
+}
+
+impl ProcessorState {
+    /// The name used in the trace.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProcessorState::Busy => "busy",
+            ProcessorState::Waiting => "waiting",
+            ProcessorState::Done => "done",
+        }
+    }
+}
+
+/// One thing that happened in virtual time (see the module documentation; fields are
+/// named as in the JSON lines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A search starts.
+    Run {
+        /// Its number, an index into [`Trace::labels`].
+        run: u32,
+    },
+    /// A processor changed state.
+    State {
+        /// When.
+        t: u64,
+        /// Which processor.
+        p: u32,
+        /// Its new state.
+        state: ProcessorState,
+        /// Its node count then.
+        nodes: u64,
+    },
+    /// A message left its sender.
+    Send {
+        /// When it left (its send overhead paid).
+        t: u64,
+        /// Its number within the run.
+        msg: u32,
+        /// The sender.
+        from: u32,
+        /// The receiver.
+        to: u32,
+        /// Its kind.
+        kind: MessageKind,
+        /// Links on its route.
+        hops: u32,
+    },
+    /// A message crossed a link between two network nodes.
+    Hop {
+        /// The message.
+        msg: u32,
+        /// The link's id in the topology.
+        link: u32,
+        /// The node it left (a processor or a switch).
+        from: u32,
+        /// The node it reached.
+        to: u32,
+        /// When it started crossing (after queueing, if the link was busy).
+        start: u64,
+        /// When it was across.
+        end: u64,
+    },
+    /// A message reached the receiver's mailbox.
+    Deliver {
+        /// When.
+        t: u64,
+        /// The message.
+        msg: u32,
+        /// The receiver.
+        to: u32,
+    },
+    /// A program's note.
+    Note {
+        /// When the step that made it began.
+        t: u64,
+        /// The processor.
+        p: u32,
+        /// What it said.
+        note: Note,
+    },
+    /// A node count sample.
+    Nodes {
+        /// When.
+        t: u64,
+        /// The processor.
+        p: u32,
+        /// Its node count.
+        nodes: u64,
+    },
+    /// The run is over.
+    End {
+        /// Its number.
+        run: u32,
+        /// When processor 0 finished (the time to the result).
+        t: u64,
+        /// When the last processor finished.
+        end: u64,
+    },
+}
+
+impl Event {
+    /// The event as numbers, for the hash.
+    fn words(&self) -> [u64; 6] {
+        match *self {
+            Event::Run { run } => [1, run as u64, 0, 0, 0, 0],
+            Event::State { t, p, state, nodes } => [2, t, p as u64, state as u64, nodes, 0],
+            Event::Send { t, msg, from, to, kind, hops } => [3, t, msg as u64, (from as u64) << 32 | to as u64, kind.index() as u64, hops as u64],
+            Event::Hop { msg, link, from, to, start, end } => [4, msg as u64, link as u64, (from as u64) << 32 | to as u64, start, end],
+            Event::Deliver { t, msg, to } => [5, t, msg as u64, to as u64, 0, 0],
+            Event::Note { t, p, note } => match note {
+                Note::Split => [6, t, p as u64, 0, 0, 0],
+                Note::Aborted(nodes) => [6, t, p as u64, 1, nodes, 0],
+            },
+            Event::Nodes { t, p, nodes } => [7, t, p as u64, nodes, 0, 0],
+            Event::End { run, t, end } => [8, run as u64, t, end, 0, 0],
+        }
+    }
+
+    /// The event as one line of JSON (without the newline).
+    pub fn to_json(&self, labels: &[String]) -> String {
+        match *self {
+            Event::Run { run } => {
+                let label = labels.get(run as usize).map_or("", String::as_str);
+                format!(r#"{{"ev":"run","run":{run},"label":"{}"}}"#, json_escape(label))
+            }
+            Event::State { t, p, state, nodes } => format!(r#"{{"ev":"state","t":{t},"p":{p},"state":"{}","nodes":{nodes}}}"#, state.name()),
+            Event::Send { t, msg, from, to, kind, hops } => {
+                format!(r#"{{"ev":"send","t":{t},"msg":{msg},"from":{from},"to":{to},"kind":"{}","hops":{hops}}}"#, kind.name())
+            }
+            Event::Hop { msg, link, from, to, start, end } => format!(r#"{{"ev":"hop","msg":{msg},"link":{link},"from":{from},"to":{to},"start":{start},"end":{end}}}"#),
+            Event::Deliver { t, msg, to } => format!(r#"{{"ev":"deliver","t":{t},"msg":{msg},"to":{to}}}"#),
+            Event::Note { t, p, note: Note::Split } => format!(r#"{{"ev":"note","t":{t},"p":{p},"note":"split"}}"#),
+            Event::Note { t, p, note: Note::Aborted(nodes) } => format!(r#"{{"ev":"note","t":{t},"p":{p},"note":"aborted","nodes":{nodes}}}"#),
+            Event::Nodes { t, p, nodes } => format!(r#"{{"ev":"nodes","t":{t},"p":{p},"nodes":{nodes}}}"#),
+            Event::End { run, t, end } => format!(r#"{{"ev":"end","run":{run},"t":{t},"end":{end}}}"#),
+        }
+    }
+}
+
+/// Escapes a string for a JSON string literal.
+pub(crate) fn json_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// What to keep of the event stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TraceMode {
+    /// Nothing (the default).
+    #[default]
+    Off,
+    /// Only the hash of the events (determinism checks without the memory).
+    Hash,
+    /// Every event, and the hash.
+    Full,
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// The recorded stream of every run of one simulated machine, and its FNV-1a hash.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    events: Option<Vec<Event>>,
+    labels: Vec<String>,
+    hash: u64,
+}
+
+impl Trace {
+    /// An empty trace keeping what `mode` says (`None` when it is off).
+    pub(super) fn new(mode: TraceMode) -> Option<Trace> {
+        match mode {
+            TraceMode::Off => None,
+            TraceMode::Hash => Some(Trace { events: None, labels: Vec::new(), hash: FNV_OFFSET }),
+            TraceMode::Full => Some(Trace { events: Some(Vec::new()), labels: Vec::new(), hash: FNV_OFFSET }),
+        }
+    }
+
+    /// Records `event`.
+    pub(super) fn record(&mut self, event: Event) {
+        for word in event.words() {
+            for byte in word.to_le_bytes() {
+                self.hash = (self.hash ^ byte as u64).wrapping_mul(FNV_PRIME);
+            }
+        }
+        if let Some(events) = self.events.as_mut() {
+            events.push(event);
+        }
+    }
+
+    /// Starts run number `labels().len()` with a label (position, algorithm...).
+    pub(super) fn start_run(&mut self, label: String) -> u32 {
+        let run = self.labels.len() as u32;
+        self.labels.push(label);
+        self.record(Event::Run { run });
+        run
+    }
+
+    /// FNV-1a over every event recorded so far: equal streams, equal hashes.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The events (empty when only the hash is kept).
+    pub fn events(&self) -> &[Event] {
+        self.events.as_deref().unwrap_or(&[])
+    }
+
+    /// The label of each run, by run number.
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// Writes the events as JSON lines.
+    pub fn write_jsonl(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for event in self.events() {
+            writeln!(out, "{}", event.to_json(&self.labels))?;
+        }
+        Ok(())
+    }
+}

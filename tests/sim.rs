@@ -1,0 +1,358 @@
+//! The simulated machine: determinism, its cost model (step costs, send overhead, hop
+//! latency, queueing on a busy link, background load), sleeping waiters, exactness of
+//! every parallel algorithm on it, and clear errors for bad names.
+mod common;
+
+use meshmate::chess::{parse_epd_file, Board};
+use meshmate::machine::sim::{presets, Event, Preset, Sim, SimError, TraceMode};
+use meshmate::machine::{random_other, Activity, Counters, Machine, MessageKind, Note, Payload, Processor, Program, Threads};
+use meshmate::net::Kind;
+use meshmate::parallel::{search, Algorithm};
+use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings};
+use meshmate::tt::TranspositionTable;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+
+/// A test machine: 1 µs per node, 10 ns per empty step, 100 ns to send, 1 µs per hop.
+const LAB: Preset = Preset {
+    name: "lab",
+    title: "test machine",
+    node_ns: &[1_000],
+    step_ns: 10,
+    send_overhead_ns: 100,
+    hop_ns: 1_000,
+    net: Kind::Full,
+    load: None,
+    jitter_permille: 0,
+};
+
+/// What the test programs send.
+struct Ping(MessageKind);
+
+impl Payload for Ping {
+    fn kind(&self) -> MessageKind {
+        self.0
+    }
+}
+
+/// A program that follows a script: processor 0 works `work` nodes, sending `Work` to a
+/// random other processor every `every` nodes, then stops everyone; the others work one
+/// node per message received, answer every second one with `Result`, and wait otherwise.
+struct Chatter {
+    work: u64,
+    every: u64,
+    nodes: u64,
+    pending: u64,
+    received: u64,
+    stop: Arc<AtomicBool>,
+}
+
+impl Chatter {
+    fn machine(sim: &mut Sim, work: u64, every: u64) -> Vec<u64> {
+        let p = sim.processors();
+        let stop = Arc::new(AtomicBool::new(false));
+        let make = || Chatter { work, every, nodes: 0, pending: 0, received: 0, stop: stop.clone() };
+        let mut main = make();
+        let helpers: Vec<Box<dyn Program<Message = Ping> + Send>> = (1..p).map(|_| Box::new(make()) as Box<dyn Program<Message = Ping> + Send>).collect();
+        let counters = Counters::new(p);
+        sim.run(&mut main, helpers, &counters);
+        counters.snapshot().iter().map(|s| s.received.iter().sum()).collect()
+    }
+}
+
+impl Program for Chatter {
+    type Message = Ping;
+
+    fn step(&mut self, processor: &mut dyn Processor<Ping>) -> Activity {
+        while let Some((from, _)) = processor.receive() {
+            self.received += 1;
+            self.pending += 1;
+            if self.received.is_multiple_of(2) && processor.id() != 0 {
+                processor.send(from, Ping(MessageKind::Result));
+            }
+        }
+        if processor.id() == 0 {
+            if self.nodes == self.work {
+                self.stop.store(true, Relaxed);
+                return Activity::Finished;
+            }
+            self.nodes += 1;
+            if self.nodes.is_multiple_of(self.every) {
+                let to = random_other(processor);
+                processor.send(to, Ping(MessageKind::Work));
+            }
+            return Activity::Working;
+        }
+        if self.pending > 0 {
+            self.pending -= 1;
+            self.nodes += 1;
+            return Activity::Working;
+        }
+        if self.stop.load(Relaxed) {
+            Activity::Finished
+        } else {
+            Activity::Waiting
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+fn traced(preset: Preset, net: Kind, p: usize, seed: u64) -> Sim {
+    let mut sim = Sim::new(preset, net, p, seed).unwrap();
+    sim.set_trace(TraceMode::Full);
+    sim
+}
+
+#[test]
+fn the_same_seed_gives_the_same_trace_and_another_seed_another() {
+    let hash = |seed| {
+        let mut sim = traced(presets::T800, Kind::DeBruijn, 16, seed);
+        Chatter::machine(&mut sim, 400, 7);
+        let trace = sim.trace().unwrap();
+        assert!(trace.events().iter().any(|e| matches!(e, Event::Hop { .. })), "messages crossed links");
+        trace.hash()
+    };
+    assert_eq!(hash(1), hash(1));
+    assert_ne!(hash(1), hash(2), "the seed chooses whom processor 0 sends to");
+}
+
+#[test]
+fn every_algorithm_searches_the_same_way_twice_with_the_same_seed() {
+    let board = &boards("bratko-kopec.epd", 1)[0];
+    let limits = Limits { depth: Some(5), ..Limits::default() };
+    let counters = Counters::new(16);
+    for algorithm in Algorithm::ALL {
+        let run = |seed| {
+            let mut sim = traced(presets::T800, Kind::DeBruijn, 16, seed);
+            let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+            let result = search(&mut sim, algorithm, 16, &mut Vec::new(), &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+            let (trace, report) = (sim.trace().unwrap(), sim.last_run().unwrap());
+            let count = |f: fn(&Event) -> bool| trace.events().iter().filter(|e| f(e)).count() as u64;
+            let splits: u64 = counters.snapshot().iter().map(|s| s.splits).sum();
+            assert_eq!(count(|e| matches!(e, Event::Note { note: Note::Split, .. })), splits, "{algorithm:?}: every split is in the trace");
+            assert_eq!(count(|e| matches!(e, Event::Send { .. })), report.messages, "{algorithm:?}");
+            assert!(count(|e| matches!(e, Event::Deliver { .. })) <= report.messages, "{algorithm:?}");
+            (trace.hash(), result.nodes, report.clone())
+        };
+        let (first, second) = (run(5), run(5));
+        assert_eq!(first, second, "{algorithm:?}");
+    }
+}
+
+#[test]
+fn a_message_costs_its_send_overhead_and_a_hop_time_per_link() {
+    // Processor 0 works three nodes of 1 µs and sends on the third to a random processor.
+    for (net, p) in [(Kind::Full, 2), (Kind::Ring, 8), (Kind::DeBruijn, 8), (Kind::FatTree, 64)] {
+        let mut sim = traced(LAB, net, p, 1);
+        Chatter::machine(&mut sim, 3, 3);
+        let events = sim.trace().unwrap().events();
+        let (t, to, hops) = events.iter().find_map(|e| if let Event::Send { t, to, hops, .. } = *e { Some((t, to, hops)) } else { None }).unwrap();
+        let delivered = events.iter().find_map(|e| if let Event::Deliver { t, .. } = *e { Some(t) } else { None }).unwrap();
+        assert_eq!(t, 3 * 1_000 + 100, "{net}: the message leaves after three nodes and its overhead");
+        assert_eq!(hops as usize, sim.topology().hops(0, to as usize).unwrap(), "{net}");
+        assert_eq!(delivered, t + hops as u64 * 1_000, "{net}: one hop time per link, nothing in the way");
+        let crossed = events.iter().filter(|e| matches!(e, Event::Hop { .. })).count();
+        assert_eq!(crossed, hops as usize, "{net}: a hop event per link");
+    }
+}
+
+/// Processors 1.. each send one message to processor 0 at their first step.
+struct Converge {
+    done: bool,
+    got: usize,
+}
+
+impl Program for Converge {
+    type Message = Ping;
+
+    fn step(&mut self, processor: &mut dyn Processor<Ping>) -> Activity {
+        while processor.receive().is_some() {
+            self.got += 1;
+        }
+        if processor.id() == 0 {
+            return if self.got + 1 == processor.count() { Activity::Finished } else { Activity::Waiting };
+        }
+        if !self.done {
+            self.done = true;
+            processor.send(0, Ping(MessageKind::Result));
+        }
+        Activity::Finished
+    }
+
+    fn nodes(&self) -> u64 {
+        0
+    }
+}
+
+#[test]
+fn messages_queue_for_a_busy_link() {
+    let mut sim = traced(LAB, Kind::Bus, 4, 1);
+    let helpers: Vec<Box<dyn Program<Message = Ping> + Send>> = (1..4).map(|_| Box::new(Converge { done: false, got: 0 }) as Box<dyn Program<Message = Ping> + Send>).collect();
+    sim.run(&mut Converge { done: false, got: 0 }, helpers, &Counters::new(4));
+    let hops: Vec<(u64, u64)> = sim.trace().unwrap().events().iter().filter_map(|e| if let Event::Hop { start, end, .. } = *e { Some((start, end)) } else { None }).collect();
+    // All three leave at 10 + 100 ns; the bus carries one at a time, in sending order.
+    assert_eq!(hops, [(110, 1_110), (1_110, 2_110), (2_110, 3_110)]);
+    let report = sim.last_run().unwrap();
+    assert_eq!(report.elapsed_ns, 3_110 + 10, "processor 0 wakes with the last message and finishes in one step");
+    assert_eq!(report.messages, 3);
+    assert_eq!(report.link_busy_ns, [3_000], "the bus carried three messages of 1 µs");
+}
+
+#[test]
+fn a_waiting_processor_takes_no_steps() {
+    // 63 helpers that never get a message: one step to find nothing to do, one after
+    // processor 0 finished — however long processor 0 works.
+    let mut sim = Sim::new(LAB, Kind::Hypercube, 64, 1).unwrap();
+    Chatter::machine(&mut sim, 100_000, u64::MAX);
+    let report = sim.last_run().unwrap();
+    assert_eq!(report.steps[0], 100_001);
+    assert!(report.steps[1..].iter().all(|&s| s == 2), "{:?}", &report.steps[..8]);
+    assert!(report.load() < 0.05, "helpers idle: load {}", report.load());
+    assert_eq!(report.elapsed_ns, 100_000 * 1_000 + 10);
+}
+
+#[test]
+fn a_background_load_slows_a_processor_within_its_bounds() {
+    let mut sim = Sim::new(presets::LAN, Kind::Bus, 3, 1).unwrap();
+    Chatter::machine(&mut sim, 20_000, u64::MAX);
+    let elapsed = sim.last_run().unwrap().elapsed_ns;
+    let full_speed = 20_000 * presets::LAN.node_ns[0];
+    assert!(elapsed > full_speed * 11 / 10 && elapsed < full_speed * 1000 / 300, "{elapsed} against {full_speed}");
+}
+
+fn boards(file: &str, take: usize) -> Vec<Board> {
+    parse_epd_file(&common::shared_data(file)).unwrap().into_iter().take(take).map(|e| e.board).collect()
+}
+
+/// Searches `board` to depth 6 with `algorithm` on one processor of `machine`: (nodes, score).
+fn one_processor(machine: &mut impl Machine, algorithm: Algorithm, board: &Board, counters: &Counters) -> (u64, i32) {
+    let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
+    let limits = Limits { depth: Some(6), ..Limits::default() };
+    let r = search(machine, algorithm, 1, &mut Vec::new(), &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, counters);
+    (r.nodes, r.score)
+}
+
+#[test]
+fn one_processor_of_an_ideal_machine_does_exactly_the_serial_search() {
+    let counters = Counters::new(1);
+    for board in boards("bratko-kopec.epd", 4) {
+        let serial = one_processor(&mut Threads, Algorithm::Serial, &board, &counters);
+        for algorithm in Algorithm::ALL {
+            // On one real thread each algorithm is the serial search, or close to it
+            // (ABDADA's busy table still reorders moves); one simulated processor
+            // does exactly what one thread does.
+            let threads = one_processor(&mut Threads, algorithm, &board, &counters);
+            let mut sim = Sim::new(presets::IDEAL, Kind::Full, 1, 7).unwrap();
+            assert_eq!(one_processor(&mut sim, algorithm, &board, &counters), threads, "{algorithm:?}");
+            assert_eq!(counters.snapshot()[0].nodes, threads.0);
+            assert!(sim.last_run().unwrap().elapsed_ns >= threads.0 * 1_000, "each node costs its node time");
+        }
+        let mut sim = Sim::new(presets::IDEAL, Kind::Full, 1, 7).unwrap();
+        assert_eq!(one_processor(&mut sim, Algorithm::Serial, &board, &counters), serial);
+        assert_eq!(one_processor(&mut sim, Algorithm::LazySmp, &board, &counters), serial, "Lazy SMP without helpers");
+    }
+}
+
+#[test]
+fn every_algorithm_returns_the_serial_minimax_value_on_the_simulator() {
+    let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+    let limits = Limits { depth: Some(3), ..Limits::default() };
+    let counters = Counters::new(64);
+    let mut positions = boards("bratko-kopec.epd", 3);
+    positions.extend(boards("perft.epd", 2));
+    for (i, board) in positions.iter().enumerate() {
+        let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+        let serial = search(&mut Threads, Algorithm::Serial, 1, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        for algorithm in Algorithm::ALL {
+            for p in [1, 7, 64] {
+                tt.clear();
+                let mut sim = Sim::new(presets::MULTICORE, Kind::Full, p, 3).unwrap();
+                let result = search(&mut sim, algorithm, p, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+                assert_eq!(result.score, serial.score, "position {i} {algorithm:?} on {p} simulated processors");
+                assert!(counters.snapshot()[..p].iter().all(|s| !s.working), "position {i} {algorithm:?}: a processor still works");
+            }
+        }
+    }
+}
+
+#[test]
+fn virtual_busy_and_idle_time_reach_the_counters() {
+    let mut sim = Sim::new(LAB, Kind::Full, 4, 1).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let make = || Chatter { work: 5_000, every: 50, nodes: 0, pending: 0, received: 0, stop: stop.clone() };
+    let helpers: Vec<Box<dyn Program<Message = Ping> + Send>> = (1..4).map(|_| Box::new(make()) as Box<dyn Program<Message = Ping> + Send>).collect();
+    let counters = Counters::new(4);
+    sim.run(&mut make(), helpers, &counters);
+    let report = sim.last_run().unwrap();
+    for (id, s) in counters.snapshot().iter().enumerate() {
+        assert_eq!(s.busy_us, report.busy_ns[id] / 1_000, "processor {id}");
+        assert_eq!(s.idle_us, report.idle_ns[id] / 1_000, "processor {id}");
+        assert_eq!((report.busy_ns[id] + report.idle_ns[id]), report.end_ns, "processor {id}: every nanosecond is busy or idle");
+    }
+    let snapshot = counters.snapshot();
+    assert_eq!(snapshot[0].sent[MessageKind::Work.index()], 100);
+    let received: u64 = snapshot[1..].iter().map(|s| s.received[MessageKind::Work.index()]).sum();
+    assert_eq!(received, 99, "all but the last, which arrives after its receiver saw the stop and finished");
+}
+
+#[test]
+fn bad_names_and_counts_are_clear_errors() {
+    let err = |preset: &str, net: Option<&str>, p: usize| Sim::from_names(preset, net, p, 1).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(matches!(Sim::from_names("pdp11", None, 4, 1), Err(SimError::UnknownPreset(_))));
+    assert!(err("pdp11", None, 4).contains("t800, cm5, c916"), "{}", err("pdp11", None, 4));
+    assert!(err("t800", Some("torus"), 4).contains("unknown network"), "{}", err("t800", Some("torus"), 4));
+    assert!(err("t800", None, 6).contains("power of two"), "{}", err("t800", None, 6));
+    assert!(err("cm5", None, 0).contains("at least one"), "{}", err("cm5", None, 0));
+    assert!(err("cm5", None, 2048).contains("at most 1024"), "{}", err("cm5", None, 2048));
+    assert!(Sim::from_names("T800", Some("Ring"), 6, 1).is_ok(), "names ignore case");
+}
+
+#[test]
+fn the_command_line_prints_the_table_and_writes_the_trace() {
+    let dir = std::env::temp_dir().join(format!("meshmate-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let suite = dir.join("two.epd");
+    let records: Vec<String> = common::shared_data("bratko-kopec.epd").lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).take(2).map(String::from).collect();
+    std::fs::write(&suite, records.join("\n")).unwrap();
+    let trace = dir.join("trace.jsonl");
+    let run = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_meshmate")).arg("sim").args(args).output().unwrap();
+    let ok = run(&["--algo", "lazysmp", "--procs", "4", "--preset", "t800", "--suite", suite.to_str().unwrap(), "--depth", "3", "--trace", trace.to_str().unwrap()]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    let table = String::from_utf8(ok.stdout).unwrap();
+    assert!(table.contains("N(1)") && table.contains("SPE") && table.contains("lazysmp  p=4"), "{table}");
+    let lines = std::fs::read_to_string(&trace).unwrap();
+    assert!(lines.lines().all(|l| l.starts_with(r#"{"ev":""#) && l.ends_with('}')));
+    assert_eq!(lines.lines().filter(|l| l.starts_with(r#"{"ev":"machine""#)).count(), 2, "the serial machine and the 4-processor one");
+    assert_eq!(lines.lines().filter(|l| l.starts_with(r#"{"ev":"run""#)).count(), 4, "two positions, serial and lazysmp");
+    let bad = run(&["--algo", "lazysmp", "--procs", "4", "--preset", "vax", "--suite", suite.to_str().unwrap(), "--depth", "3"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown preset \"vax\""));
+    let bad = run(&["--algo", "lazysmp", "--procs", "12", "--preset", "t800", "--suite", suite.to_str().unwrap(), "--depth", "3"]);
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("power of two"), "{}", String::from_utf8_lossy(&bad.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Breaks the contract: says it waits although nothing is on its way to it.
+struct WaitsForNothing;
+
+impl Program for WaitsForNothing {
+    type Message = Ping;
+
+    fn step(&mut self, _: &mut dyn Processor<Ping>) -> Activity {
+        Activity::Waiting
+    }
+
+    fn nodes(&self) -> u64 {
+        0
+    }
+}
+
+#[test]
+#[should_panic(expected = "deadlock in virtual time at 10 ns: processors [0] wait")]
+fn a_program_waiting_for_nothing_is_a_deadlock_not_a_hang() {
+    let mut sim = Sim::new(LAB, Kind::Full, 1, 1).unwrap();
+    sim.run(&mut WaitsForNothing, Vec::new(), &Counters::new(1));
+}
