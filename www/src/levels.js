@@ -20,7 +20,7 @@
 //   Expert       50 games vs 1900: 54.0% -> 1928 (1845 to 2015)
 //   Master       20 games vs 2300: 35.0% -> 2192 (2090 to 2280)
 //   Full strength 4 games vs 2300: 75.0% -> 2491 (2300 up): too few games to call it
-//                calibrated, so it stays "≈" (5 s a move costs about 7 CPU-minutes a game).
+//                calibrated, so it stays "≈" (5 s a move costs about 5 CPU-minutes a game).
 // The weakened levels stop at a node cap within a few ms, so their movetime does not bind.
 
 /** @typedef {{name: string, elo: number, calibrated: boolean, limitElo?: number, movetime: number}} Level */
