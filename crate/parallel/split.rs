@@ -100,6 +100,9 @@ struct Context<'a> {
 /// Searches a processor may hold at once.
 const MAX_CONTEXTS: usize = 8;
 
+/// Steps between two looks for a split point while work requests are held.
+const SERVE_INTERVAL: u32 = 8;
+
 /// Steps between two looks at a waiting root search (for `stop` and the clock).
 const ROOT_CHECK_INTERVAL: u32 = 1024;
 
@@ -130,6 +133,9 @@ pub(super) struct SplitProgram<'a, L: Listener> {
     thrashing: i32,
     /// The last HELP brought no offer good enough (DTS): ask one processor at a time.
     help_unanswered: bool,
+    /// Processors whose work requests wait for a split point here.
+    held_requests: Vec<usize>,
+    until_serve: u32,
     until_root_check: u32,
 }
 
@@ -153,7 +159,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let options = task.settings.options;
         let (root, contexts, spares, seeking) = (None, Vec::with_capacity(MAX_CONTEXTS), Vec::new(), Seeking::Not);
         let until_root_check = ROOT_CHECK_INTERVAL;
-        SplitProgram { tt, policy, options, root, contexts, own, spares, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, until_root_check }
+        SplitProgram { tt, policy, options, root, contexts, own, spares, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests: Vec::new(), until_serve: SERVE_INTERVAL, until_root_check }
     }
 
     /// The best split point over this processor's searches: merit, context, frame.
@@ -173,16 +179,15 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     fn handle(&mut self, from: usize, message: Message, cpu: &mut dyn Processor<Message>) {
         match message {
             Message::WorkRequest => {
-                let job = self.next_job;
-                let window = self.policy.window;
-                let given = self.best_split().and_then(|(_, i, frame)| self.contexts[i].searcher.give_away(frame, from, window, job));
-                match given {
-                    Some(problem) => {
-                        self.next_job = self.next_job.wrapping_add(1);
-                        cpu.note(Note::Split);
-                        cpu.send(from, Message::Work { job, problem: Box::new(problem) });
+                // A busy processor with nothing to give now keeps the request and answers
+                // it as soon as a split point appears, rather than NO-WORK at once, which
+                // only makes the asker ask again.
+                if !self.give_work(from, cpu) {
+                    if self.contexts.iter().any(|c| !c.waiting) {
+                        self.held_requests.push(from);
+                    } else {
+                        cpu.send(from, Message::NoWork);
                     }
-                    None => cpu.send(from, Message::NoWork),
                 }
             }
             Message::Work { job, problem } => {
@@ -214,6 +219,41 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 cpu.send(from, Message::Offer { merit });
             }
             Message::Offer { merit } => self.take_offer(from, merit, cpu),
+        }
+    }
+
+    /// Gives `to` a subproblem from the best split point, if there is one.
+    fn give_work(&mut self, to: usize, cpu: &mut dyn Processor<Message>) -> bool {
+        let job = self.next_job;
+        let window = self.policy.window;
+        let given = self.best_split().and_then(|(_, i, frame)| self.contexts[i].searcher.give_away(frame, to, window, job));
+        let Some(problem) = given else { return false };
+        self.next_job = self.next_job.wrapping_add(1);
+        cpu.note(Note::Split);
+        cpu.send(to, Message::Work { job, problem: Box::new(problem) });
+        true
+    }
+
+    /// Answers held work requests: with work where a split point has appeared (looked
+    /// for every few steps), with NO-WORK when this processor has stopped working.
+    fn serve_held_requests(&mut self, cpu: &mut dyn Processor<Message>) {
+        if self.held_requests.is_empty() {
+            return;
+        }
+        let working = self.contexts.iter().any(|c| !c.waiting) && !self.finished();
+        self.until_serve = self.until_serve.saturating_sub(1);
+        if working && self.until_serve > 0 {
+            return;
+        }
+        self.until_serve = SERVE_INTERVAL;
+        while let Some(&to) = self.held_requests.last() {
+            if !(working && self.give_work(to, cpu)) {
+                if working {
+                    return;
+                }
+                cpu.send(to, Message::NoWork);
+            }
+            self.held_requests.pop();
         }
     }
 
@@ -375,6 +415,7 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
             self.handle(from, message, cpu);
         }
         if self.finished() {
+            self.serve_held_requests(cpu);
             while let Some(last) = self.contexts.len().checked_sub(1) {
                 let context = self.close_context(last);
                 self.recycle(context, cpu);
@@ -396,6 +437,7 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
                 send_notices(&mut c.searcher, cpu);
             }
         }
+        self.serve_held_requests(cpu);
         // Every search waits (or there is none): ask for work now rather than after a nap.
         if !worked && self.contexts.iter().all(|c| c.waiting) {
             self.seek(cpu);
