@@ -16,14 +16,14 @@ const depth = Number(process.argv[2] ?? 12);
 const algorithms = (process.argv[3] ?? 'pvsplit,ybwc,jamboree,dts,tdsab,lazysmp,abdada').split(',');
 const positions = Number(process.argv[4] ?? 24);
 const suite = join(WWW, '..', '..', 'shared', 'data', 'bratko-kopec.epd');
-const fens = readFileSync(suite, 'utf8')
+const records = readFileSync(suite, 'utf8')
   .split('\n')
   .filter((l) => l.trim() && !l.startsWith('#'))
-  .slice(0, positions)
-  .map((l) => `${l.split(' ').slice(0, 4).join(' ')} 0 1`);
+  .slice(0, positions);
+const fens = records.map((l) => `${l.split(' ').slice(0, 4).join(' ')} 0 1`);
 const dir = mkdtempSync(join(tmpdir(), 'meshmate-speedup-'));
 const epd = join(dir, 'positions.epd');
-writeFileSync(epd, fens.map((f) => `${f.split(' ').slice(0, 4).join(' ')};\n`).join(''));
+writeFileSync(epd, records.map((l) => `${l}\n`).join(''));
 
 /** Sums rows into SPE, SO and idle time for one algorithm. */
 function totals(rows, algorithm) {
