@@ -3,29 +3,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { RESULTS, collectErrors, launchBrowser, startServer } from './browser.mjs';
+import { RESULTS, collectErrors, servedApp, startServer } from './browser.mjs';
 
 const ENGINE_READY_MS = 90000;
 const ENGINE_MOVE_MS = 60000;
 const DESKTOP = { width: 1366, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = servedApp();
 
 /** A fresh page (empty localStorage) on the app, its error log, and the engine up. */
-async function openApp(t, { viewport = DESKTOP, url = server.url, contextOptions = {}, initScript = null } = {}) {
-  const context = await browser.newContext({ viewport, ...contextOptions });
+async function openApp(t, { viewport = DESKTOP, url = app.server.url, contextOptions = {}, initScript = null } = {}) {
+  const context = await app.browser.newContext({ viewport, ...contextOptions });
   t.after(() => context.close());
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
@@ -423,12 +412,12 @@ describe('meshmate app in Chromium', () => {
   });
 
   test('time from page load to the first engine move at the default level', async (t) => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await app.browser.newContext({ viewport: DESKTOP });
     t.after(() => context.close());
     const page = await context.newPage();
     const errors = collectErrors(page);
     const started = Date.now();
-    await page.goto(server.url);
+    await page.goto(app.server.url);
     await page.selectOption('[name="color"]', 'black');
     await page.click('form.new-game button[type="submit"]');
     await waitForMoves(page, 1, ENGINE_READY_MS + ENGINE_MOVE_MS);
@@ -461,7 +450,7 @@ describe('meshmate app without cross-origin isolation', () => {
   });
 
   test('coi-serviceworker makes the page isolated on a host without the headers', async (t) => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await app.browser.newContext({ viewport: DESKTOP });
     t.after(() => context.close());
     const page = await context.newPage();
     const errors = collectErrors(page);

@@ -1,6 +1,7 @@
 // Shared parts of the browser tests: the app served by www/serve.mjs on a free localhost
 // port, and Debian's Chromium driven by playwright-core (no browser download).
 import { spawn } from 'node:child_process';
+import { after, before } from 'node:test';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +55,23 @@ export async function launchBrowser() {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/**
+ * The served app and a browser for a test file: started before its tests, stopped after.
+ * @returns {{server: {url: string}, browser: import('playwright-core').Browser}} filled in before the tests run
+ */
+export function servedApp() {
+  const app = { server: null, browser: null };
+  before(async () => {
+    app.server = await startServer();
+    app.browser = await launchBrowser();
+  });
+  after(async () => {
+    await app.browser?.close();
+    await app.server?.stop();
+  });
+  return app;
 }
 
 /**

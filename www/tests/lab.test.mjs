@@ -1,11 +1,11 @@
 // End-to-end tests of the Lab: Debian's Chromium (playwright-core) against the built app,
 // with the real Lab worker running the simulator from the single wasm package. The page
 // exposes what it shows as window.__lab.snapshot(); pixels are read from the canvas.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RESULTS, collectErrors, launchBrowser, startServer } from './browser.mjs';
+import { RESULTS, collectErrors, servedApp } from './browser.mjs';
 
 const LAB_READY_MS = 60000;
 const RUN_MS = 120000;
@@ -13,27 +13,19 @@ const VIEWPORT = { width: 1500, height: 950 };
 /** Figures measured by these tests, printed at the end for the report. */
 const figures = [];
 
-let server;
-let browser;
+const app = servedApp();
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
+after(() => {
   for (const line of figures) console.log(`# lab figure: ${line}`);
-  await browser?.close();
-  await server?.stop();
 });
 
 /** A fresh page on the Lab tab with the simulator loaded, and its error log. */
 async function openLab(t) {
-  const context = await browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
+  const context = await app.browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
   t.after(() => context.close());
   const page = await context.newPage();
   const errors = collectErrors(page);
-  await page.goto(server.url);
+  await page.goto(app.server.url);
   await page.click('[data-mode="lab"]');
   await page.waitForSelector('.lab:not([data-status="loading"])', { timeout: LAB_READY_MS });
   assert.equal(await page.getAttribute('.lab', 'data-status'), 'idle', await page.textContent('.lab-status'));
