@@ -137,7 +137,7 @@ pub fn run_on_threads<M: Payload>(main: &mut dyn Program<Message = M>, helpers: 
     let finish_times = spawn_all(main, helpers, processors);
     let end = now_ms();
     for (id, finished) in finish_times.into_iter().enumerate() {
-        counters.add_idle(id, ((end - finished).max(0.0) * 1000.0) as u64);
+        add_time(counters, id, false, end - finished);
     }
 }
 
@@ -156,12 +156,7 @@ fn drive<M: Payload>(program: &mut dyn Program<Message = M>, mut processor: Thre
         let now_working = activity == Activity::Working;
         if now_working != working {
             let now = now_ms();
-            let us = ((now - since).max(0.0) * 1000.0) as u64;
-            if working {
-                counters.add_busy(id, us);
-            } else {
-                counters.add_idle(id, us);
-            }
+            add_time(counters, id, working, now - since);
             (working, since) = (now_working, now);
             counters.set_working(id, working);
         }
@@ -175,15 +170,20 @@ fn drive<M: Payload>(program: &mut dyn Program<Message = M>, mut processor: Thre
         }
     }
     let end = now_ms();
-    let us = ((end - since).max(0.0) * 1000.0) as u64;
+    add_time(counters, id, working, end - since);
+    counters.set_nodes(id, program.nodes());
+    counters.set_working(id, false);
+    end
+}
+
+/// Adds `ms` to processor `id`'s busy time if it was working, else to its idle time.
+fn add_time(counters: &Counters, id: usize, working: bool, ms: f64) {
+    let us = (ms.max(0.0) * 1000.0) as u64;
     if working {
         counters.add_busy(id, us);
     } else {
         counters.add_idle(id, us);
     }
-    counters.set_nodes(id, program.nodes());
-    counters.set_working(id, false);
-    end
 }
 
 #[cfg(not(target_arch = "wasm32"))]
