@@ -319,11 +319,16 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
     }
 
     fn fall_asleep(&mut self, id: usize, time: u64) {
-        self.procs[id].phase = Phase::Asleep;
-        self.counters.set_working(id, false);
+        self.change_state(id, time, Phase::Asleep, ProcessorState::Waiting);
+    }
+
+    /// Puts processor `id` in `phase` at `time`: its counters, and the trace's `state` line.
+    fn change_state(&mut self, id: usize, time: u64, phase: Phase, state: ProcessorState) {
+        self.procs[id].phase = phase;
+        self.counters.set_working(id, state == ProcessorState::Busy);
         self.publish(id);
         let nodes = self.procs[id].nodes;
-        self.record(Event::State { t: time, p: id as u32, state: ProcessorState::Waiting, nodes });
+        self.record(Event::State { t: time, p: id as u32, state, nodes });
     }
 
     /// Wakes a sleeping processor at `time` (or when it fell asleep, if later).
@@ -332,20 +337,12 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         let at = time.max(proc.clock);
         proc.idle_ns += at - proc.clock;
         proc.clock = at;
-        proc.phase = Phase::Scheduled;
-        let nodes = proc.nodes;
-        self.counters.set_working(id, true);
-        self.publish(id);
-        self.record(Event::State { t: at, p: id as u32, state: ProcessorState::Busy, nodes });
+        self.change_state(id, at, Phase::Scheduled, ProcessorState::Busy);
         self.calendar.step_at(at, id);
     }
 
     fn finished(&mut self, id: usize, time: u64) {
-        self.procs[id].phase = Phase::Finished;
-        self.counters.set_working(id, false);
-        self.publish(id);
-        let nodes = self.procs[id].nodes;
-        self.record(Event::State { t: time, p: id as u32, state: ProcessorState::Done, nodes });
+        self.change_state(id, time, Phase::Finished, ProcessorState::Done);
         if id == 0 {
             self.main_finished = true;
             for other in 1..self.procs.len() {
