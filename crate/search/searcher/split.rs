@@ -93,10 +93,6 @@ pub struct SplitCandidate {
     pub kind: NodeKind,
     /// Moves whose values are in.
     pub moves_searched: usize,
-    /// Moves not handed out yet.
-    pub moves_left: usize,
-    /// Children out at other processors.
-    pub remote: usize,
 }
 
 impl Searcher {
@@ -116,8 +112,6 @@ impl Searcher {
             depth: f.depth,
             kind: f.kind,
             moves_searched: f.moves_searched,
-            moves_left: f.moves.remaining(),
-            remote: f.remote,
         })
     }
 
@@ -223,11 +217,6 @@ impl Searcher {
     /// Messages to send for this searcher (taken: the caller sends them).
     pub fn take_notices(&mut self) -> std::vec::Drain<'_, Notice> {
         self.notices.drain(..)
-    }
-
-    /// Whether children given to other processors are still out.
-    pub fn has_remote_children(&self) -> bool {
-        !self.remotes.is_empty()
     }
 
     /// Drops the whole search (a cutoff from the owner, or stop): every frame is left
