@@ -134,10 +134,7 @@ pub fn search<Mach: Machine>(
             .map(|s| Box::new(SplitProgram::<NoReports>::helper(s, tt, policy, &task, &helpers_stop)) as Box<dyn Program<Message = message::Message> + Send + '_>)
             .collect();
         machine.run(&mut main, helpers, counters);
-        let mut result = main.into_result();
-        // Processors also count the spare searchers they used while their own waited.
-        result.nodes = counters.snapshot()[..threads].iter().map(|p| p.nodes).sum();
-        return result;
+        return with_total_nodes(main.into_result(), counters, threads);
     }
     // Plies added to the first iteration of helper `id` (Lazy SMP spreads its helpers).
     let depth_offset: fn(usize) -> i32 = match algorithm {
@@ -147,7 +144,9 @@ pub fn search<Mach: Machine>(
             abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
             |_| 0
         }
-        _ => unreachable!("the work-splitting algorithms returned above"),
+        Algorithm::PvSplit | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {
+            unreachable!("TDSAB and the work-splitting algorithms returned above")
+        }
     };
     let mut main = DeepeningProgram::main(&mut main_searcher[0], tt, &task, control, &helpers_stop, summing);
     let helpers: Vec<Box<dyn Program<Message = NoMessage> + Send + '_>> = helper_searchers[..threads - 1]
@@ -159,8 +158,13 @@ pub fn search<Mach: Machine>(
         })
         .collect();
     machine.run(&mut main, helpers, counters);
-    let mut result = main.into_result();
-    result.nodes = searchers[..threads].iter().map(Searcher::nodes).sum();
+    with_total_nodes(main.into_result(), counters, threads)
+}
+
+/// Processor 0's result with the nodes of all `threads` processors, as their counters
+/// hold them at the end (including spare searchers a processor used while its own waited).
+fn with_total_nodes(mut result: SearchResult, counters: &Counters, threads: usize) -> SearchResult {
+    result.nodes = counters.snapshot()[..threads].iter().map(|p| p.nodes).sum();
     result
 }
 
