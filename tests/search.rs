@@ -2,7 +2,7 @@
 mod common;
 
 use meshmate::chess::{parse_epd_file, parse_fen, parse_san, Board};
-use meshmate::search::{search, Control, Limits, NoReports, Score, SearchResult, SearchSettings, Searcher};
+use meshmate::search::{search, Control, Deepening, Info, Limits, Listener, NoReports, RootMove, Score, SearchResult, SearchSettings, Searcher};
 use meshmate::tt::TranspositionTable;
 use std::sync::Arc;
 
@@ -63,4 +63,42 @@ fn solves_easy_bratko_kopec_positions_at_fixed_depth() {
         }
     }
     assert_eq!(solved.len(), 5, "solved only {solved:?}");
+}
+
+/// Collects the depths of the reported lines.
+#[derive(Default)]
+struct Depths(Vec<i32>);
+
+impl Listener for Depths {
+    fn info(&mut self, info: &Info) {
+        self.0.push(info.depth);
+    }
+    fn currmove(&mut self, _: i32, _: RootMove) {}
+}
+
+/// Lazy SMP's processors take over an iteration another one completed: at the depth limit
+/// the search ends with it (reported as its own); below the limit it goes on deeper.
+#[test]
+fn a_search_takes_over_a_deeper_completed_iteration() {
+    let board = Board::default();
+    let deeper = search_depth(&board, 6);
+    let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
+    let mut searcher = Searcher::new(tt.clone());
+    let (settings, control) = (SearchSettings::default(), Control::default());
+    for (limit, ends) in [(6, true), (8, false)] {
+        let limits = Limits { depth: Some(limit), ..Limits::default() };
+        let mut deepening = Deepening::new(&board, &[], &limits, &settings);
+        let mut reports = Depths::default();
+        for _ in 0..3 {
+            assert!(!deepening.step(&mut searcher, &tt, &control, &mut reports));
+        }
+        assert_eq!(deepening.catch_up(&deeper, 0, &searcher, &tt, &control, &mut reports), ends);
+        assert_eq!(deepening.completed().depth, 6);
+        assert_eq!(deepening.completed().best, deeper.best);
+        assert_eq!(reports.0.last(), Some(&6), "the taken iteration is reported");
+        while !deepening.step(&mut searcher, &tt, &control, &mut reports) {}
+        let result = deepening.finish(&searcher);
+        assert_eq!(result.depth, limit);
+        assert!(!reports.0.iter().any(|&d| d > 1 && d <= 5), "no iteration between 1 and the taken one is searched: {:?}", reports.0);
+    }
 }

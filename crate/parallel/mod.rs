@@ -28,7 +28,7 @@ use crate::machine::{Counters, Machine, Program};
 use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
-use program::{DeepeningProgram, NoMessage, Task};
+use program::{Deepest, DeepeningProgram, NoMessage, Task};
 use split::{Policy, SplitProgram};
 use std::sync::Arc;
 
@@ -148,13 +148,13 @@ pub fn search<Mach: Machine>(
             unreachable!("TDSAB and the work-splitting algorithms returned above")
         }
     };
-    let mut main = DeepeningProgram::main(&mut main_searcher[0], tt, &task, control, &helpers_stop, summing);
+    let deepest = Deepest::default();
+    let mut main = DeepeningProgram::main(&mut main_searcher[0], tt, &task, control, &helpers_stop, &deepest, summing);
     let helpers: Vec<Box<dyn Program<Message = NoMessage> + Send + '_>> = helper_searchers[..threads - 1]
         .iter_mut()
         .enumerate()
         .map(|(i, s)| {
-            let first_depth = 1 + depth_offset(i + 1);
-            Box::new(DeepeningProgram::helper(s, tt, &task, &helpers_stop, first_depth)) as Box<dyn Program<Message = NoMessage> + Send + '_>
+            Box::new(DeepeningProgram::helper(s, tt, &task, &helpers_stop, &deepest, depth_offset(i + 1))) as Box<dyn Program<Message = NoMessage> + Send + '_>
         })
         .collect();
     machine.run(&mut main, helpers, counters);

@@ -1,10 +1,43 @@
 //! The processor program of the shared-table algorithms: iterative deepening on one
-//! processor. Processor 0 reports to the user and, when done, stops the helpers.
+//! processor. Processor 0 reports to the user and, when done, stops the helpers. The
+//! first processor to complete an iteration answers it for all ([`Deepest`]).
 
 use crate::machine::{Activity, MessageKind, Payload, Processor, Program};
 use crate::search::{Control, Deepening, Limits, Listener, NoReports, SearchResult, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// The deepest iteration any processor of a search has completed. Processors race through
+/// the same iterations from the same table; whoever completes one first publishes it here,
+/// and the others take it over instead of finishing that iteration themselves: processor 0
+/// reports it (and ends a depth-limited search with it), helpers move on past it.
+#[derive(Default)]
+pub(super) struct Deepest {
+    /// `result.depth`, readable at every step without the lock.
+    depth: AtomicI32,
+    result: Mutex<Option<SearchResult>>,
+}
+
+impl Deepest {
+    fn depth(&self) -> i32 {
+        self.depth.load(Relaxed)
+    }
+
+    /// Publishes `result` if it is deeper than what is there.
+    fn offer(&self, result: &SearchResult) {
+        let mut slot = self.result.lock().unwrap_or_else(|e| e.into_inner());
+        if result.depth > self.depth() && !result.lines.is_empty() {
+            *slot = Some(result.clone());
+            self.depth.store(result.depth, Relaxed);
+        }
+    }
+
+    fn get(&self) -> Option<SearchResult> {
+        self.result.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
 
 /// Iterative deepening of one processor, reporting to `L` (helpers: [`NoReports`]).
 pub(super) struct DeepeningProgram<'a, L: Listener> {
@@ -15,6 +48,9 @@ pub(super) struct DeepeningProgram<'a, L: Listener> {
     control: &'a Control,
     /// Processor 0 stops the helpers through this when it is done; helpers obey it.
     helpers_stop: &'a Control,
+    deepest: &'a Deepest,
+    /// Plies this processor keeps ahead of the deepest completed iteration.
+    ahead: i32,
     is_main: bool,
     listener: L,
     result: Option<SearchResult>,
@@ -34,9 +70,9 @@ pub(super) struct Task<'a> {
 
 impl<'a, L: Listener> DeepeningProgram<'a, L> {
     /// Processor 0: the user's limits and control, reporting to `listener`.
-    pub(super) fn main(searcher: &'a mut Searcher, tt: &'a TranspositionTable, task: &Task<'_>, control: &'a Control, helpers_stop: &'a Control, listener: L) -> Self {
+    pub(super) fn main(searcher: &'a mut Searcher, tt: &'a TranspositionTable, task: &Task<'_>, control: &'a Control, helpers_stop: &'a Control, deepest: &'a Deepest, listener: L) -> Self {
         let deepening = Deepening::new(task.board, task.history, task.limits, task.settings);
-        DeepeningProgram { searcher, tt, deepening: Some(deepening), control, helpers_stop, is_main: true, listener, result: None }
+        DeepeningProgram { searcher, tt, deepening: Some(deepening), control, helpers_stop, deepest, ahead: 0, is_main: true, listener, result: None }
     }
 
     /// Processor 0's result (after the machine ran it).
@@ -46,12 +82,13 @@ impl<'a, L: Listener> DeepeningProgram<'a, L> {
 }
 
 impl<'a> DeepeningProgram<'a, NoReports> {
-    /// A helper: runs until processor 0 is done (or its depth limit), from `first_depth`.
-    pub(super) fn helper(searcher: &'a mut Searcher, tt: &'a TranspositionTable, task: &Task<'_>, helpers_stop: &'a Control, first_depth: i32) -> Self {
+    /// A helper: runs until processor 0 is done (or its depth limit), `ahead` plies ahead
+    /// of the deepest completed iteration.
+    pub(super) fn helper(searcher: &'a mut Searcher, tt: &'a TranspositionTable, task: &Task<'_>, helpers_stop: &'a Control, deepest: &'a Deepest, ahead: i32) -> Self {
         let limits = Limits { depth: task.limits.depth, searchmoves: task.limits.searchmoves.clone(), infinite: true, ..Limits::default() };
-        let deepening = Deepening::starting_at(task.board, task.history, &limits, task.settings, first_depth);
+        let deepening = Deepening::starting_at(task.board, task.history, &limits, task.settings, 1 + ahead);
         let (control, is_main, listener, result) = (helpers_stop, false, NoReports, None);
-        DeepeningProgram { searcher, tt, deepening: Some(deepening), control, helpers_stop, is_main, listener, result }
+        DeepeningProgram { searcher, tt, deepening: Some(deepening), control, helpers_stop, deepest, ahead, is_main, listener, result }
     }
 }
 
@@ -69,8 +106,16 @@ impl<L: Listener> Program for DeepeningProgram<'_, L> {
 
     fn step(&mut self, _: &mut dyn Processor<NoMessage>) -> Activity {
         let Some(deepening) = self.deepening.as_mut() else { return Activity::Finished };
-        let done = deepening.step(self.searcher, self.tt, self.control, &mut self.listener)
-            || (!self.is_main && self.helpers_stop.stopped());
+        let mut done = deepening.step(self.searcher, self.tt, self.control, &mut self.listener);
+        let own = deepening.completed().depth;
+        if own > self.deepest.depth() {
+            self.deepest.offer(deepening.completed());
+        } else if own < self.deepest.depth() && !done {
+            if let Some(deeper) = self.deepest.get() {
+                done = deepening.catch_up(&deeper, self.ahead, self.searcher, self.tt, self.control, &mut self.listener);
+            }
+        }
+        let done = done || (!self.is_main && self.helpers_stop.stopped());
         if !done {
             return Activity::Working;
         }

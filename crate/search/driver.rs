@@ -370,6 +370,17 @@ impl Deepening {
     fn iteration_done(&mut self, searcher: &Searcher, tt: &TranspositionTable, control: &Control, listener: &mut dyn Listener) {
         let mut lines = std::mem::take(&mut self.lines);
         lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        self.take_iteration(searcher, tt, lines, listener);
+        if self.iterations_over(control) {
+            self.stage = Stage::Done;
+        } else {
+            self.depth += 1;
+            self.open_window();
+        }
+    }
+
+    /// Makes `lines` (best first) of iteration `self.depth` the result and reports them.
+    fn take_iteration(&mut self, searcher: &Searcher, tt: &TranspositionTable, lines: Vec<Line>, listener: &mut dyn Listener) {
         for (i, line) in lines.iter().enumerate() {
             listener.info(&self.report(searcher, tt, i + 1, line.score, ScoreBound::Exact, line.pv.clone()));
         }
@@ -378,12 +389,42 @@ impl Deepening {
         self.result.score = lines[0].score;
         self.result.depth = self.depth;
         self.result.lines = lines;
+    }
+
+    /// The deepest iteration completed so far (`depth` 0: none yet).
+    pub fn completed(&self) -> &SearchResult {
+        &self.result
+    }
+
+    /// Takes over `deeper`, an iteration another processor completed on the same search
+    /// (same position, history, limits and settings), when it is deeper than this one's
+    /// own: its lines are reported as this search's, a search that has reached its depth
+    /// limit (or its time) is over, and an iteration in progress that `deeper` has made pointless is
+    /// dropped for iteration `deeper.depth + 1 + ahead` (the table keeps what it found);
+    /// one still ahead of that goes on.
+    /// Lazy SMP's processors race through the same iterations; the first to finish one
+    /// has answered it for all. Returns whether the search is over.
+    pub fn catch_up(&mut self, deeper: &SearchResult, ahead: i32, searcher: &Searcher, tt: &TranspositionTable, control: &Control, listener: &mut dyn Listener) -> bool {
+        if self.stage == Stage::Done || deeper.depth <= self.result.depth || deeper.lines.is_empty() {
+            return self.stage == Stage::Done;
+        }
+        let in_progress = self.depth;
+        self.depth = deeper.depth;
+        self.take_iteration(searcher, tt, deeper.lines.clone(), listener);
         if self.iterations_over(control) {
             self.stage = Stage::Done;
-        } else {
-            self.depth += 1;
-            self.open_window();
+            return true;
         }
+        let next = (deeper.depth + 1 + ahead).min(self.max_depth);
+        if in_progress >= next {
+            self.depth = in_progress;
+            return false;
+        }
+        self.depth = next;
+        self.lines.clear();
+        self.stage = Stage::StartLine;
+        self.open_window();
+        false
     }
 
     /// Whether another iteration should not start.
