@@ -6,8 +6,10 @@ use super::message::MessageKind;
 use super::Note;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-/// One processor's counters.
+/// One processor's counters, on cache lines of its own (a processor writing its counters
+/// must not stall its neighbour writing theirs).
 #[derive(Default)]
+#[repr(align(128))]
 struct Slot {
     nodes: AtomicU64,
     busy_us: AtomicU64,

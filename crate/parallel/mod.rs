@@ -123,7 +123,7 @@ pub fn search<Mach: Machine>(
         let task = Task { board, history, limits, settings };
         return tdsab::search(machine, &mut searchers[..threads], tt, &task, control, listener, counters);
     }
-    let helpers_stop = Control::default();
+    let helpers_stop = OwnLines(Control::default());
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let summing = SummingListener { inner: listener, counters };
     let task = Task { board, history, limits, settings };
@@ -148,7 +148,7 @@ pub fn search<Mach: Machine>(
             unreachable!("TDSAB and the work-splitting algorithms returned above")
         }
     };
-    let deepest = Deepest::default();
+    let deepest = OwnLines(Deepest::default());
     let mut main = DeepeningProgram::main(&mut main_searcher[0], tt, &task, control, &helpers_stop, &deepest, summing);
     let helpers: Vec<Box<dyn Program<Message = NoMessage> + Send + '_>> = helper_searchers[..threads - 1]
         .iter_mut()
@@ -163,6 +163,21 @@ pub fn search<Mach: Machine>(
 
 /// Processor 0's result with the nodes of all `threads` processors, as their counters
 /// hold them at the end (including spare searchers a processor used while its own waited).
+/// Keeps a value on cache lines of its own. The flags every processor reads at every step
+/// (`helpers_stop`, `deepest`) live on processor 0's stack beside its program, which it
+/// writes at every step: sharing a line with it would stall every reader at every write.
+#[repr(align(128))]
+#[derive(Default)]
+struct OwnLines<T>(T);
+
+impl<T> std::ops::Deref for OwnLines<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 fn with_total_nodes(mut result: SearchResult, counters: &Counters, threads: usize) -> SearchResult {
     result.nodes = counters.snapshot()[..threads].iter().map(|p| p.nodes).sum();
     result

@@ -207,7 +207,10 @@ pub struct RootMove {
     pub number: usize,
 }
 
-/// A sequential PVS searcher that advances one node per [`Searcher::step`].
+/// A sequential PVS searcher that advances one node per [`Searcher::step`]. Aligned to
+/// cache lines so that neighbouring searchers of a parallel search (a `Vec`) never write
+/// to the same line.
+#[repr(align(128))]
 pub struct Searcher {
     frames: Vec<Frame>,
     top: usize,
