@@ -25,6 +25,7 @@ mod links;
 pub mod presets;
 mod random;
 mod run;
+mod table;
 mod throughput;
 mod trace;
 
