@@ -185,6 +185,9 @@ fn run_suite(args: &[String]) -> Result<(), String> {
 }
 
 fn run_speedup(args: &[String]) -> Result<(), String> {
+    if flag(args, "--tt").is_some_and(|tt| tt != "global") {
+        return Err("--tt: real threads share one table in memory; local, distributed and tds tables run on the simulator (meshmate sim --tt)".into());
+    }
     let algorithms: Vec<Algorithm> = flag(args, "--algo")
         .ok_or("--algo is missing")?
         .split(',')

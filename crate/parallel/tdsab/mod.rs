@@ -65,8 +65,10 @@
 //! serial driver; the node limit counts every processor's published nodes.
 //!
 //! Shared state: the transposition table (each home writes its nodes' entries; the local
-//! searchers read and write as usual). Counters: messages by kind (machine), killed work
-//! as `Note::Aborted`.
+//! searchers read and write as usual). With the `tds` placement (`tt::Placement::Tds`, on
+//! the simulator) there is no shared table: each processor has its own, and since every
+//! node of the shared part is searched at its home, its entry is always found there.
+//! Counters: messages by kind (machine), killed work as `Note::Aborted`.
 
 mod driver;
 mod job;
