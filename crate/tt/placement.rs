@@ -12,6 +12,9 @@
 //!   with `local`; since every node of the shared part of the tree is searched at its
 //!   home h mod p, its entry is always written and read there.
 //!
+//! ABDADA's busy table (`BusyTable`) stays one shared structure in every placement: only
+//! the transposition table is placed.
+//!
 //! Memory: the same total in every placement. `--hash` MiB is the global table, or the p
 //! parts of the distributed one, or p local tables of a p-th each.
 
