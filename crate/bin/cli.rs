@@ -290,6 +290,9 @@ fn run_sim(args: &[String]) -> Result<(), String> {
         return Err("--depth must be from 1 to 64".into());
     }
     if bench {
+        if placement != Placement::Global {
+            return Err("--bench measures the simulator's speed with the global table; --tt applies to experiments".into());
+        }
         let board = parse_fen(START_FEN).map_err(|e| e.to_string())?;
         let (serial_nps, rows) = simulation_speed(&board, depth, algorithms[0], preset, &procs, hash)?;
         println!("serial engine: {serial_nps:.0} nodes/s; simulated {} on {} to depth {depth}:", algorithms[0].name(), preset.name);
