@@ -6,7 +6,7 @@ use meshmate::parallel::Algorithm;
 use meshmate::machine::MessageKind;
 use meshmate::stats::{measure_speedup, SpeedupRow};
 use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, DEFAULT_BENCH_DEPTH};
-use meshmate::tt::TranspositionTable;
+use meshmate::tt::{Placement, TranspositionTable};
 use meshmate::uci::{Engine, Host};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -17,7 +17,8 @@ const USAGE: &str = "usage: meshmate [uci]
        meshmate perft --suite FILE [--max-depth N]
        meshmate suite FILE [--movetime MS] [--depth D] [--hash MIB]
        meshmate speedup --algo A[,B...] --threads 1,2[,...] --suite FILE --depth D [--hash MIB] [--csv FILE] [--json FILE]
-       meshmate sim --algo A[,B...] --procs P[,P2...] --preset NAME --suite FILE --depth D [--net NAME] [--tt global]
+       meshmate sim --algo A[,B...] --procs P[,P2...] --preset NAME --suite FILE --depth D [--net NAME]
+                    [--tt global|local|distributed|tds]
                     [--seed S] [--hash MIB] [--pure] [--trace FILE.jsonl] [--json]
        meshmate sim --signature          (the trace hash of a fixed run: equal natively and in wasm)
        meshmate sim --bench [--preset NAME] [--algo A] [--procs 1,16,64,256,1024] [--depth D]";
@@ -184,6 +185,9 @@ fn run_suite(args: &[String]) -> Result<(), String> {
 }
 
 fn run_speedup(args: &[String]) -> Result<(), String> {
+    if flag(args, "--tt").is_some_and(|tt| tt != "global") {
+        return Err("--tt: real threads share one table in memory; local, distributed and tds tables run on the simulator (meshmate sim --tt)".into());
+    }
     let algorithms: Vec<Algorithm> = flag(args, "--algo")
         .ok_or("--algo is missing")?
         .split(',')
@@ -224,14 +228,8 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
                 "  {:<8} p={p:<3} SPE {:.2}  SO {:.3}  LD {:.2}  time {:.0} ms  nodes {n}  idle {idle:.0} ms  splits {splits}  aborted nodes {aborted}",
                 algorithm.name(), t1 / t.max(1e-3), n as f64 / n1.max(1) as f64 - 1.0, load, t
             );
-            let messages: Vec<String> = MessageKind::ALL
-                .iter()
-                .map(|k| (k, group.iter().map(|r| r.messages[k.index()]).sum::<u64>()))
-                .filter(|&(_, count)| count > 0)
-                .map(|(k, count)| format!("{} {count}", k.name()))
-                .collect();
-            if !messages.is_empty() {
-                println!("  {:<8}        messages: {}", "", messages.join(", "));
+            if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages[k.index()]).sum()) {
+                println!("  {:<8}        messages: {messages}", "");
             }
         }
     }
@@ -244,6 +242,12 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
         std::fs::write(path, format!("[{}]\n", items.join(",\n"))).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     Ok(())
+}
+
+/// "kind count, ..." for the kinds of message that were sent at all (`None`: none were).
+fn messages_by_kind(count: impl Fn(MessageKind) -> u64) -> Option<String> {
+    let sent: Vec<String> = MessageKind::ALL.iter().map(|&k| (k, count(k))).filter(|&(_, n)| n > 0).map(|(k, n)| format!("{} {n}", k.name())).collect();
+    (!sent.is_empty()).then(|| sent.join(", "))
 }
 
 /// `sim`: the papers' experiment on a simulated machine, printed in the shape of
@@ -276,11 +280,7 @@ fn run_sim(args: &[String]) -> Result<(), String> {
     let net = flag(args, "--net").map(String::as_str);
     let seed: u64 = flag(args, "--seed").map(|t| number(Some(t), "--seed")).transpose()?.unwrap_or(1);
     let hash: usize = flag(args, "--hash").map(|t| number(Some(t), "--hash")).transpose()?.unwrap_or(16);
-    match flag(args, "--tt").map(String::as_str) {
-        None | Some("global") => {}
-        Some("local" | "distributed" | "tds") => return Err("--tt: only 'global' (the shared table) runs so far; per-processor and distributed tables need a table hook in parallel::search".into()),
-        Some(other) => return Err(format!("--tt '{other}': expected global")),
-    }
+    let placement: Placement = flag(args, "--tt").map_or(Ok(Placement::Global), |name| name.parse()).map_err(|e| format!("--tt: {e}"))?;
     let depth: i32 = match flag(args, "--depth") {
         Some(text) => number(Some(text), "--depth")?,
         None if bench => 5,
@@ -290,6 +290,9 @@ fn run_sim(args: &[String]) -> Result<(), String> {
         return Err("--depth must be from 1 to 64".into());
     }
     if bench {
+        if placement != Placement::Global {
+            return Err("--bench measures the simulator's speed with the global table; --tt applies to experiments".into());
+        }
         let board = parse_fen(START_FEN).map_err(|e| e.to_string())?;
         let (serial_nps, rows) = simulation_speed(&board, depth, algorithms[0], preset, &procs, hash)?;
         println!("serial engine: {serial_nps:.0} nodes/s; simulated {} on {} to depth {depth}:", algorithms[0].name(), preset.name);
@@ -313,10 +316,10 @@ fn run_sim(args: &[String]) -> Result<(), String> {
     let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.iter().any(|a| a == "--pure") }, ..SearchSettings::default() };
     let json = args.iter().any(|a| a == "--json");
     if !json {
-        println!("{}; network {}; depth {depth}; seed {seed}; T in virtual seconds", preset.title, serial.topology().kind());
+        println!("{}; network {}; table {placement}; depth {depth}; seed {seed}; T in virtual seconds", preset.title, serial.topology().kind());
         println!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE");
     }
-    let suite = SimSuite { boards: &boards, depth, hash_mib: hash, settings };
+    let suite = SimSuite { boards: &boards, depth, hash_mib: hash, placement, settings };
     let rows = simulate_suite(&mut serial, &mut machines, &suite, &algorithms, &mut |r| {
         if !json && r.algorithm != "serial" {
             let secs = |ns: u64| ns as f64 / 1e9;
@@ -331,9 +334,10 @@ fn run_sim(args: &[String]) -> Result<(), String> {
         let items: Vec<String> = parallel
             .iter()
             .map(|r| {
+                let kinds: Vec<String> = MessageKind::ALL.iter().map(|k| format!("\"{}\":{}", k.name(), r.messages_by_kind[k.index()])).collect();
                 format!(
-                    "{{\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"score\":{}}}",
-                    r.position + 1, r.algorithm, r.processors, r.serial_nodes, r.serial_ns, r.nodes, r.time_ns, r.load, r.search_overhead(), r.speedup(), r.messages, r.score
+                    "{{\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"table\":\"{}\",\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"messages_by_kind\":{{{}}},\"score\":{}}}",
+                    r.position + 1, r.algorithm, r.processors, r.placement, r.serial_nodes, r.serial_ns, r.nodes, r.time_ns, r.load, r.search_overhead(), r.speedup(), r.messages, kinds.join(","), r.score
                 )
             })
             .collect();
@@ -350,6 +354,9 @@ fn run_sim(args: &[String]) -> Result<(), String> {
                 let (t1, tp, n1, np) = (sum(|r| r.serial_ns), sum(|r| r.time_ns), sum(|r| r.serial_nodes), sum(|r| r.nodes));
                 let load = group.iter().map(|r| r.load).sum::<f64>() / group.len() as f64;
                 println!("  {:<8} p={p:<5} SPE {:.2}  SO {:.3}  LD {:.2}  T(p) {:.3} s", algorithm.name(), t1 / tp.max(1.0), np / n1.max(1.0) - 1.0, load, tp / 1e9);
+                if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages_by_kind[k.index()]).sum()) {
+                    println!("  {:<8}         messages: {messages}", "");
+                }
             }
         }
     }

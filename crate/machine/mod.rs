@@ -14,6 +14,8 @@ pub use message::{MessageKind, Payload};
 pub use sim::Sim;
 pub use threads::{available_processors, run_on_threads, Threads};
 
+use crate::tt::Access;
+
 /// Something that runs processor programs: real threads, or a simulated computer.
 pub trait Machine {
     /// How many processors it can run at once.
@@ -73,6 +75,11 @@ pub trait Processor<M> {
     fn random(&mut self) -> u64;
     /// Counts a split or aborted work.
     fn note(&mut self, note: Note);
+    /// The program's searchers touched these entries of a table split among the
+    /// processors (entry h at processor `tt::owner(h, count)`): a machine that models
+    /// distance charges the accesses to other processors' parts; shared memory (the
+    /// threads machine) ignores them.
+    fn table_accesses(&mut self, _accesses: &[Access]) {}
 }
 
 /// Sends `message` to every other processor.

@@ -10,7 +10,9 @@
 //!
 //! In all of them processor 0 reports and decides; the others stop when it is done.
 //! Killers and history stay per processor (they describe one processor's tree walk); the
-//! table is shared. With `Pure` on, processor 0 returns the exact minimax value of the
+//! table is shared, or on a simulated machine placed as the run asks ([`Placement`]: each
+//! processor's searchers use its table, and pass their accesses to a split table on to
+//! the machine). With `Pure` on, processor 0 returns the exact minimax value of the
 //! serial search.
 
 mod abdada;
@@ -26,7 +28,7 @@ mod ybwc;
 
 use crate::machine::{Counters, Machine, Program};
 use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher};
-use crate::tt::TranspositionTable;
+use crate::tt::{Placement, Tables, TranspositionTable};
 use cozy_chess::Board;
 use program::{Deepest, DeepeningProgram, NoMessage, Task};
 use split::{Policy, SplitProgram};
@@ -76,6 +78,18 @@ impl Algorithm {
         Algorithm::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(name))
     }
 
+    /// Whether the algorithm runs with its table placed as `placement`, or why not.
+    pub fn accepts(self, placement: Placement) -> Result<(), String> {
+        match (self, placement) {
+            (Algorithm::Tdsab, Placement::Local) => Err("tdsab with a table per processor is --tt tds: every node of the shared tree is searched at its home, whose table holds its entry".into()),
+            (Algorithm::Tdsab, Placement::Distributed) => Err(
+                "tdsab moves each node to the processor holding its entry (--tt tds); a distributed table would also fetch the entries of its local searches by messages, a mix neither paper ran".into(),
+            ),
+            (Algorithm::Serial | Algorithm::Tdsab, _) | (_, Placement::Global | Placement::Local | Placement::Distributed) => Ok(()),
+            (_, Placement::Tds) => Err(format!("--tt tds is TDSAB's placement (nodes travel to the processor holding their entry); {} moves entries to nodes: use distributed", self.name())),
+        }
+    }
+
     /// The splitting policy of a work-splitting algorithm.
     fn split_policy(self) -> Option<&'static Policy> {
         match self {
@@ -107,31 +121,53 @@ pub fn search<Mach: Machine>(
     listener: &mut dyn Listener,
     counters: &Counters,
 ) -> SearchResult {
+    search_placed(machine, algorithm, threads, searchers, &Tables::shared(tt.clone()), board, history, limits, settings, control, listener, counters)
+}
+
+/// [`search`] with the tables placed as `tables` says (the simulated machine's table
+/// modes; the algorithm must accept the placement, see [`Algorithm::accepts`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn search_placed<Mach: Machine>(
+    machine: &mut Mach,
+    algorithm: Algorithm,
+    threads: usize,
+    searchers: &mut Vec<Searcher>,
+    tables: &Tables,
+    board: &Board,
+    history: &[u64],
+    limits: &Limits,
+    settings: &SearchSettings,
+    control: &Control,
+    listener: &mut dyn Listener,
+    counters: &Counters,
+) -> SearchResult {
+    debug_assert!(algorithm.accepts(tables.placement()).is_ok(), "{} with the {} table", algorithm.name(), tables.placement());
     let threads = threads.clamp(1, counters.len().min(machine.processors()));
     while searchers.len() < threads {
-        searchers.push(Searcher::new(tt.clone()));
+        searchers.push(Searcher::new(tables.of_processor(searchers.len()).clone()));
     }
-    for s in searchers.iter_mut() {
-        s.set_table(tt.clone());
+    for (id, s) in searchers.iter_mut().enumerate() {
+        s.set_table(tables.of_processor(id).clone());
         s.set_busy_table(None);
     }
     counters.reset();
     // The serial search is one processor with no helpers, so its counters show too.
     let threads = if algorithm == Algorithm::Serial { 1 } else { threads };
-    tt.new_search();
+    tables.new_search();
     if algorithm == Algorithm::Tdsab {
         let task = Task { board, history, limits, settings };
-        return tdsab::search(machine, &mut searchers[..threads], tt, &task, control, listener, counters);
+        return tdsab::search(machine, &mut searchers[..threads], tables, &task, control, listener, counters);
     }
     let helpers_stop = OwnLines(Control::default());
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let summing = SummingListener { inner: listener, counters };
     let task = Task { board, history, limits, settings };
     if let Some(policy) = algorithm.split_policy() {
-        let mut main = SplitProgram::main(&mut main_searcher[0], tt, policy, &task, control, &helpers_stop, summing);
+        let mut main = SplitProgram::main(&mut main_searcher[0], tables.of_processor(0), policy, &task, control, &helpers_stop, summing);
         let helpers: Vec<Box<dyn Program<Message = message::Message> + Send + '_>> = helper_searchers[..threads - 1]
             .iter_mut()
-            .map(|s| Box::new(SplitProgram::<NoReports>::helper(s, tt, policy, &task, &helpers_stop)) as Box<dyn Program<Message = message::Message> + Send + '_>)
+            .enumerate()
+            .map(|(i, s)| Box::new(SplitProgram::<NoReports>::helper(s, tables.of_processor(i + 1), policy, &task, &helpers_stop)) as Box<dyn Program<Message = message::Message> + Send + '_>)
             .collect();
         machine.run(&mut main, helpers, counters);
         return with_total_nodes(main.into_result(), counters, threads);
@@ -149,12 +185,12 @@ pub fn search<Mach: Machine>(
         }
     };
     let deepest = OwnLines(Deepest::default());
-    let mut main = DeepeningProgram::main(&mut main_searcher[0], tt, &task, control, &helpers_stop, &deepest, summing);
+    let mut main = DeepeningProgram::main(&mut main_searcher[0], tables.of_processor(0), &task, control, &helpers_stop, &deepest, summing);
     let helpers: Vec<Box<dyn Program<Message = NoMessage> + Send + '_>> = helper_searchers[..threads - 1]
         .iter_mut()
         .enumerate()
         .map(|(i, s)| {
-            Box::new(DeepeningProgram::helper(s, tt, &task, &helpers_stop, &deepest, depth_offset(i + 1))) as Box<dyn Program<Message = NoMessage> + Send + '_>
+            Box::new(DeepeningProgram::helper(s, tables.of_processor(i + 1), &task, &helpers_stop, &deepest, depth_offset(i + 1))) as Box<dyn Program<Message = NoMessage> + Send + '_>
         })
         .collect();
     machine.run(&mut main, helpers, counters);

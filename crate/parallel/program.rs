@@ -92,6 +92,15 @@ impl<'a> DeepeningProgram<'a, NoReports> {
     }
 }
 
+/// Hands the searcher's record of accesses to a split table to the machine (it is empty
+/// for any other table), after every step.
+pub(super) fn pass_accesses<M>(searcher: &mut Searcher, cpu: &mut dyn Processor<M>) {
+    if !searcher.accesses().is_empty() {
+        cpu.table_accesses(searcher.accesses());
+        searcher.forget_accesses();
+    }
+}
+
 /// The shared-table algorithms send no messages: the table is their only channel.
 pub(super) enum NoMessage {}
 
@@ -104,7 +113,7 @@ impl Payload for NoMessage {
 impl<L: Listener> Program for DeepeningProgram<'_, L> {
     type Message = NoMessage;
 
-    fn step(&mut self, _: &mut dyn Processor<NoMessage>) -> Activity {
+    fn step(&mut self, cpu: &mut dyn Processor<NoMessage>) -> Activity {
         let Some(deepening) = self.deepening.as_mut() else { return Activity::Finished };
         let mut done = deepening.step(self.searcher, self.tt, self.control, &mut self.listener);
         let own = deepening.completed().depth;
@@ -116,6 +125,7 @@ impl<L: Listener> Program for DeepeningProgram<'_, L> {
             }
         }
         let done = done || (!self.is_main && self.helpers_stop.stopped());
+        pass_accesses(self.searcher, cpu);
         if !done {
             return Activity::Working;
         }

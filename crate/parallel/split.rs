@@ -11,7 +11,7 @@
 //! search that can go on, so its own part of the tree comes first.
 
 use super::message::Message;
-use super::program::Task;
+use super::program::{pass_accesses, Task};
 use crate::machine::{broadcast, random_other, Activity, Note, Processor, Program};
 use crate::search::{Control, Deepening, Listener, NoReports, Notice, Progress, SearchOptions, SearchResult, Searcher, SplitCandidate, SplitWindow, Subproblem};
 use crate::tt::TranspositionTable;
@@ -379,6 +379,19 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         };
     }
 
+    /// Passes on the table accesses of every searcher (results taken in, cuts, the step).
+    fn pass_accesses(&mut self, cpu: &mut dyn Processor<Message>) {
+        for context in self.contexts.iter_mut() {
+            pass_accesses(&mut context.searcher, cpu);
+        }
+        if let Some(own) = self.own.as_deref_mut() {
+            pass_accesses(own, cpu);
+        }
+        for spare in self.spares.iter_mut() {
+            pass_accesses(spare, cpu);
+        }
+    }
+
     /// Whether this processor is done: processor 0 when its root search ended, the
     /// others when processor 0 says so.
     fn finished(&self) -> bool {
@@ -420,6 +433,7 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
                 let context = self.close_context(last);
                 self.recycle(context, cpu);
             }
+            self.pass_accesses(cpu);
             return Activity::Finished;
         }
         if self.root.is_some() {
@@ -438,6 +452,7 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
             }
         }
         self.serve_held_requests(cpu);
+        self.pass_accesses(cpu);
         // Every search waits (or there is none): ask for work now rather than after a nap.
         if !worked && self.contexts.iter().all(|c| c.waiting) {
             self.seek(cpu);

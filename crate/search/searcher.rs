@@ -27,7 +27,7 @@ use super::qsearch::{quiescence, QuiescenceStats};
 use super::score::{from_table, to_table, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::chess::has_insufficient_material;
 use crate::eval::evaluate;
-use crate::tt::{Bound, BusyTable, Entry, TranspositionTable};
+use crate::tt::{Access, AccessKind, Bound, BusyTable, Entry, TranspositionTable};
 use cozy_chess::{Board, Move, Piece};
 use std::sync::Arc;
 
@@ -239,7 +239,16 @@ pub struct Searcher {
     done: Option<i32>,
     /// Jamboree: failed tests are searched again only when every test of the node is in.
     tests_first: bool,
+    /// Whether table accesses are recorded: only for a table split among processors,
+    /// whose machine may charge for them (never for the engine's own table).
+    record_accesses: bool,
+    /// Table accesses since the program last took them (capacity reserved once).
+    accesses: Vec<Access>,
 }
+
+/// Accesses a searcher's record holds without growing: one step makes at most one probe
+/// and a store per frame it finishes, and programs take the record after every step.
+const ACCESS_CAPACITY: usize = 2 * MAX_PLY + 8;
 
 /// Nodes this shallow are not worth marking in the busy table.
 const MIN_BUSY_DEPTH: i32 = 2;
@@ -261,7 +270,6 @@ impl Searcher {
             root_filter: Vec::with_capacity(256),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 1],
-            tt,
             heuristics: Box::default(),
             lmr,
             options: SearchOptions::default(),
@@ -275,6 +283,9 @@ impl Searcher {
             notices: Vec::with_capacity(64),
             done: None,
             tests_first: false,
+            record_accesses: tt.parts() > 1,
+            accesses: Vec::with_capacity(ACCESS_CAPACITY),
+            tt,
         }
     }
 
@@ -291,7 +302,19 @@ impl Searcher {
 
     /// Uses another table (after a Hash resize).
     pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
+        self.record_accesses = tt.parts() > 1;
         self.tt = tt;
+    }
+
+    /// The table accesses made since [`Searcher::forget_accesses`], recorded only when the
+    /// table is split among processors (a distributed table on a simulated machine).
+    pub fn accesses(&self) -> &[Access] {
+        &self.accesses
+    }
+
+    /// Empties the record of table accesses (its program has passed them on).
+    pub fn forget_accesses(&mut self) {
+        self.accesses.clear();
     }
 
     /// Sets the switches for the following searches.
@@ -459,6 +482,9 @@ impl Searcher {
             f.marked = f.depth >= MIN_BUSY_DEPTH && busy.mark(hash);
         }
         let entry = self.tt.probe(hash);
+        if self.record_accesses {
+            self.accesses.push(Access { kind: AccessKind::Probe, hash });
+        }
         let f = &mut self.frames[top];
         f.tt_move = entry.and_then(|e| e.mv).filter(|&m| f.board.is_legal(m));
         if let Some(e) = entry {
@@ -786,6 +812,9 @@ impl Searcher {
             Bound::Upper
         };
         let eval = if f.in_check { 0 } else { f.static_eval };
+        if self.record_accesses {
+            self.accesses.push(Access { kind: AccessKind::Store, hash: f.board.hash() });
+        }
         self.tt.store(
             f.board.hash(),
             Entry {

@@ -6,11 +6,15 @@
 //! simply a miss, so a racy read can cost a hash hit but never yields wrong data for a
 //! position. Relaxed ordering suffices for the same reason.
 
+mod access;
 mod busy;
 mod entry;
+mod placement;
 
+pub use access::{Access, AccessKind};
 pub use busy::BusyTable;
 pub use entry::{Bound, Entry};
+pub use placement::{Placement, Tables};
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -19,10 +23,22 @@ const SLOTS_PER_BUCKET: usize = 2;
 const BYTES_PER_SLOT: usize = 16;
 
 /// A lock-free table of search results keyed by Zobrist hash.
+///
+/// A table may be split into `parts` equal runs of buckets, one per processor of a
+/// distributed machine: the entry of hash h lives in part [`owner`]`(h, parts)`, placed
+/// in it by the high bits of h as an unsplit table places it in the whole.
 pub struct TranspositionTable {
     words: Box<[AtomicU64]>,
+    /// Buckets per part (all of them when the table is not split).
     buckets: usize,
+    parts: usize,
     generation: AtomicU8,
+}
+
+/// The part (processor) of a table split into `parts` that holds the entry of `hash`:
+/// h mod p, as Zugzwang's distributed table.
+pub fn owner(hash: u64, parts: usize) -> usize {
+    (hash % parts.max(1) as u64) as usize
 }
 
 /// The table could not be allocated (the memory allocator refused).
@@ -42,13 +58,39 @@ impl TranspositionTable {
     /// Allocates a table of `mib` MiB (at least one bucket), reporting refusal instead
     /// of aborting, as browsers on phones often refuse memory growth.
     pub fn try_new(mib: usize) -> Result<TranspositionTable, AllocError> {
+        TranspositionTable::try_split(mib, 1)
+    }
+
+    /// A table of `mib` MiB split into `parts` parts (see the type's documentation), each
+    /// at least one bucket.
+    pub fn try_split(mib: usize, parts: usize) -> Result<TranspositionTable, AllocError> {
+        let parts = parts.max(1);
+        TranspositionTable::allocate(mib, Self::share(mib, parts), parts)
+    }
+
+    /// One processor's own table when `mib` MiB are shared out equally among `parts`
+    /// processors (at least one bucket).
+    pub fn try_share(mib: usize, parts: usize) -> Result<TranspositionTable, AllocError> {
+        TranspositionTable::allocate(mib, Self::share(mib, parts.max(1)), 1)
+    }
+
+    /// Buckets of one of `parts` equal shares of `mib` MiB.
+    fn share(mib: usize, parts: usize) -> usize {
         let bytes = mib.saturating_mul(1 << 20);
-        let buckets = (bytes / (BYTES_PER_SLOT * SLOTS_PER_BUCKET)).max(1);
-        let len = buckets * SLOTS_PER_BUCKET * 2;
+        (bytes / (BYTES_PER_SLOT * SLOTS_PER_BUCKET) / parts).max(1)
+    }
+
+    fn allocate(mib: usize, buckets: usize, parts: usize) -> Result<TranspositionTable, AllocError> {
+        let len = buckets * parts * SLOTS_PER_BUCKET * 2;
         let mut words: Vec<AtomicU64> = Vec::new();
         words.try_reserve_exact(len).map_err(|_| AllocError { mib })?;
         words.resize_with(len, || AtomicU64::new(0));
-        Ok(TranspositionTable { words: words.into_boxed_slice(), buckets, generation: AtomicU8::new(0) })
+        Ok(TranspositionTable { words: words.into_boxed_slice(), buckets, parts, generation: AtomicU8::new(0) })
+    }
+
+    /// How many parts the table is split into (1: it is not).
+    pub fn parts(&self) -> usize {
+        self.parts
     }
 
     /// Size in MiB as allocated.
@@ -71,7 +113,10 @@ impl TranspositionTable {
     }
 
     fn bucket(&self, key: u64) -> usize {
-        ((key as u128 * self.buckets as u128) >> 64) as usize * SLOTS_PER_BUCKET * 2
+        let within = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        // Unsplit tables (every table the engine itself uses) skip the division.
+        let part = if self.parts == 1 { 0 } else { owner(key, self.parts) };
+        (part * self.buckets + within) * SLOTS_PER_BUCKET * 2
     }
 
     fn load(&self, at: usize) -> (u64, u64) {

@@ -16,6 +16,7 @@ use crate::machine::MessageKind;
 use crate::net::{Ends, Kind, LinkKind, Topology};
 use crate::parallel::Algorithm;
 use crate::search::SearchSettings;
+use crate::tt::Placement;
 
 /// The message of the last panic in this instance: a panic aborts the instance (the call
 /// traps), so the worker asks for it afterwards to tell the user what went wrong.
@@ -62,6 +63,9 @@ struct Catalogue {
     presets: Vec<PresetEntry>,
     #[serde(rename = "messageKinds")]
     message_kinds: Vec<&'static str>,
+    /// Table placements (`tt::Placement`), the first the default.
+    #[serde(rename = "ttModes")]
+    tt_modes: Vec<&'static str>,
     #[serde(rename = "maxDepth")]
     max_depth: i32,
 }
@@ -74,6 +78,7 @@ pub fn lab_catalogue() -> JsValue {
         nets: Kind::ALL.iter().map(|k| k.name()).collect(),
         presets: PRESETS.iter().map(|p| PresetEntry { name: p.name, title: p.title, net: p.net.name() }).collect(),
         message_kinds: MessageKind::ALL.iter().map(|k| k.name()).collect(),
+        tt_modes: Placement::ALL.iter().map(|p| p.name()).collect(),
         max_depth: MAX_LAB_DEPTH,
     };
     serde_wasm_bindgen::to_value(&catalogue).unwrap_or(JsValue::UNDEFINED)
@@ -141,6 +146,9 @@ struct LabRequest {
     fen: String,
     depth: i32,
     seed: u64,
+    /// Where the table lives (`global` when the page does not say).
+    #[serde(default)]
+    tt: Option<String>,
 }
 
 /// One row of the result table (the serial reference or the p-processor run).
@@ -148,6 +156,7 @@ struct LabRequest {
 struct LabRow {
     algorithm: &'static str,
     processors: usize,
+    table: &'static str,
     nodes: u64,
     #[serde(rename = "timeNs")]
     time_ns: u64,
@@ -164,6 +173,7 @@ impl From<&SimRow> for LabRow {
         LabRow {
             algorithm: row.algorithm,
             processors: row.processors,
+            table: row.placement.name(),
             nodes: row.nodes,
             time_ns: row.time_ns,
             load: row.load,
@@ -265,12 +275,13 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize) -> 
     if !(1..=MAX_LAB_DEPTH).contains(&request.depth) {
         return Err(JsError::new(&format!("depth {} is outside 1..={MAX_LAB_DEPTH}", request.depth)));
     }
+    let placement: Placement = request.tt.as_deref().map_or(Ok(Placement::Global), str::parse).map_err(|e: String| JsError::new(&e))?;
     let board = parse_fen(&request.fen).map_err(|e| JsError::new(&format!("bad FEN: {e}")))?;
     let mut serial = Sim::from_names(&request.preset, Some(&request.net), 1, request.seed)?;
     let mut machine = Sim::from_names(&request.preset, Some(&request.net), request.processors, request.seed)?;
     machine.set_trace(TraceMode::Full);
     let boards = [board];
-    let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, settings: SearchSettings::default() };
+    let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, placement, settings: SearchSettings::default() };
     let started = js_sys::Date::now();
     let rows = simulate_suite(&mut serial, std::slice::from_mut(&mut machine), &suite, &[algorithm], &mut |_| {}).map_err(|e| JsError::new(&e))?;
     let simulation_ms = js_sys::Date::now() - started;

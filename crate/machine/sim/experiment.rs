@@ -2,13 +2,15 @@
 //! fixed depth, first by the serial searcher on one processor of the machine (T(1), N(1)),
 //! then by each algorithm on p processors, giving per position the columns of Zugzwang's
 //! Figure 5: N, T for 1 and p processors, load LD, search overhead SO, speedup SPE.
-//! Times are virtual: the time processor 0 took to the result.
+//! Times are virtual: the time processor 0 took to the result. The parallel runs place
+//! their table as the suite says (`tt::Placement`); the serial reference always has the
+//! one global table.
 
 use super::Sim;
-use crate::machine::{Counters, Machine};
-use crate::parallel::{search, Algorithm};
+use crate::machine::{Counters, Machine, MessageKind};
+use crate::parallel::{search, search_placed, Algorithm};
 use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
-use crate::tt::TranspositionTable;
+use crate::tt::{Placement, Tables, TranspositionTable};
 use cozy_chess::Board;
 use std::sync::Arc;
 
@@ -19,8 +21,10 @@ pub struct SimSuite<'a> {
     pub boards: &'a [Board],
     /// The fixed depth of every search.
     pub depth: i32,
-    /// The shared table's size (a fresh table for every search).
+    /// The table's size, in all (a fresh table for every search).
     pub hash_mib: usize,
+    /// Where the parallel runs keep their table.
+    pub placement: Placement,
     /// Search switches (pure mode, say).
     pub settings: SearchSettings,
 }
@@ -46,6 +50,10 @@ pub struct SimRow {
     pub load: f64,
     /// Messages sent.
     pub messages: u64,
+    /// Messages sent, by kind (indexed by [`MessageKind::index`]).
+    pub messages_by_kind: [u64; MessageKind::COUNT],
+    /// Where the table was kept.
+    pub placement: Placement,
     /// The score found (the same for every algorithm in pure mode).
     pub score: i32,
 }
@@ -64,7 +72,11 @@ impl SimRow {
 
 /// Runs the experiment: `serial` (one processor) gives T(1) and N(1); each of `machines`
 /// runs every algorithm on all its processors. `progress` sees each row when it is done.
+/// An algorithm that cannot run with the suite's table placement is refused up front.
 pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'_>, algorithms: &[Algorithm], progress: &mut dyn FnMut(&SimRow)) -> Result<Vec<SimRow>, String> {
+    for algorithm in algorithms {
+        algorithm.accepts(suite.placement)?;
+    }
     let most = machines.iter().map(|m| m.processors()).chain([1]).max().unwrap_or(1);
     let counters = Counters::new(most);
     let limits = Limits { depth: Some(suite.depth), ..Limits::default() };
@@ -72,14 +84,18 @@ pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'
     let mut rows = Vec::new();
     for (position, board) in suite.boards.iter().enumerate() {
         let mut run = |sim: &mut Sim, algorithm: Algorithm| -> Result<SimRow, String> {
-            let tt = Arc::new(TranspositionTable::try_new(suite.hash_mib).map_err(|e| e.to_string())?);
             for s in searchers.iter_mut() {
                 s.clear_heuristics();
             }
             let p = if algorithm == Algorithm::Serial { 1 } else { sim.processors() };
-            sim.label_next_run(format!("position {} {} p={p}", position + 1, algorithm.name()));
-            let result = search(sim, algorithm, p, &mut searchers, &tt, board, &[], &limits, &suite.settings, &Control::default(), &mut NoReports, &counters);
+            let placement = if algorithm == Algorithm::Serial { Placement::Global } else { suite.placement };
+            let tables = Tables::new(placement, suite.hash_mib, p).map_err(|e| e.to_string())?;
+            let table = if placement == Placement::Global { String::new() } else { format!(" table={placement}") };
+            sim.label_next_run(format!("position {} {} p={p}{table}", position + 1, algorithm.name()));
+            let result = search_placed(sim, algorithm, p, &mut searchers, &tables, board, &[], &limits, &suite.settings, &Control::default(), &mut NoReports, &counters);
             let report = sim.last_run().expect("the search ran on the machine");
+            let processors = counters.snapshot();
+            let messages_by_kind = std::array::from_fn(|k| processors[..p].iter().map(|c| c.sent[k]).sum());
             Ok(SimRow {
                 position,
                 algorithm: algorithm.name(),
@@ -90,6 +106,8 @@ pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'
                 time_ns: report.elapsed_ns,
                 load: report.load(),
                 messages: report.messages,
+                messages_by_kind,
+                placement,
                 score: result.score,
             })
         };

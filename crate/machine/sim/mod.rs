@@ -5,7 +5,9 @@
 //! What it models (constants in [`presets`], the loop in `run.rs`): each processor's node
 //! time and background load; per-message send overhead; per-hop latency along the
 //! network's deterministic shortest route ([`crate::net`]), links carrying a message at a
-//! time per lane so queueing shows; sleeping while waiting for messages. Times are integer
+//! time per lane so queueing shows; sleeping while waiting for messages; with a
+//! distributed table (`tt::Placement`), lookups and stores of other processors' entries
+//! as routed messages served by their owners (`table.rs`). Times are integer
 //! nanoseconds. It counts busy and idle *virtual* time in the same [`Counters`] as the
 //! threads machine, so everything that reads counters works unchanged, and it can record
 //! an event stream ([`Trace`], schema in `docs/trace-schema.md`).
@@ -25,6 +27,7 @@ mod links;
 pub mod presets;
 mod random;
 mod run;
+mod table;
 mod throughput;
 mod trace;
 

@@ -14,14 +14,19 @@
 //! 5. When processor 0 finishes, every sleeping processor is woken, and from then on a
 //!    waiting processor is stepped again after each step until it finishes (the
 //!    contract of [`crate::machine::Machine::run`]).
+//! 6. A step that looked up entries of a distributed table held by other processors
+//!    stalls until their answers are back; the table's messages are served by their
+//!    owners as they arrive (the model is in `table.rs`).
 
 use super::calendar::{Calendar, Due};
 use super::cpu::Cpus;
 use super::links::Links;
 use super::random::Random;
+use super::table::{serving_ns, RemoteAccesses, TableMessage};
 use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE};
 use super::RunReport;
-use crate::machine::{Activity, Counters, Note, Payload, Processor, Program};
+use crate::machine::{Activity, Counters, MessageKind, Note, Payload, Processor, Program};
+use crate::tt::Access;
 use crate::net::{Route, Topology};
 use std::collections::VecDeque;
 
@@ -42,6 +47,8 @@ enum Phase {
     Scheduled,
     /// It sleeps until a message arrives, since `asleep_since`.
     Asleep,
+    /// Its last step waits for table answers; then it carries on as the step said.
+    Stalled(Activity),
     /// It is done.
     Finished,
 }
@@ -60,6 +67,25 @@ struct Proc {
     published_us: (u64, u64),
     steps: u64,
     random: Random,
+    /// Table answers its last step still waits for.
+    awaiting: u32,
+    /// Time spent serving table messages while busy, added to its next step.
+    debt_ns: u64,
+}
+
+/// What a message carries: a program's message, or the machine's own for a table entry.
+enum Cargo<M> {
+    Program(M),
+    Table(TableMessage),
+}
+
+impl<M: Payload> Cargo<M> {
+    fn kind(&self) -> MessageKind {
+        match self {
+            Cargo::Program(message) => message.kind(),
+            Cargo::Table(message) => message.kind(),
+        }
+    }
 }
 
 /// A message on its way.
@@ -67,7 +93,7 @@ struct Flight<'t, M> {
     sequence: u64,
     from: usize,
     to: usize,
-    message: M,
+    message: Cargo<M>,
     route: Route<'t>,
 }
 
@@ -85,8 +111,12 @@ pub(super) struct Run<'r, 'h, M> {
     /// Messages and notes of the step being taken (kept to reuse their memory).
     outbox: Vec<(usize, M)>,
     notes: Vec<Note>,
+    /// Accesses of the step being taken to other processors' table entries.
+    remote: RemoteAccesses,
     messages: u64,
     main_finished: bool,
+    /// When processor 0 finished.
+    main_end: u64,
 }
 
 /// A program's view of its simulated processor during one step.
@@ -98,6 +128,7 @@ struct View<'v, M> {
     notes: &'v mut Vec<Note>,
     random: &'v mut Random,
     counters: &'v Counters,
+    remote: &'v mut RemoteAccesses,
 }
 
 impl<M: Payload> Processor<M> for View<'_, M> {
@@ -129,6 +160,10 @@ impl<M: Payload> Processor<M> for View<'_, M> {
         self.counters.note(self.id, note);
         self.notes.push(note);
     }
+
+    fn table_accesses(&mut self, accesses: &[Access]) {
+        self.remote.note(self.id, self.count, accesses);
+    }
 }
 
 impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
@@ -146,6 +181,8 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
                 published_us: (0, 0),
                 steps: 0,
                 random: Random::new(seed, id),
+                awaiting: 0,
+                debt_ns: 0,
             })
             .collect();
         hardware.links.reset();
@@ -161,8 +198,10 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             calendar: Calendar::default(),
             outbox: Vec::new(),
             notes: Vec::new(),
+            remote: RemoteAccesses::default(),
             messages: 0,
             main_finished: false,
+            main_end: 0,
         }
     }
 
@@ -201,24 +240,37 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         loop {
             let activity = self.step_once(id, time);
             let end = self.procs[id].clock;
-            let keep_going = match activity {
-                Activity::Working => true,
-                Activity::Waiting => self.main_finished || !self.mailboxes[id].is_empty(),
-                Activity::Finished => {
-                    self.finished(id, end);
-                    return;
-                }
-            };
-            if !keep_going {
-                self.fall_asleep(id, end);
+            if self.procs[id].awaiting > 0 {
+                self.procs[id].phase = Phase::Stalled(activity);
                 return;
             }
-            if !self.calendar.step_is_next(end, id) {
-                self.calendar.step_at(end, id);
+            if !self.carry_on(id, activity, end) {
                 return;
             }
             time = end;
         }
+    }
+
+    /// Processor `id`'s step ended at `end` with `activity`: it sleeps, finishes, or is
+    /// put in the calendar; `true` when it may step again at once (nothing comes first).
+    fn carry_on(&mut self, id: usize, activity: Activity, end: u64) -> bool {
+        let keep_going = match activity {
+            Activity::Working => true,
+            Activity::Waiting => self.main_finished || !self.mailboxes[id].is_empty(),
+            Activity::Finished => {
+                self.finished(id, end);
+                return false;
+            }
+        };
+        if !keep_going {
+            self.fall_asleep(id, end);
+            return false;
+        }
+        if self.calendar.step_is_next(end, id) {
+            return true;
+        }
+        self.calendar.step_at(end, id);
+        false
     }
 
     /// One step of processor `id` starting at `time`: runs the program, charges the step,
@@ -235,6 +287,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             notes: &mut self.notes,
             random: &mut proc.random,
             counters: self.counters,
+            remote: &mut self.remote,
         };
         let program = &mut self.programs[id];
         let activity = program.step(&mut view);
@@ -244,21 +297,39 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         self.counters.set_nodes(id, nodes);
         let compute = self.hardware.cpus.cost(id, time, visited);
         let overhead = self.hardware.send_overhead_ns;
-        let end = time + compute + overhead * self.outbox.len() as u64;
+        // Table messages it served for others while busy delay this step; its own table
+        // requests leave first, so that the node's work overlaps their round trips.
+        let start = time + std::mem::take(&mut proc.debt_ns);
+        let requests = self.remote.probes.len() as u64;
+        let work_end = start + overhead * requests + compute;
+        let end = work_end + overhead * (self.outbox.len() + self.remote.puts.len()) as u64;
         proc.busy_ns += end - time;
         proc.clock = end;
+        proc.awaiting = requests as u32;
         if self.trace.is_some() {
             self.trace_step(id, time, end, nodes);
         } else {
             self.notes.clear();
         }
+        let mut remote = std::mem::take(&mut self.remote);
+        for (k, &owner) in remote.probes.iter().enumerate() {
+            self.send(id, owner, Cargo::Table(TableMessage::Request), start + overhead * (k as u64 + 1));
+        }
+        let mut depart = work_end;
         if !self.outbox.is_empty() {
             let mut outbox = std::mem::take(&mut self.outbox);
-            for (k, (to, message)) in outbox.drain(..).enumerate() {
-                self.send(id, to, message, time + compute + overhead * (k as u64 + 1));
+            for (to, message) in outbox.drain(..) {
+                depart += overhead;
+                self.send(id, to, Cargo::Program(message), depart);
             }
             self.outbox = outbox;
         }
+        for &owner in remote.puts.iter() {
+            depart += overhead;
+            self.send(id, owner, Cargo::Table(TableMessage::Put), depart);
+        }
+        remote.clear();
+        self.remote = remote;
         activity
     }
 
@@ -275,10 +346,14 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         }
     }
 
-    /// Puts a message on its way: it leaves `from` at `depart`.
-    fn send(&mut self, from: usize, to: usize, message: M, depart: u64) {
+    /// Puts a message on its way: it leaves `from` at `depart`. (A program's messages are
+    /// counted as sent when it sends them, the machine's table messages here.)
+    fn send(&mut self, from: usize, to: usize, message: Cargo<M>, depart: u64) {
         let sequence = self.messages;
         self.messages += 1;
+        if let Cargo::Table(table) = &message {
+            self.counters.count_sent(from, table.kind());
+        }
         let route = self.hardware.topology.route(from, to).expect("processors of a run are processors of its network");
         if self.trace.is_some() {
             let kind = message.kind();
@@ -311,10 +386,69 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         }
         let Flight { from, to, message, .. } = self.flights[slot].take().expect("checked above");
         self.free_flights.push(slot);
+        let message = match message {
+            Cargo::Program(message) => message,
+            Cargo::Table(table) => {
+                self.record(Event::Deliver { t: time, msg: sequence as u32, to: to as u32 });
+                self.table_message_arrived(from, to, table, time);
+                return;
+            }
+        };
         self.mailboxes[to].push_back((from, message));
         self.record(Event::Deliver { t: time, msg: sequence as u32, to: to as u32 });
         if self.procs[to].phase == Phase::Asleep {
             self.wake(to, time);
+        }
+    }
+
+    /// A table message from `from` reached processor `to` at `time`: the owner serves a
+    /// request (answering) or a put, or a waiting requester gets its answer.
+    fn table_message_arrived(&mut self, from: usize, to: usize, message: TableMessage, time: u64) {
+        self.counters.count_received(to, message.kind());
+        if message == TableMessage::Answer {
+            self.answered(to, time);
+            return;
+        }
+        let cost = serving_ns(message, self.hardware.cpus.cost(to, time, 0), self.hardware.send_overhead_ns);
+        let proc = &mut self.procs[to];
+        if proc.phase == Phase::Scheduled {
+            // Busy: the service interrupts its work, whose next step ends that much later.
+            proc.debt_ns += cost;
+        } else if time < proc.clock {
+            // Still finishing its last step: that step ends later.
+            proc.busy_ns += cost;
+            proc.clock += cost;
+        } else {
+            // Idle (asleep, waiting for its own answers, or done): it serves at once.
+            proc.idle_ns += time - proc.clock;
+            proc.busy_ns += cost;
+            proc.clock = time + cost;
+        }
+        if message == TableMessage::Request {
+            self.send(to, from, Cargo::Table(TableMessage::Answer), time + cost);
+        }
+    }
+
+    /// Processor `id` got one of the table answers its last step waits for; with the last
+    /// one it carries on, after idling if the answer came after its work was done.
+    fn answered(&mut self, id: usize, time: u64) {
+        let proc = &mut self.procs[id];
+        proc.awaiting -= 1;
+        if proc.awaiting > 0 {
+            return;
+        }
+        let Phase::Stalled(activity) = proc.phase else { unreachable!("only a stalled processor waits for table answers") };
+        let work_end = proc.clock;
+        if time > work_end {
+            proc.idle_ns += time - work_end;
+            proc.clock = time;
+            self.change_state(id, work_end, Phase::Stalled(activity), ProcessorState::Waiting);
+            self.change_state(id, time, Phase::Scheduled, ProcessorState::Busy);
+        }
+        let at = self.procs[id].clock;
+        self.procs[id].phase = Phase::Scheduled;
+        if self.carry_on(id, activity, at) {
+            self.calendar.step_at(at, id);
         }
     }
 
@@ -345,6 +479,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         self.change_state(id, time, Phase::Finished, ProcessorState::Done);
         if id == 0 {
             self.main_finished = true;
+            self.main_end = time;
             for other in 1..self.procs.len() {
                 if self.procs[other].phase == Phase::Asleep {
                     self.wake(other, time);
@@ -370,7 +505,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             proc.idle_ns += end - proc.clock;
             self.publish(id);
         }
-        let elapsed_ns = self.procs[0].clock;
+        let elapsed_ns = self.main_end;
         RunReport {
             elapsed_ns,
             end_ns: end,

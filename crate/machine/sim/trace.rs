@@ -11,10 +11,10 @@
 //! |-----------|--------|---------|
 //! | `machine` | `version`, `preset`, `net`, `processors`, `nodes`, `links`, `seed` | header, before the runs of one simulated machine |
 //! | `run`     | `run`, `label` | a search starts (times restart at 0) |
-//! | `state`   | `t`, `p`, `state` (`busy`, `waiting`, `done`), `nodes` | a processor changed state; `waiting` covers idle and waiting for results |
+//! | `state`   | `t`, `p`, `state` (`busy`, `waiting`, `done`), `nodes` | a processor changed state; `waiting` covers idle and waiting for results (or a table answer) |
 //! | `send`    | `t`, `msg`, `from`, `to`, `kind`, `hops` | a message leaves its sender (after the send overhead) |
 //! | `hop`     | `msg`, `link`, `from`, `to`, `start`, `end` | it crosses a link; `start` later than its arrival means it queued |
-//! | `deliver` | `t`, `msg`, `to` | it is in the receiver's mailbox |
+//! | `deliver` | `t`, `msg`, `to` | it is in the receiver's mailbox (`tt-*` of a distributed table: at its table service) |
 //! | `note`    | `t`, `p`, `note` (`split`, `aborted`), `nodes` (for `aborted`) | what the program reported |
 //! | `nodes`   | `t`, `p`, `nodes` | a processor's node count, every [`NODE_SAMPLE`] nodes |
 //! | `end`     | `run`, `t`, `end` | processor 0 finished at `t`, the last processor at `end` |

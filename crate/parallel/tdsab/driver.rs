@@ -11,7 +11,7 @@ use crate::eval::evaluate;
 use crate::machine::{broadcast, Activity, Counters, Program};
 use crate::parallel::program::Task;
 use crate::search::{Budget, Control, Info, Limits, Line, Listener, Score, ScoreBound, SearchResult, INFINITY, MATE, MAX_PLY};
-use crate::tt::TranspositionTable;
+use crate::tt::Tables;
 use cozy_chess::{Board, Move};
 
 /// Deepest iteration (as the serial driver).
@@ -26,7 +26,8 @@ pub(super) struct MainProgram<'a, L: Listener> {
     worker: Worker<'a>,
     board: Board,
     limits: Limits,
-    tt: &'a TranspositionTable,
+    /// The tables, read for reports (the fullness of processor 0's, the principal variation).
+    tables: &'a Tables,
     control: &'a Control,
     counters: &'a Counters,
     listener: L,
@@ -64,7 +65,7 @@ pub(super) struct MainProgram<'a, L: Listener> {
 
 impl<'a, L: Listener> MainProgram<'a, L> {
     /// The driver for `task`, reporting to `listener`.
-    pub(super) fn new(worker: Worker<'a>, task: &Task<'_>, tt: &'a TranspositionTable, control: &'a Control, counters: &'a Counters, listener: L) -> Self {
+    pub(super) fn new(worker: Worker<'a>, task: &Task<'_>, tables: &'a Tables, control: &'a Control, counters: &'a Counters, listener: L) -> Self {
         let limits = task.limits.clone();
         let allowed: Vec<Move> = legal_moves(task.board).into_iter().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
         let lines_wanted = task.settings.multipv.clamp(1, allowed.len().max(1));
@@ -76,7 +77,7 @@ impl<'a, L: Listener> MainProgram<'a, L> {
             max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
             restrict: lines_wanted > 1 || !limits.searchmoves.is_empty(),
             limits,
-            tt,
+            tables,
             control,
             counters,
             listener,
@@ -180,7 +181,7 @@ impl<'a, L: Listener> MainProgram<'a, L> {
                 nodes,
                 time_ms,
                 nps: nodes * 1000 / time_ms.max(1),
-                hashfull: self.tt.hashfull(),
+                hashfull: self.tables.of_processor(0).hashfull(),
                 pv: line.pv.clone(),
             };
             self.listener.info(&info);
@@ -213,7 +214,7 @@ impl<'a, L: Listener> MainProgram<'a, L> {
                 break;
             }
             seen.push(board.hash());
-            next = self.tt.probe(board.hash()).and_then(|e| e.mv);
+            next = self.tables.holding(board.hash(), 0).probe(board.hash()).and_then(|e| e.mv);
         }
         pv
     }

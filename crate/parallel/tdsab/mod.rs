@@ -65,8 +65,10 @@
 //! serial driver; the node limit counts every processor's published nodes.
 //!
 //! Shared state: the transposition table (each home writes its nodes' entries; the local
-//! searchers read and write as usual). Counters: messages by kind (machine), killed work
-//! as `Note::Aborted`.
+//! searchers read and write as usual). With the `tds` placement (`tt::Placement::Tds`, on
+//! the simulator) there is no shared table: each processor has its own, and since every
+//! node of the shared part is searched at its home, its entry is always found there.
+//! Counters: messages by kind (machine), killed work as `Note::Aborted`.
 
 mod driver;
 mod job;
@@ -77,14 +79,14 @@ use super::program::Task;
 use super::SummingListener;
 use crate::machine::{Counters, Machine, Program};
 use crate::search::{Control, Listener, SearchResult, Searcher};
-use crate::tt::TranspositionTable;
+use crate::tt::Tables;
 use driver::MainProgram;
 use job::TdsMessage;
 use worker::{Horizon, Worker};
 
 /// One TDSAB search of `task` on `searchers.len()` processors of `machine`.
-pub(super) fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut [Searcher], tt: &TranspositionTable, task: &Task<'_>, control: &Control, listener: &mut dyn Listener, counters: &Counters) -> SearchResult {
-    search_with_horizon(machine, searchers, tt, task, control, listener, counters, Horizon::MEASURED)
+pub(super) fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut [Searcher], tables: &Tables, task: &Task<'_>, control: &Control, listener: &mut dyn Listener, counters: &Counters) -> SearchResult {
+    search_with_horizon(machine, searchers, tables, task, control, listener, counters, Horizon::MEASURED)
 }
 
 /// [`search`] with nodes beyond `horizon` searched locally (tests lower it to send
@@ -93,7 +95,7 @@ pub(super) fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut [Searche
 fn search_with_horizon<Mach: Machine>(
     machine: &mut Mach,
     searchers: &mut [Searcher],
-    tt: &TranspositionTable,
+    tables: &Tables,
     task: &Task<'_>,
     control: &Control,
     listener: &mut dyn Listener,
@@ -102,11 +104,14 @@ fn search_with_horizon<Mach: Machine>(
 ) -> SearchResult {
     let options = task.settings.options;
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
-    let worker = Worker::new(&mut main_searcher[0], tt, task.history, options, horizon);
+    let worker = Worker::new(&mut main_searcher[0], tables.of_processor(0), task.history, options, horizon);
     let summing = SummingListener { inner: listener, counters };
-    let mut main = MainProgram::new(worker, task, tt, control, counters, summing);
-    let helpers: Vec<Box<dyn Program<Message = TdsMessage> + Send + '_>> =
-        helper_searchers.iter_mut().map(|s| Box::new(Worker::new(s, tt, task.history, options, horizon)) as Box<dyn Program<Message = TdsMessage> + Send + '_>).collect();
+    let mut main = MainProgram::new(worker, task, tables, control, counters, summing);
+    let helpers: Vec<Box<dyn Program<Message = TdsMessage> + Send + '_>> = helper_searchers
+        .iter_mut()
+        .enumerate()
+        .map(|(i, s)| Box::new(Worker::new(s, tables.of_processor(i + 1), task.history, options, horizon)) as Box<dyn Program<Message = TdsMessage> + Send + '_>)
+        .collect();
     machine.run(&mut main, helpers, counters);
     let mut result = main.into_result();
     result.nodes = counters.total_nodes();
@@ -119,6 +124,7 @@ mod tests {
     use crate::chess::parse_fen;
     use crate::machine::Threads;
     use crate::search::{Limits, NoReports, SearchOptions, SearchSettings, MAX_PLY};
+    use crate::tt::TranspositionTable;
     use std::sync::Arc;
 
     /// With (almost) every node sent through the machine, pure TDSAB still returns the
@@ -155,7 +161,7 @@ mod tests {
                     for local_depth in [0, 1] {
                         tt.clear();
                         let horizon = Horizon { depth: local_depth, plies: MAX_PLY };
-                        let result = search_with_horizon(&mut Threads, &mut searchers[..threads], &tt, &task, &Control::default(), &mut NoReports, &counters, horizon);
+                        let result = search_with_horizon(&mut Threads, &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, horizon);
                         assert_eq!(result.score, serial.score, "{fen} depth {depth}, {threads} threads, local below {local_depth}");
                         assert!(result.best.is_some());
                     }
@@ -196,7 +202,7 @@ mod tests {
                         control.stop();
                     });
                     let horizon = Horizon { depth: 1, plies: MAX_PLY };
-                    let result = search_with_horizon(&mut Threads, &mut searchers[..threads], &tt, &task, &control, &mut NoReports, &counters, horizon);
+                    let result = search_with_horizon(&mut Threads, &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &control, &mut NoReports, &counters, horizon);
                     done.store(true, std::sync::atomic::Ordering::Relaxed);
                     result
                 });
@@ -220,7 +226,7 @@ mod tests {
             let serial = crate::search::search(&mut searchers[0], &tt, &board, &[], &limits, &settings, &Control::default(), &mut NoReports);
             let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
             tt.clear();
-            let result = search_with_horizon(&mut Threads, &mut searchers, &tt, &task, &Control::default(), &mut NoReports, &counters, Horizon { depth: 1, plies: MAX_PLY });
+            let result = search_with_horizon(&mut Threads, &mut searchers, &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, Horizon { depth: 1, plies: MAX_PLY });
             let scores = |lines: &[crate::search::Line]| lines.iter().map(|l| l.score).collect::<Vec<_>>();
             assert_eq!(scores(&result.lines), scores(&serial.lines), "{fen}");
             assert_eq!(result.lines.len(), 3);
@@ -257,7 +263,7 @@ mod tests {
                     std::thread::sleep(stop_after);
                     control.stop();
                 });
-                search_with_horizon(&mut Threads, &mut searchers[..threads], &tt, &task, &control, &mut NoReports, &counters, horizon)
+                search_with_horizon(&mut Threads, &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &control, &mut NoReports, &counters, horizon)
             });
             let late = start.elapsed().saturating_sub(stop_after);
             let legal = crate::chess::legal_moves(&board);
@@ -269,7 +275,7 @@ mod tests {
         for limits in [Limits { movetime: Some(150), ..Limits::default() }, Limits { nodes: Some(30_000), ..Limits::default() }] {
             let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
             let start = std::time::Instant::now();
-            let result = search_with_horizon(&mut Threads, &mut searchers[..2], &tt, &task, &Control::default(), &mut NoReports, &counters, Horizon::MEASURED);
+            let result = search_with_horizon(&mut Threads, &mut searchers[..2], &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, Horizon::MEASURED);
             assert!(start.elapsed() < std::time::Duration::from_millis(1500), "{limits:?} took {:?}", start.elapsed());
             assert!(result.depth >= 1 && result.best.is_some());
             if let Some(nodes) = limits.nodes {

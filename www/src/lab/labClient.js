@@ -45,7 +45,11 @@ export class LabClient {
     return this.request({ type: 'network', net, processors }).then((m) => m.drawing);
   }
 
-  /** Runs one experiment; resolves with `{ report, wallMs }` after the whole trace went to onTrace. */
+  /**
+   * Runs one experiment (`{ algorithm, net, processors, preset, tt, fen, depth, seed }`, `tt` the
+   * table placement: global, local, distributed or tds); resolves with `{ report, wallMs }` after
+   * the whole trace went to onTrace. A placement the algorithm cannot use is refused with an error.
+   */
   run(request) {
     return this.request({ type: 'run', request });
   }
