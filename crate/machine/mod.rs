@@ -14,6 +14,8 @@ pub use message::{MessageKind, Payload};
 pub use sim::Sim;
 pub use threads::{available_processors, run_on_threads, Threads};
 
+use crate::search::TreeEvent;
+
 /// Something that runs processor programs: real threads, or a simulated computer.
 pub trait Machine {
     /// How many processors it can run at once.
@@ -73,6 +75,13 @@ pub trait Processor<M> {
     fn random(&mut self) -> u64;
     /// Counts a split or aborted work.
     fn note(&mut self, note: Note);
+    /// Plies from the root whose nodes the machine wants reported through
+    /// [`Processor::tree`]: none by default (the simulator asks while it traces).
+    fn tree_plies(&self) -> usize {
+        0
+    }
+    /// Takes a node of the top plies entered, left or split (the Lab's tree view).
+    fn tree(&mut self, _event: TreeEvent) {}
 }
 
 /// Sends `message` to every other processor.

@@ -67,10 +67,12 @@ impl Payload for NoMessage {
 impl<L: Listener> Program for DeepeningProgram<'_, L> {
     type Message = NoMessage;
 
-    fn step(&mut self, _: &mut dyn Processor<NoMessage>) -> Activity {
+    fn step(&mut self, cpu: &mut dyn Processor<NoMessage>) -> Activity {
         let Some(deepening) = self.deepening.as_mut() else { return Activity::Finished };
+        self.searcher.set_tree_plies(cpu.tree_plies());
         let done = deepening.step(self.searcher, self.tt, self.control, &mut self.listener)
             || (!self.is_main && self.helpers_stop.stopped());
+        super::split::forward_tree_events(self.searcher, cpu);
         if !done {
             return Activity::Working;
         }

@@ -19,9 +19,10 @@ use super::calendar::{Calendar, Due};
 use super::cpu::Cpus;
 use super::links::Links;
 use super::random::Random;
-use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE};
+use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE, TREE_PLIES};
 use super::RunReport;
 use crate::machine::{Activity, Counters, Note, Payload, Processor, Program};
+use crate::search::TreeEvent;
 use crate::net::{Route, Topology};
 use std::collections::VecDeque;
 
@@ -85,6 +86,7 @@ pub(super) struct Run<'r, 'h, M> {
     /// Messages and notes of the step being taken (kept to reuse their memory).
     outbox: Vec<(usize, M)>,
     notes: Vec<Note>,
+    trees: Vec<TreeEvent>,
     messages: u64,
     main_finished: bool,
 }
@@ -96,6 +98,9 @@ struct View<'v, M> {
     mailbox: &'v mut VecDeque<(usize, M)>,
     outbox: &'v mut Vec<(usize, M)>,
     notes: &'v mut Vec<Note>,
+    /// Tree events of the step (asked for only while tracing).
+    trees: &'v mut Vec<TreeEvent>,
+    tree_plies: usize,
     random: &'v mut Random,
     counters: &'v Counters,
 }
@@ -129,6 +134,14 @@ impl<M: Payload> Processor<M> for View<'_, M> {
         self.counters.note(self.id, note);
         self.notes.push(note);
     }
+
+    fn tree_plies(&self) -> usize {
+        self.tree_plies
+    }
+
+    fn tree(&mut self, event: TreeEvent) {
+        self.trees.push(event);
+    }
 }
 
 impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
@@ -161,6 +174,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             calendar: Calendar::default(),
             outbox: Vec::new(),
             notes: Vec::new(),
+            trees: Vec::new(),
             messages: 0,
             main_finished: false,
         }
@@ -233,6 +247,8 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             mailbox: &mut self.mailboxes[id],
             outbox: &mut self.outbox,
             notes: &mut self.notes,
+            trees: &mut self.trees,
+            tree_plies: if self.trace.is_some() { TREE_PLIES } else { 0 },
             random: &mut proc.random,
             counters: self.counters,
         };
@@ -251,6 +267,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             self.trace_step(id, time, end, nodes);
         } else {
             self.notes.clear();
+            self.trees.clear();
         }
         if !self.outbox.is_empty() {
             let mut outbox = std::mem::take(&mut self.outbox);
@@ -269,6 +286,11 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             self.record(Event::Note { t: time, p: id as u32, note });
         }
         self.notes = notes;
+        let mut trees = std::mem::take(&mut self.trees);
+        for event in trees.drain(..) {
+            self.record(Event::Tree { t: time, p: id as u32, event });
+        }
+        self.trees = trees;
         if nodes >= self.procs[id].next_sample {
             self.procs[id].next_sample = (nodes / NODE_SAMPLE + 1) * NODE_SAMPLE;
             self.record(Event::Nodes { t: end, p: id as u32, nodes });
