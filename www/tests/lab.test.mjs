@@ -311,6 +311,7 @@ describe('Lab', () => {
       assert.equal(snap.drawn.mode, mode);
       await page.waitForFunction(() => window.__lab.snapshot().tree?.nodes > 0, null, { timeout: 30000 });
       if (processors !== 256) await page.screenshot({ path: join(RESULTS, `lab-${processors}.png`) });
+      await page.locator('.lab-tree').screenshot({ path: join(RESULTS, `lab-tree-${processors}.png`) });
       const fps = await measureFps(page);
       const rate = snap.report.events / (snap.report.simulationMs / 1000);
       figures.push(

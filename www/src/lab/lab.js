@@ -221,7 +221,12 @@ export class Lab {
   showNode(p) {
     const node = p === null ? null : this.playback?.tree?.current(p);
     if (!node?.fen) {
-      this.el.nodeText.textContent = p === null ? 'Click a processor to see its current node.' : `P${p} has not entered a node of the top plies yet.`;
+      this.el.nodeText.textContent = p === null ? 'The searched position. Click a processor to see its current node.' : `P${p} has not entered a node of the top plies yet.`;
+      const fen = this.lastRequest?.fen;
+      if (fen && this.boardFen !== fen) {
+        this.board.show(new Chess(fen), { movable: null });
+        this.boardFen = fen;
+      }
       return;
     }
     const chess = new Chess(node.fen);

@@ -5,6 +5,7 @@
 // marks: open now (white frame), split point (diamond), cutoff (red bar on the right),
 // answered by the table (green corner), aborted (hatched, grey). A canvas rather than SVG:
 // a ply-3 picture has thousands of nodes and redraws as the replay goes.
+import { fitCanvas } from './canvasFit.js';
 export const TYPE_COLORS = { pv: '#f0c000', cut: '#ff5c5c', all: '#58a6ff' };
 export const MARK_COLORS = { open: '#ffffff', split: '#ffffff', cut: '#ff3030', tt: '#3fb950', aborted: '#6e7681' };
 const ROOT_BAND = 26;
@@ -32,16 +33,9 @@ export class TreeView {
     this.drawnKey = null;
   }
 
-  /** Sizes the backing store to the box. */
+  /** Sizes the backing store to the canvas's box. */
   fit() {
-    const ratio = window.devicePixelRatio || 1;
-    const width = Math.max(200, Math.round(this.canvas.clientWidth * ratio));
-    const height = Math.max(120, Math.round(this.canvas.clientHeight * ratio));
-    if (this.canvas.width !== width || this.canvas.height !== height) {
-      this.canvas.width = width;
-      this.canvas.height = height;
-    }
-    this.ratio = ratio;
+    this.ratio = fitCanvas(this.canvas, 200, 120);
   }
 
   /** Draws `tree` (a SearchTree, or null) if anything changed since the last drawing. */
