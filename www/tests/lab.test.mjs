@@ -114,13 +114,18 @@ describe('Lab', () => {
   test('tree view after ybwc on 16: SAN labels and node types, a split point and a cutoff; hover shows a path, click puts the node on the board', { timeout: 240000 }, async (t) => {
     const { page, errors } = await openLab(t);
     await runAndWatch(page, { algorithm: 'ybwc', net: 'debruijn', processors: 16, preset: 't800', position: 'BK.01', depth: 5 });
-    const tree = await treeUntil(page, 'tree.iteration >= 3 && tree.splitPoints > 0 && tree.cuts > 0 && tree.received > 0 && tree.nodes > 20');
+    const tree = await treeUntil(page, 'tree.iteration >= 3 && tree.drawn.marks.split > 0 && tree.drawn.marks.cut > 0 && tree.received > 0 && tree.nodes > 20');
     assert.ok(tree.types.pv > 0 && tree.types.cut > 0, JSON.stringify(tree.types));
+    assert.ok(tree.splitPoints >= tree.drawn.marks.split && tree.cuts >= tree.drawn.marks.cut, JSON.stringify(tree));
     // The first ply's labels are legal moves of BK.01 in SAN (chess.js in Node checks them).
     const legal = new Set(new Chess(firstBratkoKopec()).moves());
     assert.ok(tree.firstPly.length > 0);
     for (const san of tree.firstPly) assert.ok(legal.has(san), `${san} is not a legal move of BK.01`);
     await page.locator('.lab-tree').screenshot({ path: join(RESULTS, 'lab-tree-16.png') });
+    // Hovering the root (top band) gives its window.
+    const treeBox = await page.locator('.lab-tree').boundingBox();
+    await page.mouse.move(treeBox.x + 8, treeBox.y + 10);
+    assert.match(await page.textContent('.lab-tree-tooltip'), /^root · P0 · PV · window \[-?\d+, -?\d+\] · depth \d+/);
     const { labels } = tree.drawn;
     assert.ok(labels.length > 3, `only ${labels.length} labels drawn`);
     for (const label of labels.filter((l) => !l.startsWith('root'))) assert.match(label, SAN);

@@ -28,8 +28,9 @@ export class TreeView {
     this.highlight = null;
     /** Rectangles of the last drawing, for hovering: { node, x, y, w, h }. */
     this.boxes = [];
-    /** What the last frame showed, for tests. */
-    this.lastFrame = { nodes: 0, labels: [], highlighted: 0 };
+    /** What the last frame showed, for tests: nodes, the labels that fitted, the
+     * highlighted processor's nodes, and the marks drawn by kind. */
+    this.lastFrame = { nodes: 0, labels: [], highlighted: 0, marks: {} };
     this.drawnKey = null;
   }
 
@@ -57,7 +58,7 @@ export class TreeView {
       ctx.fillStyle = '#8b949e';
       ctx.font = '13px system-ui, sans-serif';
       ctx.fillText('The search tree appears here as the replay runs.', 10, 22);
-      this.lastFrame = { nodes: 0, labels: [], highlighted: 0 };
+      this.lastFrame = { nodes: 0, labels: [], highlighted: 0, marks: {} };
       return;
     }
     const band = (height - ROOT_BAND) / (PLIES - 1);
@@ -65,6 +66,7 @@ export class TreeView {
     weigh(tree.root, weights);
     const labels = [];
     let highlighted = 0;
+    this.marks = { open: 0, split: 0, cut: 0, tt: 0, aborted: 0 };
     const place = (node, x, w) => {
       const y = node.ply === 0 ? 0 : ROOT_BAND + (node.ply - 1) * band;
       const h = node.ply === 0 ? ROOT_BAND : band;
@@ -81,7 +83,7 @@ export class TreeView {
       }
     };
     place(tree.root, 0, width);
-    this.lastFrame = { nodes: this.boxes.length, labels, highlighted };
+    this.lastFrame = { nodes: this.boxes.length, labels, highlighted, marks: this.marks };
   }
 
   /** Draws one node; returns whether its label fitted. */
@@ -92,16 +94,21 @@ export class TreeView {
     const inner = Math.max(0.5, w - 1);
     ctx.fillStyle = node.owner === null ? '#30363d' : node.state === 'aborted' ? MARK_COLORS.aborted : processorColor(node.owner);
     ctx.fillRect(x, y, inner, h - 1);
-    if (node.state === 'aborted' && node.owner !== null) hatch(ctx, x, y, inner, h - 1, processorColor(node.owner, 30));
+    if (node.state === 'aborted' && node.owner !== null) {
+      hatch(ctx, x, y, inner, h - 1, processorColor(node.owner, 30));
+      this.marks.aborted++;
+    }
     if (node.type) {
       ctx.fillStyle = TYPE_COLORS[node.type];
       ctx.fillRect(x, y, inner, STRIPE);
     }
     if (node.cut) {
+      this.marks.cut++;
       ctx.fillStyle = MARK_COLORS.cut;
       ctx.fillRect(x + inner - Math.min(4, inner / 3), y, Math.min(4, inner / 3), h - 1);
     }
     if (node.tt && inner > 6) {
+      this.marks.tt++;
       ctx.fillStyle = MARK_COLORS.tt;
       ctx.beginPath();
       ctx.moveTo(x, y + h - 1);
@@ -110,6 +117,7 @@ export class TreeView {
       ctx.fill();
     }
     if (node.splits.length && inner > 5) {
+      this.marks.split++;
       const cx = x + inner / 2;
       const cy = y + h - 7;
       ctx.fillStyle = MARK_COLORS.split;
@@ -121,6 +129,7 @@ export class TreeView {
       ctx.fill();
     }
     if (node.open > 0) {
+      this.marks.open++;
       ctx.strokeStyle = MARK_COLORS.open;
       ctx.lineWidth = 2;
       ctx.strokeRect(x + 1, y + 1, Math.max(1, inner - 2), h - 3);
