@@ -157,7 +157,9 @@ export class SearchTree {
     let aborted = 0;
     let tt = 0;
     let received = 0;
+    const owners = new Set();
     for (const node of this.nodes.values()) {
+      if (node.owner !== null) owners.add(node.owner);
       if (node.type) types[node.type]++;
       if (node.splits.length) splitPoints++;
       if (node.cut) cuts++;
@@ -165,6 +167,6 @@ export class SearchTree {
       if (node.tt) tt++;
       if (node.received) received++;
     }
-    return { iteration: this.iteration, nodes: this.nodes.size, types, splitPoints, cuts, aborted, tt, received };
+    return { iteration: this.iteration, nodes: this.nodes.size, owners: owners.size, types, splitPoints, cuts, aborted, tt, received };
   }
 }

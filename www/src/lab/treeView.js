@@ -75,7 +75,8 @@ export class TreeView {
       if (this.highlight !== null && node.owner === this.highlight) highlighted++;
       if (this.drawNode(box)) labels.push(node.san ?? 'root');
       let at = x;
-      const total = weights.get(node);
+      let total = 0;
+      for (const child of node.children) total += weights.get(child);
       for (const child of node.children) {
         const share = (w * weights.get(child)) / total;
         place(child, at, share);
