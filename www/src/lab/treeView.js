@@ -57,7 +57,8 @@ export class TreeView {
     if (!tree?.root) {
       ctx.fillStyle = '#8b949e';
       ctx.font = '13px system-ui, sans-serif';
-      ctx.fillText('The search tree appears here as the replay runs.', 10, 22);
+      ctx.fillText('The top of the search tree appears here as the replay runs.', 10, 22);
+      ctx.fillText('(TDSAB hands its top nodes around as messages: not drawn.)', 10, 40);
       this.lastFrame = { nodes: 0, labels: [], highlighted: 0, marks: {} };
       return;
     }
