@@ -419,7 +419,7 @@ export class Lab {
     this.lastFrame = now;
     if (this.running && this.playback instanceof Playback) this.playback.advanceTo(this.playback.clock + this.speed() * dt);
     this.view.draw(this.playback);
-    this.treeView.draw(this.playback?.tree ?? null);
+    this.treeView.draw(this.playback?.tree ?? null, now);
     if (this.playback) this.charts.sample(this.playback);
     if (now - this.lastChart >= CHART_MS) {
       this.lastChart = now;

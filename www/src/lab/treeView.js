@@ -13,6 +13,12 @@ const STRIPE = 4;
 const BACKGROUND = '#0d1117';
 /** Plies drawn (the simulator reports nodes of plies 0..3). */
 const PLIES = 4;
+/** Least time between two drawings of a changing tree: at hundreds of processors the tree
+ * has thousands of nodes and changes every frame; ten pictures a second read as well and
+ * leave the frames to the network animation. */
+const REDRAW_MS = 100;
+/** Nodes narrower than this (CSS pixels) are not drawn, nor anything below them. */
+const MIN_NODE_PX = 0.75;
 
 /** A processor's colour: hues spread by the golden angle, so neighbours differ. */
 export function processorColor(p, lightness = 48) {
@@ -32,6 +38,9 @@ export class TreeView {
      * highlighted processor's nodes, and the marks drawn by kind. */
     this.lastFrame = { nodes: 0, labels: [], highlighted: 0, marks: {} };
     this.drawnKey = null;
+    this.drawnAt = -Infinity;
+    /** Text widths by label (SAN and types repeat): measuring is the costly part of a drawing. */
+    this.textWidths = new Map();
   }
 
   /** Sizes the backing store to the canvas's box. */
@@ -39,12 +48,18 @@ export class TreeView {
     this.ratio = fitCanvas(this.canvas, 200, 120);
   }
 
-  /** Draws `tree` (a SearchTree, or null) if anything changed since the last drawing. */
-  draw(tree) {
+  /** Draws `tree` (a SearchTree, or null) at wall time `now` (ms) if anything changed since
+   * the last drawing: at once for another tree, highlight or size, else at most every
+   * REDRAW_MS. */
+  draw(tree, now) {
     this.fit();
-    const key = `${tree?.iteration}:${tree?.version}:${this.highlight}:${this.canvas.width}x${this.canvas.height}:${tree ? 1 : 0}`;
+    const frameKey = `${this.highlight}:${this.canvas.width}x${this.canvas.height}`;
+    const key = `${tree?.iteration}:${tree?.version}:${frameKey}`;
     if (key === this.drawnKey && this.lastTree === tree) return;
+    const onlyGrew = this.lastTree === tree && this.drawnKey?.endsWith(`:${frameKey}`);
+    if (onlyGrew && now - this.drawnAt < REDRAW_MS) return;
     this.drawnKey = key;
+    this.drawnAt = now;
     this.lastTree = tree;
     const { ctx, canvas } = this;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -69,6 +84,7 @@ export class TreeView {
     let highlighted = 0;
     this.marks = { open: 0, split: 0, cut: 0, tt: 0, aborted: 0 };
     const place = (node, x, w) => {
+      if (w < MIN_NODE_PX) return;
       const y = node.ply === 0 ? 0 : ROOT_BAND + (node.ply - 1) * band;
       const h = node.ply === 0 ? ROOT_BAND : band;
       const box = { node, x, y, w, h };
@@ -147,27 +163,41 @@ export class TreeView {
     const { ctx } = this;
     const label = node.ply === 0 ? `root · ${node.type?.toUpperCase() ?? ''}` : node.san;
     if (!label) return false;
+    if (w < 12) return false;
     ctx.font = '12px system-ui, sans-serif';
     ctx.fillStyle = '#ffffff';
     const type = node.ply > 0 ? node.type?.toUpperCase() : null;
-    const text = ctx.measureText(label).width;
-    if (text + 6 <= w && h >= 18) {
+    if (this.textWidth(label) + 6 <= w && h >= 18) {
       ctx.fillText(label, x + 3, y + STRIPE + 13);
-      if (type && h >= 34 && ctx.measureText(type).width + 6 <= w) {
+      if (type && h >= 34 && this.textWidth(type) + 6 <= w) {
         ctx.font = '10px system-ui, sans-serif';
         ctx.fillText(type, x + 3, y + STRIPE + 26);
       }
       return true;
     }
     const full = type ? `${label} ${type}` : label;
-    const length = ctx.measureText(full).width <= h - STRIPE - 6 ? full : label;
-    if (w < 12 || ctx.measureText(length).width > h - STRIPE - 6) return false;
+    const length = this.textWidth(full) <= h - STRIPE - 6 ? full : label;
+    if (this.textWidth(length) > h - STRIPE - 6) return false;
     ctx.save();
     ctx.translate(x + w / 2 + 4, y + h - 4);
     ctx.rotate(-Math.PI / 2);
     ctx.fillText(length, 0, 0);
     ctx.restore();
     return true;
+  }
+
+  /** The width of `text` in the 12 px label font (an upper bound for the 10 px type). */
+  textWidth(text) {
+    let width = this.textWidths.get(text);
+    if (width === undefined) {
+      const { ctx } = this;
+      ctx.save();
+      ctx.font = '12px system-ui, sans-serif';
+      width = ctx.measureText(text).width;
+      ctx.restore();
+      this.textWidths.set(text, width);
+    }
+    return width;
   }
 
   /** The node under canvas point (x, y) in CSS pixels, or null. */
