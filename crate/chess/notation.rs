@@ -22,7 +22,7 @@ pub fn parse_uci(board: &Board, text: &str) -> Result<Move, String> {
 }
 
 /// Converts a king-takes-rook castling move into the king's two-square step.
-fn to_standard_castling(board: &Board, mv: Move) -> Move {
+pub fn to_standard_castling(board: &Board, mv: Move) -> Move {
     if is_castling(board, mv) {
         let file = if mv.to.file() > mv.from.file() { File::G } else { File::C };
         Move { from: mv.from, to: Square::new(file, mv.from.rank()), promotion: None }

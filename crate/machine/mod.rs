@@ -15,6 +15,7 @@ pub use sim::Sim;
 pub use threads::{available_processors, run_on_threads, Threads};
 
 use crate::tt::Access;
+use crate::search::TreeEvent;
 
 /// Something that runs processor programs: real threads, or a simulated computer.
 pub trait Machine {
@@ -80,6 +81,13 @@ pub trait Processor<M> {
     /// distance charges the accesses to other processors' parts; shared memory (the
     /// threads machine) ignores them.
     fn table_accesses(&mut self, _accesses: &[Access]) {}
+    /// Plies from the root whose nodes the machine wants reported through
+    /// [`Processor::tree`]: none by default (the simulator asks while it traces).
+    fn tree_plies(&self) -> usize {
+        0
+    }
+    /// Takes a node of the top plies entered, left or split (the Lab's tree view).
+    fn tree(&mut self, _event: TreeEvent) {}
 }
 
 /// Sends `message` to every other processor.

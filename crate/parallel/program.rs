@@ -115,6 +115,7 @@ impl<L: Listener> Program for DeepeningProgram<'_, L> {
 
     fn step(&mut self, cpu: &mut dyn Processor<NoMessage>) -> Activity {
         let Some(deepening) = self.deepening.as_mut() else { return Activity::Finished };
+        self.searcher.set_tree_plies(cpu.tree_plies());
         let mut done = deepening.step(self.searcher, self.tt, self.control, &mut self.listener);
         let own = deepening.completed().depth;
         if own > self.deepest.depth() {
@@ -126,6 +127,7 @@ impl<L: Listener> Program for DeepeningProgram<'_, L> {
         }
         let done = done || (!self.is_main && self.helpers_stop.stopped());
         pass_accesses(self.searcher, cpu);
+        super::split::forward_tree_events(self.searcher, cpu);
         if !done {
             return Activity::Working;
         }

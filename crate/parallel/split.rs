@@ -226,7 +226,9 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     fn give_work(&mut self, to: usize, cpu: &mut dyn Processor<Message>) -> bool {
         let job = self.next_job;
         let window = self.policy.window;
-        let given = self.best_split().and_then(|(_, i, frame)| self.contexts[i].searcher.give_away(frame, to, window, job));
+        let Some((_, i, frame)) = self.best_split() else { return false };
+        let given = self.contexts[i].searcher.give_away(frame, to, window, job);
+        forward_tree_events(&mut self.contexts[i].searcher, cpu);
         let Some(problem) = given else { return false };
         self.next_job = self.next_job.wrapping_add(1);
         cpu.note(Note::Split);
@@ -290,6 +292,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     /// Sends what the closed context's searcher still has to say and keeps the searcher.
     fn recycle(&mut self, mut context: Context<'a>, cpu: &mut dyn Processor<Message>) {
         send_notices(&mut context.searcher, cpu);
+        forward_tree_events(&mut context.searcher, cpu);
         match context.searcher {
             Slot::Own(s) => self.own = Some(s),
             Slot::Spare(s) => self.spares.push(s),
@@ -323,9 +326,10 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     /// Steps context `i`; returns whether it did a node's work.
     fn step_context(&mut self, i: usize, cpu: &mut dyn Processor<Message>) -> bool {
         if i == 0 && self.root.is_some() {
-            return self.step_root();
+            return self.step_root(cpu);
         }
         let context = &mut self.contexts[i];
+        context.searcher.set_tree_plies(cpu.tree_plies());
         match context.searcher.step() {
             Progress::Running => true,
             Progress::Waiting => {
@@ -345,10 +349,11 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         }
     }
 
-    fn step_root(&mut self) -> bool {
+    fn step_root(&mut self, cpu: &mut dyn Processor<Message>) -> bool {
         let root = self.root.as_mut().expect("processor 0");
         let context = &mut self.contexts[0];
         let Some(deepening) = root.deepening.as_mut() else { return false };
+        context.searcher.set_tree_plies(cpu.tree_plies());
         if !deepening.step(&mut context.searcher, self.tt, root.control, &mut root.listener) {
             context.waiting = deepening.waiting();
             return !context.waiting;
@@ -402,6 +407,13 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     }
 }
 
+/// Passes the searcher's tree events on to the processor (the simulator traces them).
+pub(super) fn forward_tree_events<M>(searcher: &mut Searcher, cpu: &mut dyn Processor<M>) {
+    for event in searcher.take_tree_events() {
+        cpu.tree(event);
+    }
+}
+
 /// Turns the searcher's notices into CUTOFF and NEWBOUND messages.
 fn send_notices(searcher: &mut Searcher, cpu: &mut dyn Processor<Message>) {
     for notice in searcher.take_notices() {
@@ -450,6 +462,10 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
             if let Some(c) = self.contexts.get_mut(i) {
                 send_notices(&mut c.searcher, cpu);
             }
+        }
+        // Messages handled above (results, new bounds) may have moved any search.
+        for c in self.contexts.iter_mut() {
+            forward_tree_events(&mut c.searcher, cpu);
         }
         self.serve_held_requests(cpu);
         self.pass_accesses(cpu);

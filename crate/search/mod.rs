@@ -16,7 +16,7 @@ pub use bench::{bench, BenchResult, DEFAULT_BENCH_DEPTH};
 pub use driver::{search, Control, Deepening, Info, Line, Listener, NoReports, ScoreBound, SearchResult, SearchSettings};
 pub use qsearch::{quiescence, QuiescenceStats};
 pub use score::{Score, INFINITY, MATE, MAX_PLY};
-pub use searcher::{NodeKind, Notice, Progress, RootMove, SearchOptions, Searcher, SplitCandidate, SplitWindow, Subproblem};
+pub use searcher::{NodeKind, Notice, Progress, RootMove, SearchOptions, Searcher, SplitCandidate, SplitWindow, Subproblem, TreeEvent, TreePath, MAX_TREE_PLY};
 pub use see::see;
 pub use strength::{Noise, Strength, CANDIDATE_LINES, MAX_ELO, MIN_ELO};
 pub use time::{Budget, Limits};

@@ -32,7 +32,9 @@ use cozy_chess::{Board, Move, Piece};
 use std::sync::Arc;
 
 mod split;
+mod tree;
 pub use split::{Notice, SplitCandidate, SplitWindow, Subproblem};
+pub use tree::{TreeEvent, TreePath, MAX_TREE_PLY};
 
 /// Reverse futility pruning applies up to this depth, with this margin per ply.
 const RFP_MAX_DEPTH: i32 = 7;
@@ -244,6 +246,11 @@ pub struct Searcher {
     record_accesses: bool,
     /// Table accesses since the program last took them (capacity reserved once).
     accesses: Vec<Access>,
+    /// Nodes of plies below this are reported as tree events (0: none; the `tree` submodule).
+    tree_plies: usize,
+    tree_events: Vec<TreeEvent>,
+    /// Moves from the root of the whole search to frame 0 (a subproblem's line).
+    tree_base: TreePath,
 }
 
 /// Accesses a searcher's record holds without growing: one step makes at most one probe
@@ -286,6 +293,9 @@ impl Searcher {
             record_accesses: tt.parts() > 1,
             accesses: Vec::with_capacity(ACCESS_CAPACITY),
             tt,
+            tree_plies: 0,
+            tree_events: Vec::new(),
+            tree_base: TreePath::default(),
         }
     }
 
@@ -363,15 +373,16 @@ impl Searcher {
     /// to `depth` within `alpha..beta`. `root_moves`, if not empty, restricts the moves
     /// searched at the root (UCI `searchmoves`, MultiPV exclusions).
     pub fn start(&mut self, board: &Board, history: &[u64], alpha: i32, beta: i32, depth: i32, root_moves: &[Move]) {
-        self.prepare(history, 0);
+        self.prepare(history, 0, TreePath::default());
         self.root_filter.extend_from_slice(root_moves);
         self.init_frame(0, board.clone(), alpha, beta, depth, true, true);
         self.frames[0].kind = NodeKind::Pv;
     }
 
     /// Forgets the previous search (abandoning what is left of it) and sets the path.
-    fn prepare(&mut self, history: &[u64], base_ply: usize) {
+    fn prepare(&mut self, history: &[u64], base_ply: usize, line: TreePath) {
         self.abandon();
+        self.tree_base = line;
         self.hashes.clear();
         self.hashes.extend_from_slice(history);
         self.game_len = history.len();
@@ -443,6 +454,9 @@ impl Searcher {
     fn enter(&mut self) -> Progress {
         self.nodes += 1;
         let top = self.top;
+        if self.frames[top].ply < self.tree_plies {
+            self.report_enter();
+        }
         let pure = self.options.pure;
         let f = &mut self.frames[top];
         let ply = f.ply;
@@ -495,7 +509,7 @@ impl Searcher {
                 Bound::Upper => score <= f.alpha,
             };
             if !pure && !f.pv_node && ply > 0 && e.depth as i32 >= f.depth && usable {
-                return self.finish_with(score);
+                return self.finish_as(score, true);
             }
         }
         f.static_eval = if f.in_check {
@@ -657,6 +671,14 @@ impl Searcher {
 
     /// Pops the top frame and hands `value` (from that frame's side) to its parent.
     fn finish_with(&mut self, value: i32) -> Progress {
+        self.finish_as(value, false)
+    }
+
+    /// [`Searcher::finish_with`], `from_table` when the table's entry is the value.
+    fn finish_as(&mut self, value: i32, from_table: bool) -> Progress {
+        if self.frames[self.top].ply < self.tree_plies {
+            self.report_leave(self.top, Some(value), from_table);
+        }
         self.leave_top();
         if self.top == 0 {
             self.frames[0].phase = Phase::Enter;

@@ -4,15 +4,20 @@
 //!
 //! Three calls: [`lab_catalogue`] (what the menus offer), [`lab_network`] (where to draw a
 //! machine's processors and links) and [`lab_simulate`] (one experiment: the serial search
-//! on one processor, then the algorithm on p, with the p-processor run's trace handed to a
-//! JavaScript sink in batches of numbers for the replay, and kept as JSON lines,
-//! `docs/trace-schema.md`, for the export).
+//! on one processor, then the algorithm on p, with the p-processor run's trace streamed to
+//! a JavaScript sink in batches, as numbers for the replay or as JSON lines,
+//! `docs/trace-schema.md`, for the export). Nothing of the trace is kept here, so memory
+//! stays bounded at 1024 processors; the export runs the experiment again (the same seed
+//! gives the same trace, which the hash checks).
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use crate::chess::parse_fen;
-use crate::machine::sim::{presets::PRESETS, simulate_suite, Event, Sim, SimRow, SimSuite, TraceMode};
+use crate::machine::sim::{node_kind_index, presets::PRESETS, simulate_suite, Event, Sim, SimRow, SimSuite, TraceSink};
 use crate::machine::MessageKind;
+use crate::search::TreeEvent;
 use crate::net::{Ends, Kind, LinkKind, Topology};
 use crate::parallel::Algorithm;
 use crate::search::SearchSettings;
@@ -202,8 +207,8 @@ struct LabReport {
     idle_ns: Vec<u64>,
     #[serde(rename = "linkBusyNs")]
     link_busy_ns: Vec<u64>,
-    /// Wall-clock milliseconds both searches took in the simulator (tracing included,
-    /// streaming the trace not): the simulator's speed in this browser.
+    /// Wall-clock milliseconds both searches took in the simulator, tracing and handing
+    /// the trace to the worker included: the simulator's speed in this browser.
     #[serde(rename = "simulationMs")]
     simulation_ms: f64,
 }
@@ -212,9 +217,16 @@ struct LabReport {
 /// `e`, `d` as `www/src/lab/eventColumns.js` reads them.
 const WORDS_PER_EVENT: usize = 7;
 
+/// Offset that makes a score non-negative in the replay's packed window (scores stay
+/// far inside ±2^16).
+const SCORE_OFFSET: i64 = 1 << 16;
+
 /// An event as the replay's numbers, or `None` for events the replay does not use
-/// (`run`, `note`). Codes: 1 state, 2 nodes, 3 send, 4 hop, 5 deliver, 6 end. Integers up
-/// to 2^53 are exact in an `f64`, far beyond any virtual time or count of a browser run.
+/// (`run`, `note`). Codes: 1 state, 2 nodes, 3 send, 4 hop, 5 deliver, 6 end, 7 node,
+/// 8 leave, 9 split. Tree events: `a` = p, `b` = the path's first two moves, `c` its
+/// next two (15 bits a move, as `TreePath::packed`), `e` = length | flags << 3, `d` a
+/// score (node: the window as (alpha + 2^16) · 2^17 + beta + 2^16). Integers up to 2^53
+/// are exact in an `f64`, far beyond any virtual time or count of a browser run.
 fn replay_words(event: &Event) -> Option<[f64; WORDS_PER_EVENT]> {
     let w = |x: u64| x as f64;
     Some(match *event {
@@ -224,14 +236,35 @@ fn replay_words(event: &Event) -> Option<[f64; WORDS_PER_EVENT]> {
         Event::Hop { msg, link, from, to, start, end } => [4.0, w(start), msg.into(), link.into(), from.into(), to.into(), w(end)],
         Event::Deliver { t, to, .. } => [5.0, w(t), to.into(), 0.0, 0.0, 0.0, 0.0],
         Event::End { end, .. } => [6.0, w(end), 0.0, 0.0, 0.0, 0.0, w(end)],
+        Event::Tree { t, p, event } => tree_words(t, p, &event),
         Event::Run { .. } | Event::Note { .. } => return None,
     })
 }
 
-/// One finished experiment: its report, and its trace kept for the JSON lines export.
+/// A tree event's replay numbers (see [`replay_words`]).
+fn tree_words(t: u64, p: u32, event: &TreeEvent) -> [f64; WORDS_PER_EVENT] {
+    const TWO_MOVES: u64 = (1 << 30) - 1;
+    let path = match event {
+        TreeEvent::Node { path, .. } | TreeEvent::Leave { path, .. } | TreeEvent::Split { path, .. } => path,
+    };
+    let packed = path.packed();
+    let (first, second, len) = ((packed & TWO_MOVES) as f64, (packed >> 30 & TWO_MOVES) as f64, path.len() as u64);
+    let score = |v: i32| (v as i64 + SCORE_OFFSET) as f64;
+    let (code, flags, d) = match *event {
+        TreeEvent::Node { depth, alpha, beta, kind, received, .. } => {
+            let flags = depth.clamp(0, 255) as u64 | (node_kind_index(kind) as u64) << 8 | (received as u64) << 10;
+            (7.0, flags, score(alpha) * (1u64 << 17) as f64 + score(beta))
+        }
+        TreeEvent::Leave { value, cut, tt, aborted, .. } => (8.0, cut as u64 | (tt as u64) << 1 | (aborted as u64) << 2, value as f64),
+        TreeEvent::Split { to, .. } => (9.0, to as u64, 0.0),
+    };
+    [code, t as f64, p.into(), first, second, (len | flags << 3) as f64, d]
+}
+
+/// What a finished experiment hands back: its report and its trace's header line.
 #[wasm_bindgen]
 pub struct LabRun {
-    machine: Sim,
+    header: String,
     report: LabReport,
 }
 
@@ -244,31 +277,81 @@ impl LabRun {
 
     /// The trace's header line (`ev: machine`).
     pub fn header(&self) -> String {
-        self.machine.trace_header()
+        self.header.clone()
     }
+}
 
-    /// JSON lines of events `start..start + count` (docs/trace-schema.md), each ending in a
-    /// newline; asked for in pieces so that no one string holds a trace of millions.
-    pub fn jsonl(&self, start: usize, count: usize) -> String {
-        let trace = self.machine.trace().expect("tracing was switched on");
-        let events = trace.events();
-        let end = start.saturating_add(count).min(events.len());
-        let mut out = String::new();
-        for event in &events[start.min(end)..end] {
-            out.push_str(&event.to_json(trace.labels()));
-            out.push('\n');
+/// How the streamed trace reaches JavaScript.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stream {
+    /// Replay numbers ([`WORDS_PER_EVENT`] per event), a `Float64Array` per batch.
+    Replay,
+    /// JSON lines, a string per batch.
+    Lines,
+}
+
+/// The trace on its way to the Lab worker: events are turned into the stream's form and
+/// handed over every `batch` events, so no more than a batch is held here.
+struct Batcher {
+    sink: js_sys::Function,
+    stream: Stream,
+    batch: usize,
+    pending: usize,
+    words: Vec<f64>,
+    lines: String,
+    /// The sink threw (the run goes on; the error is reported at its end).
+    failed: bool,
+}
+
+impl Batcher {
+    /// Hands what is pending to the sink.
+    fn flush(&mut self) {
+        if self.pending == 0 {
+            return;
         }
-        out
+        let piece: JsValue = match self.stream {
+            Stream::Replay => js_sys::Float64Array::from(self.words.as_slice()).into(),
+            Stream::Lines => JsValue::from_str(&self.lines),
+        };
+        self.failed |= self.sink.call1(&JsValue::NULL, &piece).is_err();
+        self.words.clear();
+        self.lines.clear();
+        self.pending = 0;
+    }
+}
+
+/// The machine's handle on the shared [`Batcher`] (the call flushes the last batch).
+struct BatchSink(Rc<RefCell<Batcher>>);
+
+impl TraceSink for BatchSink {
+    fn event(&mut self, event: &Event, labels: &[String]) {
+        let mut batcher = self.0.borrow_mut();
+        match batcher.stream {
+            Stream::Replay => match replay_words(event) {
+                Some(words) => batcher.words.extend_from_slice(&words),
+                None => return,
+            },
+            Stream::Lines => {
+                let line = event.to_json(labels);
+                batcher.lines.push_str(&line);
+                batcher.lines.push('\n');
+            }
+        }
+        batcher.pending += 1;
+        if batcher.pending >= batcher.batch {
+            batcher.flush();
+        }
     }
 }
 
 /// Runs one experiment: the serial search on one processor of the preset's machine (T(1),
 /// N(1)), then `algorithm` on all `processors`, tracing that run. The run's events go to
-/// `sink(Float64Array)` in order, `batch` events a call, as the replay's numbers
-/// ([`WORDS_PER_EVENT`] each, see `replay_words`), so the page never parses text; the
-/// returned [`LabRun`] holds the report and the trace for the JSON lines export.
+/// `sink` in order, `batch` events a call: as the replay's numbers (a `Float64Array`,
+/// [`WORDS_PER_EVENT`] each, see `replay_words`), so the page never parses text, or with
+/// `lines` as JSON lines (a string, each line ending in a newline) for the export. The
+/// returned [`LabRun`] holds the report and the header line.
 #[wasm_bindgen(js_name = labSimulate)]
-pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize) -> Result<LabRun, JsError> {
+pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize, lines: bool) -> Result<LabRun, JsError> {
     keep_panic_messages();
     let request: LabRequest = serde_wasm_bindgen::from_value(request).map_err(|e| JsError::new(&format!("bad Lab request: {e}")))?;
     let algorithm = Algorithm::from_name(&request.algorithm).ok_or_else(|| JsError::new(&format!("unknown algorithm '{}'", request.algorithm)))?;
@@ -279,24 +362,25 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize) -> 
     let board = parse_fen(&request.fen).map_err(|e| JsError::new(&format!("bad FEN: {e}")))?;
     let mut serial = Sim::from_names(&request.preset, Some(&request.net), 1, request.seed)?;
     let mut machine = Sim::from_names(&request.preset, Some(&request.net), request.processors, request.seed)?;
-    machine.set_trace(TraceMode::Full);
+    let stream = if lines { Stream::Lines } else { Stream::Replay };
+    let batch = batch.max(1);
+    let batcher = Rc::new(RefCell::new(Batcher { sink: sink.clone(), stream, batch, pending: 0, words: Vec::with_capacity(batch * WORDS_PER_EVENT), lines: String::new(), failed: false }));
+    machine.stream_trace(Box::new(BatchSink(batcher.clone())));
     let boards = [board];
     let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, placement, settings: SearchSettings::default() };
     let started = js_sys::Date::now();
     let rows = simulate_suite(&mut serial, std::slice::from_mut(&mut machine), &suite, &[algorithm], &mut |_| {}).map_err(|e| JsError::new(&e))?;
     let simulation_ms = js_sys::Date::now() - started;
+    batcher.borrow_mut().flush();
+    if batcher.borrow().failed {
+        return Err(JsError::new("the trace sink failed"));
+    }
 
     let trace = machine.trace().expect("tracing was switched on");
-    let mut words = Vec::with_capacity(batch.max(1) * WORDS_PER_EVENT);
-    for chunk in trace.events().chunks(batch.max(1)) {
-        words.clear();
-        words.extend(chunk.iter().filter_map(replay_words).flatten());
-        sink.call1(&JsValue::NULL, &js_sys::Float64Array::from(words.as_slice())).map_err(|_| JsError::new("the trace sink failed"))?;
-    }
     let run = machine.last_run().expect("the algorithm ran on the machine");
     let report = LabReport {
         rows: rows.iter().map(LabRow::from).collect(),
-        events: trace.events().len(),
+        events: trace.recorded() as usize,
         hash: format!("{:016x}", trace.hash()),
         elapsed_ns: run.elapsed_ns,
         end_ns: run.end_ns,
@@ -305,5 +389,5 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize) -> 
         link_busy_ns: run.link_busy_ns.clone(),
         simulation_ms,
     };
-    Ok(LabRun { machine, report })
+    Ok(LabRun { header: machine.trace_header(), report })
 }

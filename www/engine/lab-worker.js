@@ -9,14 +9,16 @@
 //                   { id, type: 'network', drawing }
 //                   { id, type: 'trace', words }            events as numbers (Float64Array, 7 per
 //                                                           event: see src/lab/eventColumns.js), in order
-//                   { id, type: 'report', report, wallMs }  after the last trace message
+//                   { id, type: 'report', report, wallMs, memoryMiB }  after the last trace message
 //                   { id, type: 'export', blob }            header line, then one line per event
 //                   { id, type: 'error', message }          bad input; the worker stays usable
 //                   { type: 'crashed', message }            the wasm trapped; start a new worker
 //
-// Trace batches are coalesced: the simulator hands over TRACE_BATCH events at a time and
-// this worker posts at most one message per POST_MS (the rest before the report),
-// transferring the buffers, so the page gets few messages and never parses text.
+// Trace batches are coalesced: the simulator streams TRACE_BATCH events at a time (it keeps
+// none, so 1024 processors fit its memory) and this worker posts at most one message per
+// POST_MS (the rest before the report), transferring the buffers, so the page gets few
+// messages and never parses text. The export runs the last experiment again with the
+// trace as JSON lines (same seed, same trace: the hash is checked).
 import init, { labCatalogue, labNetwork, labPanicMessage, labSimulate } from '../pkg/single/meshmate.js';
 
 /** Events per call of the simulator's sink. */
@@ -25,13 +27,14 @@ const TRACE_BATCH = 4096;
 const POST_MS = 40;
 /** Events per piece of the JSON lines export. */
 const EXPORT_PIECE = 65536;
+const MIB = 2 ** 20;
 /** Memory in use at which an abort without a panic means the wasm memory (1 GiB at most) ran out. */
 const MEMORY_FULL_MIB = 768;
 
 const early = [];
 let ready = false;
 let crashed = false;
-/** The last run (a LabRun: report and trace), kept for its export until the next run. */
+/** The last run's request and report, for its export. */
 let lastRun = null;
 
 self.onmessage = (e) => {
@@ -68,14 +71,12 @@ function handle(message) {
 
 /** Why the wasm aborted without a panic message: allocation failures abort silently. */
 function abortReason(error) {
-  const mib = Math.round(wasm.memory.buffer.byteLength / 2 ** 20);
+  const mib = Math.round(wasm.memory.buffer.byteLength / MIB);
   if (mib >= MEMORY_FULL_MIB) return `out of memory: the run and its trace filled the simulator's ${mib} MiB; try fewer processors or a shallower depth`;
   return String(error.message ?? error);
 }
 
 function run(id, request) {
-  // The previous trace's memory goes back to the simulator before the next run.
-  lastRun?.free();
   lastRun = null;
   const started = performance.now();
   let pending = [];
@@ -95,10 +96,13 @@ function run(id, request) {
   const result = labSimulate(request, (words) => {
     pending.push(words);
     if (performance.now() - lastPost >= POST_MS) flush();
-  }, TRACE_BATCH);
+  }, TRACE_BATCH, false);
   flush();
-  lastRun = result;
-  self.postMessage({ id, type: 'report', report: result.report(), wallMs: performance.now() - started });
+  const report = result.report();
+  result.free();
+  lastRun = { request, report };
+  const memoryMiB = wasm.memory.buffer.byteLength / MIB;
+  self.postMessage({ id, type: 'report', report, wallMs: performance.now() - started, memoryMiB });
 }
 
 function exportTrace(id) {
@@ -106,10 +110,16 @@ function exportTrace(id) {
     self.postMessage({ id, type: 'error', message: 'no run to export yet' });
     return;
   }
-  const parts = [`${lastRun.header()}\n`];
-  const { events } = lastRun.report();
-  for (let start = 0; start < events; start += EXPORT_PIECE) parts.push(lastRun.jsonl(start, EXPORT_PIECE));
-  self.postMessage({ id, type: 'export', blob: new Blob(parts, { type: 'application/x-ndjson' }) });
+  const parts = [];
+  const again = labSimulate(lastRun.request, (text) => parts.push(new Blob([text])), EXPORT_PIECE, true);
+  const { hash } = again.report();
+  const header = again.header();
+  again.free();
+  if (hash !== lastRun.report.hash) {
+    self.postMessage({ id, type: 'error', message: `the run did not repeat (trace ${hash}, shown ${lastRun.report.hash}); export refused` });
+    return;
+  }
+  self.postMessage({ id, type: 'export', blob: new Blob([`${header}\n`, ...parts], { type: 'application/x-ndjson' }) });
 }
 
 const wasm = await init();

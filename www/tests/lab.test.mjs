@@ -5,7 +5,8 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RESULTS, collectErrors, servedApp } from './browser.mjs';
+import { Chess } from 'chess.js';
+import { RESULTS, WWW, collectErrors, servedApp } from './browser.mjs';
 
 const LAB_READY_MS = 60000;
 const RUN_MS = 120000;
@@ -76,7 +77,107 @@ async function measureFps(page, ms = 3000) {
   return frames;
 }
 
+/** Waits until the replay's tree satisfies `ready(tree)` (a snapshot's `tree`), then pauses. */
+async function treeUntil(page, ready, timeout = 60000) {
+  await page.waitForFunction((source) => {
+    const tree = window.__lab.snapshot().tree;
+    return tree && new Function('tree', `return ${source}`)(tree);
+  }, ready, { timeout });
+  await page.click('[data-lab="pause"]');
+  return (await snapshot(page)).tree;
+}
+
+/** A processor whose current node is open and below the root, or null. */
+async function busyHelper(page) {
+  return page.evaluate(() => {
+    const { processors } = window.__lab.snapshot().drawn;
+    for (let p = 1; p < processors; p++) {
+      const node = window.__lab.current(p);
+      if (node?.open && node.path.length > 0) return { p, node };
+    }
+    return null;
+  });
+}
+
+/** BK.01's position, from the shared reference data (../shared/data beside the repository). */
+function firstBratkoKopec() {
+  const record = readFileSync(join(WWW, '..', '..', 'shared', 'data', 'bratko-kopec.epd'), 'utf8')
+    .split('\n')
+    .find((line) => line.trim() && !line.startsWith('#'));
+  return `${record.split(/\s+/).slice(0, 4).join(' ')} 0 1`;
+}
+
+/** A SAN move, or castling. */
+const SAN = /^(O-O(-O)?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](x[a-h])?[1-8](=[QRBN])?)[+#]?$/;
+
 describe('Lab', () => {
+  test('tree view after ybwc on 16: SAN labels and node types, a split point and a cutoff; hover shows a path, click puts the node on the board', { timeout: 240000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    await runAndWatch(page, { algorithm: 'ybwc', net: 'debruijn', processors: 16, preset: 't800', position: 'BK.01', depth: 5 });
+    const tree = await treeUntil(page, 'tree.iteration >= 3 && tree.owners >= 4 && tree.drawn.marks.split > 0 && tree.drawn.marks.cut > 0 && tree.received > 0 && tree.nodes > 20');
+    assert.ok(tree.types.pv > 0 && tree.types.cut > 0, JSON.stringify(tree.types));
+    assert.ok(tree.splitPoints >= tree.drawn.marks.split && tree.cuts >= tree.drawn.marks.cut, JSON.stringify(tree));
+    // The first ply's labels are legal moves of BK.01 in SAN (chess.js in Node checks them).
+    const legal = new Set(new Chess(firstBratkoKopec()).moves());
+    assert.ok(tree.firstPly.length > 0);
+    for (const san of tree.firstPly) assert.ok(legal.has(san), `${san} is not a legal move of BK.01`);
+    await page.locator('.lab-tree').screenshot({ path: join(RESULTS, 'lab-tree-16.png') });
+    // Hovering the root (top band) gives its window.
+    const treeBox = await page.locator('.lab-tree').boundingBox();
+    await page.mouse.move(treeBox.x + 8, treeBox.y + 10);
+    assert.match(await page.textContent('.lab-tree-tooltip'), /^root · P0 · PV · window \[-?\d+, -?\d+\] · depth \d+/);
+    const { labels } = tree.drawn;
+    assert.ok(labels.length > 3, `only ${labels.length} labels drawn`);
+    for (const label of labels.filter((l) => !l.startsWith('root'))) assert.match(label, SAN);
+
+    // Hover a helper with an open node: its path in SAN, window, depth and type.
+    const helper = await busyHelper(page);
+    assert.ok(helper, 'no helper has an open node below the root');
+    const box = await page.locator('.lab-canvas').boundingBox();
+    const [x, y] = await page.evaluate((p) => window.__lab.processorPoint(p), helper.p);
+    await page.mouse.move(box.x + x, box.y + y);
+    const tip = await page.textContent('.lab-tooltip');
+    assert.match(tip, new RegExp(`^P${helper.p} `));
+    assert.ok(tip.includes(`at ${helper.node.san.join(' ')} · window [${helper.node.alpha}, ${helper.node.beta}] · depth ${helper.node.depth} · ${helper.node.type.toUpperCase()}`), tip);
+
+    // Click it: the Lab's board shows that node's position, its nodes are highlighted.
+    await page.mouse.click(box.x + x, box.y + y);
+    const clicked = await snapshot(page);
+    assert.equal(clicked.selected, helper.p);
+    assert.equal(clicked.boardFen, helper.node.fen);
+    const pieces = helper.node.fen.split(' ')[0].replace(/[^a-zA-Z]/g, '').length;
+    // chessground animates from the board shown before: wait for the pieces to settle.
+    await page.waitForFunction((n) => document.querySelectorAll('.lab-board cg-board piece:not(.ghost):not(.fading)').length === n, pieces, { timeout: 5000 });
+    await page.waitForFunction((p) => window.__lab.snapshot().tree.drawn.highlighted > 0, helper.p);
+    await page.screenshot({ path: join(RESULTS, 'lab-tree-selected-16.png') });
+    assert.deepEqual(errors, []);
+  });
+
+  test('step node (button and Shift+→) advances to exactly the next node event', { timeout: 180000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    await runAndWatch(page, { algorithm: 'ybwc', processors: 16, depth: 4 });
+    await page.click('[data-lab="pause"]');
+    const nextNode = () =>
+      page.evaluate(() => {
+        const { cursor, events } = window.__lab.snapshot();
+        const codes = window.__lab.codes(cursor, events - cursor);
+        const k = codes.indexOf(7);
+        return k < 0 ? null : cursor + k;
+      });
+    for (const press of [() => page.click('[data-lab="step-node"]'), () => page.keyboard.press('Shift+ArrowRight'), () => page.click('[data-lab="step-node"]')]) {
+      const before = await snapshot(page);
+      const target = await nextNode();
+      assert.ok(target !== null, 'no node event left to step to');
+      assert.ok(target > before.cursor || before.nextCode === 7);
+      await press();
+      const after = await snapshot(page);
+      assert.equal(after.running, false);
+      assert.equal(after.cursor, target + 1, `from ${before.cursor}: the next node event is ${target}`);
+      assert.equal((await page.evaluate((i) => window.__lab.codes(i, 1), target))[0], 7);
+    }
+    assert.deepEqual(errors, []);
+  });
+
   test('ybwc on DeBruijn with 16 processors: 16 processors drawn, messages moving, pixels changing', { timeout: 180000 }, async (t) => {
     const { page, errors } = await openLab(t);
     const started = Date.now();
@@ -208,15 +309,20 @@ describe('Lab', () => {
 
   test('64 and 256 processors: detailed then aggregate drawing; 1024 as heat maps; screenshots and frame rates', { timeout: 600000 }, async (t) => {
     const { page, errors } = await openLab(t);
-    // 1024 with lazysmp: the message-passing algorithms' traces at 1024 do not fit the wasm memory (see the report).
-    for (const [algorithm, processors, depth, mode] of [['ybwc', 64, 4, 'detailed'], ['ybwc', 256, 4, 'aggregate'], ['lazysmp', 1024, 3, 'aggregate']]) {
-      const snap = await runAndWatch(page, { algorithm, net: 'debruijn', processors, preset: 't800', position: 'BK.01', depth }, { messages: algorithm !== 'lazysmp' });
+    // 1024 with ybwc: the simulator streams the trace (keeps none), so it fits the wasm memory.
+    for (const [algorithm, processors, depth, mode] of [['ybwc', 64, 4, 'detailed'], ['ybwc', 256, 4, 'aggregate'], ['ybwc', 1024, 3, 'aggregate']]) {
+      const snap = await runAndWatch(page, { algorithm, net: 'debruijn', processors, preset: 't800', position: 'BK.01', depth });
       assert.equal(snap.drawn.processors, processors);
       assert.equal(snap.drawn.mode, mode);
+      await page.waitForFunction(() => window.__lab.snapshot().tree?.nodes > 0, null, { timeout: 30000 });
       if (processors !== 256) await page.screenshot({ path: join(RESULTS, `lab-${processors}.png`) });
+      await page.locator('.lab-tree').screenshot({ path: join(RESULTS, `lab-tree-${processors}.png`) });
       const fps = await measureFps(page);
       const rate = snap.report.events / (snap.report.simulationMs / 1000);
-      figures.push(`p=${processors} ${algorithm} debruijn depth ${depth}: ${snap.report.events} events in ${snap.report.simulationMs.toFixed(0)} ms = ${Math.round(rate)} events/s (trace streamed, total ${snap.report.wallMs.toFixed(0)} ms); ${fps.toFixed(1)} fps`);
+      figures.push(
+        `p=${processors} ${algorithm} debruijn depth ${depth}: ${snap.report.events} events in ${snap.report.simulationMs.toFixed(0)} ms = ${Math.round(rate)} events/s ` +
+          `(trace streamed, total ${snap.report.wallMs.toFixed(0)} ms, simulator memory ${snap.report.memoryMiB} MiB); ${fps.toFixed(1)} fps`,
+      );
       assert.ok(fps > 5, `${fps} frames per second at ${processors} processors`);
     }
     assert.deepEqual(errors, []);

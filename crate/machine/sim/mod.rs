@@ -36,7 +36,7 @@ pub use error::SimError;
 pub use experiment::{signature, simulate_suite, SimRow, SimSuite};
 pub use presets::Preset;
 pub use throughput::{simulation_speed, SpeedRow};
-pub use trace::{Event, ProcessorState, Trace, TraceMode, NODE_SAMPLE};
+pub use trace::{node_kind_index, Event, ProcessorState, Trace, TraceMode, TraceSink, NODE_KIND_NAMES, NODE_SAMPLE, TREE_PLIES};
 
 use super::{Counters, Machine, Payload, Program};
 use crate::net::{Kind, Topology};
@@ -107,6 +107,12 @@ impl Sim {
     /// Starts recording the event stream as `mode` says (dropping what was recorded).
     pub fn set_trace(&mut self, mode: TraceMode) {
         self.trace = Trace::new(mode);
+    }
+
+    /// Starts recording the event stream into `sink`, event by event (keeping the hash
+    /// and the count, not the events: memory stays bounded however long the runs).
+    pub fn stream_trace(&mut self, sink: Box<dyn TraceSink>) {
+        self.trace = Some(Trace::streaming(sink));
     }
 
     /// Names the next run in the trace (the position and algorithm, say).

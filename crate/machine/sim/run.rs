@@ -23,9 +23,10 @@ use super::cpu::Cpus;
 use super::links::Links;
 use super::random::Random;
 use super::table::{serving_ns, RemoteAccesses, TableMessage};
-use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE};
+use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE, TREE_PLIES};
 use super::RunReport;
 use crate::machine::{Activity, Counters, MessageKind, Note, Payload, Processor, Program};
+use crate::search::TreeEvent;
 use crate::tt::Access;
 use crate::net::{Route, Topology};
 use std::collections::VecDeque;
@@ -113,6 +114,7 @@ pub(super) struct Run<'r, 'h, M> {
     notes: Vec<Note>,
     /// Accesses of the step being taken to other processors' table entries.
     remote: RemoteAccesses,
+    trees: Vec<TreeEvent>,
     messages: u64,
     main_finished: bool,
     /// When processor 0 finished.
@@ -126,6 +128,9 @@ struct View<'v, M> {
     mailbox: &'v mut VecDeque<(usize, M)>,
     outbox: &'v mut Vec<(usize, M)>,
     notes: &'v mut Vec<Note>,
+    /// Tree events of the step (asked for only while tracing).
+    trees: &'v mut Vec<TreeEvent>,
+    tree_plies: usize,
     random: &'v mut Random,
     counters: &'v Counters,
     remote: &'v mut RemoteAccesses,
@@ -164,6 +169,14 @@ impl<M: Payload> Processor<M> for View<'_, M> {
     fn table_accesses(&mut self, accesses: &[Access]) {
         self.remote.note(self.id, self.count, accesses);
     }
+
+    fn tree_plies(&self) -> usize {
+        self.tree_plies
+    }
+
+    fn tree(&mut self, event: TreeEvent) {
+        self.trees.push(event);
+    }
 }
 
 impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
@@ -199,6 +212,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             outbox: Vec::new(),
             notes: Vec::new(),
             remote: RemoteAccesses::default(),
+            trees: Vec::new(),
             messages: 0,
             main_finished: false,
             main_end: 0,
@@ -285,6 +299,8 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             mailbox: &mut self.mailboxes[id],
             outbox: &mut self.outbox,
             notes: &mut self.notes,
+            trees: &mut self.trees,
+            tree_plies: if self.trace.is_some() { TREE_PLIES } else { 0 },
             random: &mut proc.random,
             counters: self.counters,
             remote: &mut self.remote,
@@ -310,6 +326,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             self.trace_step(id, time, end, nodes);
         } else {
             self.notes.clear();
+            self.trees.clear();
         }
         let mut remote = std::mem::take(&mut self.remote);
         for (k, &owner) in remote.probes.iter().enumerate() {
@@ -340,6 +357,11 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             self.record(Event::Note { t: time, p: id as u32, note });
         }
         self.notes = notes;
+        let mut trees = std::mem::take(&mut self.trees);
+        for event in trees.drain(..) {
+            self.record(Event::Tree { t: time, p: id as u32, event });
+        }
+        self.trees = trees;
         if nodes >= self.procs[id].next_sample {
             self.procs[id].next_sample = (nodes / NODE_SAMPLE + 1) * NODE_SAMPLE;
             self.record(Event::Nodes { t: end, p: id as u32, nodes });

@@ -18,11 +18,22 @@
 //! | `note`    | `t`, `p`, `note` (`split`, `aborted`), `nodes` (for `aborted`) | what the program reported |
 //! | `nodes`   | `t`, `p`, `nodes` | a processor's node count, every [`NODE_SAMPLE`] nodes |
 //! | `end`     | `run`, `t`, `end` | processor 0 finished at `t`, the last processor at `end` |
+//! | `node`    | `t`, `p`, `path`, `depth`, `alpha`, `beta`, `type` (`pv`, `cut`, `all`), `received` | a processor entered a node of the top [`TREE_PLIES`] plies |
+//! | `leave`   | `t`, `p`, `path`, `value`, `cut`, `tt`, `aborted` | it is done with that node |
+//! | `split`   | `t`, `p`, `path`, `to` | that node gave a move to processor `to` |
 //!
-//! `msg` numbers messages within a run; `kind` is a [`MessageKind::name`].
+//! `msg` numbers messages within a run; `kind` is a [`MessageKind::name`]; `path` is the
+//! list of UCI moves from the root of the search to the node.
+//!
+//! The stream is kept whole ([`TraceMode::Full`]), or handed event by event to a
+//! [`TraceSink`] ([`Trace::streaming`]) so that memory stays bounded however long the run.
 
 use crate::machine::{MessageKind, Note};
+use crate::search::{NodeKind, TreeEvent, TreePath};
 use std::io::Write;
+
+/// Nodes of plies `0..TREE_PLIES` are traced as `node`, `leave` and `split` lines.
+pub const TREE_PLIES: usize = 4;
 
 /// A processor's node count is recorded each time it passes a multiple of this.
 pub const NODE_SAMPLE: u64 = 1024;
@@ -126,6 +137,15 @@ pub enum Event {
         /// Its node count.
         nodes: u64,
     },
+    /// A node of the top plies entered, left or split.
+    Tree {
+        /// When the step that did it began.
+        t: u64,
+        /// The processor.
+        p: u32,
+        /// What happened.
+        event: TreeEvent,
+    },
     /// The run is over.
     End {
         /// Its number.
@@ -152,6 +172,17 @@ impl Event {
             },
             Event::Nodes { t, p, nodes } => [7, t, p as u64, nodes, 0, 0],
             Event::End { run, t, end } => [8, run as u64, t, end, 0, 0],
+            Event::Tree { t, p, event } => {
+                let p = (p as u64) << 32;
+                let signed = |v: i32| v as i64 as u64;
+                match event {
+                    TreeEvent::Node { path, depth, alpha, beta, kind, received } => {
+                        [9, t, p | (depth as u8 as u64) << 8 | (node_kind_index(kind) as u64) << 1 | received as u64, path.packed(), signed(alpha), signed(beta)]
+                    }
+                    TreeEvent::Leave { path, value, cut, tt, aborted } => [10, t, p | cut as u64 | (tt as u64) << 1 | (aborted as u64) << 2, path.packed(), signed(value), 0],
+                    TreeEvent::Split { path, to } => [11, t, p | to as u64, path.packed(), 0, 0],
+                }
+            }
         }
     }
 
@@ -172,8 +203,36 @@ impl Event {
             Event::Note { t, p, note: Note::Aborted(nodes) } => format!(r#"{{"ev":"note","t":{t},"p":{p},"note":"aborted","nodes":{nodes}}}"#),
             Event::Nodes { t, p, nodes } => format!(r#"{{"ev":"nodes","t":{t},"p":{p},"nodes":{nodes}}}"#),
             Event::End { run, t, end } => format!(r#"{{"ev":"end","run":{run},"t":{t},"end":{end}}}"#),
+            Event::Tree { t, p, event } => match event {
+                TreeEvent::Node { path, depth, alpha, beta, kind, received } => {
+                    let kind = NODE_KIND_NAMES[node_kind_index(kind)];
+                    format!(r#"{{"ev":"node","t":{t},"p":{p},"path":{},"depth":{depth},"alpha":{alpha},"beta":{beta},"type":"{kind}","received":{received}}}"#, path_json(&path))
+                }
+                TreeEvent::Leave { path, value, cut, tt, aborted } => {
+                    format!(r#"{{"ev":"leave","t":{t},"p":{p},"path":{},"value":{value},"cut":{cut},"tt":{tt},"aborted":{aborted}}}"#, path_json(&path))
+                }
+                TreeEvent::Split { path, to } => format!(r#"{{"ev":"split","t":{t},"p":{p},"path":{},"to":{to}}}"#, path_json(&path)),
+            },
         }
     }
+}
+
+/// Node types as the trace names them, by [`node_kind_index`].
+pub const NODE_KIND_NAMES: [&str; 3] = ["pv", "cut", "all"];
+
+/// A node type's index in [`NODE_KIND_NAMES`].
+pub fn node_kind_index(kind: NodeKind) -> usize {
+    match kind {
+        NodeKind::Pv => 0,
+        NodeKind::Cut => 1,
+        NodeKind::All => 2,
+    }
+}
+
+/// A path as a JSON array of UCI moves.
+fn path_json(path: &TreePath) -> String {
+    let moves: Vec<String> = path.moves().map(|m| format!(r#""{m}""#)).collect();
+    format!("[{}]", moves.join(","))
 }
 
 /// Escapes a string for a JSON string literal.
@@ -205,12 +264,19 @@ pub enum TraceMode {
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
+/// Where a streaming trace puts each event as it is recorded.
+pub trait TraceSink {
+    /// Takes `event`; `labels` names the runs so far (for [`Event::to_json`]).
+    fn event(&mut self, event: &Event, labels: &[String]);
+}
+
 /// The recorded stream of every run of one simulated machine, and its FNV-1a hash.
-#[derive(Clone, Debug)]
 pub struct Trace {
     events: Option<Vec<Event>>,
+    sink: Option<Box<dyn TraceSink>>,
     labels: Vec<String>,
     hash: u64,
+    recorded: u64,
 }
 
 impl Trace {
@@ -218,9 +284,14 @@ impl Trace {
     pub(super) fn new(mode: TraceMode) -> Option<Trace> {
         match mode {
             TraceMode::Off => None,
-            TraceMode::Hash => Some(Trace { events: None, labels: Vec::new(), hash: FNV_OFFSET }),
-            TraceMode::Full => Some(Trace { events: Some(Vec::new()), labels: Vec::new(), hash: FNV_OFFSET }),
+            TraceMode::Hash => Some(Trace { events: None, sink: None, labels: Vec::new(), hash: FNV_OFFSET, recorded: 0 }),
+            TraceMode::Full => Some(Trace { events: Some(Vec::new()), sink: None, labels: Vec::new(), hash: FNV_OFFSET, recorded: 0 }),
         }
+    }
+
+    /// A trace that hands every event to `sink` and keeps only the hash and the count.
+    pub(super) fn streaming(sink: Box<dyn TraceSink>) -> Trace {
+        Trace { events: None, sink: Some(sink), labels: Vec::new(), hash: FNV_OFFSET, recorded: 0 }
     }
 
     /// Records `event`.
@@ -230,9 +301,18 @@ impl Trace {
                 self.hash = (self.hash ^ byte as u64).wrapping_mul(FNV_PRIME);
             }
         }
+        self.recorded += 1;
         if let Some(events) = self.events.as_mut() {
             events.push(event);
         }
+        if let Some(sink) = self.sink.as_mut() {
+            sink.event(&event, &self.labels);
+        }
+    }
+
+    /// Events recorded so far, whether kept, streamed or only hashed.
+    pub fn recorded(&self) -> u64 {
+        self.recorded
     }
 
     /// Starts run number `labels().len()` with a label (position, algorithm...).
@@ -248,7 +328,7 @@ impl Trace {
         self.hash
     }
 
-    /// The events (empty when only the hash is kept).
+    /// The events (empty when only the hash is kept or they were streamed).
     pub fn events(&self) -> &[Event] {
         self.events.as_deref().unwrap_or(&[])
     }

@@ -11,7 +11,8 @@
 //!   (the principal variation); zero-window children keep theirs;
 //! - a node is cut only by a proven lower bound (`proven >= beta`).
 
-use super::{Frame, NodeKind, Pending, Phase, Progress, Searcher, MAX_DEFERRED};
+use super::{Frame, NodeKind, Pending, Phase, Progress, Searcher, TreePath, MAX_DEFERRED};
+use crate::chess::to_standard_castling;
 use crate::search::score::MAX_PLY;
 use cozy_chess::{Board, Move};
 
@@ -42,6 +43,9 @@ pub struct Subproblem {
     pub ply: usize,
     /// Its expected type.
     pub kind: NodeKind,
+    /// The moves from the root of the whole search (its first plies: enough for the
+    /// tree events, which report only nodes that shallow).
+    pub line: TreePath,
 }
 
 /// Something the processor program must tell another processor.
@@ -98,7 +102,7 @@ pub struct SplitCandidate {
 impl Searcher {
     /// Prepares a search of a subproblem given by another processor.
     pub fn start_subproblem(&mut self, problem: &Subproblem) {
-        self.prepare(&problem.path, problem.ply);
+        self.prepare(&problem.path, problem.ply, problem.line);
         let pv_node = problem.kind == NodeKind::Pv;
         self.init_frame(0, problem.board.clone(), problem.alpha, problem.beta, problem.depth, pv_node, true);
         self.frames[0].kind = problem.kind;
@@ -148,9 +152,14 @@ impl Searcher {
         let path = &self.hashes[..self.game_len + on_path];
         // Repetitions reach back at most a hundred plies (the fifty-move rule).
         let path = path[path.len().saturating_sub(MAX_PLY + 100)..].to_vec();
+        let mut line = self.path_to(frame);
         let f = &self.frames[frame];
-        let kind = super::child_kind(f.kind, plan.pv_child);
-        Some(Subproblem { board: plan.child, path, alpha: plan.alpha, beta: plan.beta, depth: plan.depth, ply: f.ply + 1, kind })
+        line.push(to_standard_castling(&f.board, mv));
+        let (kind, ply) = (super::child_kind(f.kind, plan.pv_child), f.ply + 1);
+        if ply <= self.tree_plies {
+            self.report_split(frame, processor);
+        }
+        Some(Subproblem { board: plan.child, path, alpha: plan.alpha, beta: plan.beta, depth: plan.depth, ply, kind, line })
     }
 
     /// Takes the value `value` (from the child's side) of subproblem `job` with its
@@ -223,6 +232,7 @@ impl Searcher {
     /// and every child given away is cancelled.
     pub fn abandon(&mut self) {
         loop {
+            self.report_abandoned(self.top);
             self.leave_top();
             self.frames[self.top].phase = Phase::Enter;
             if self.top == 0 {
@@ -231,6 +241,13 @@ impl Searcher {
             self.top -= 1;
         }
         self.done = None;
+    }
+
+    /// Frame `index` is dropped without a value: reported if it was entered.
+    fn report_abandoned(&mut self, index: usize) {
+        if self.frames[index].ply < self.tree_plies && self.frames[index].phase != Phase::Enter {
+            self.report_leave(index, None, false);
+        }
     }
 
     /// Cancels the children of frame `index` that other processors search.
@@ -251,6 +268,7 @@ impl Searcher {
     /// dropped and it returns that value to its parent.
     fn cut_at(&mut self, index: usize) {
         while self.top > index {
+            self.report_abandoned(self.top);
             self.leave_top();
             self.top -= 1;
         }

@@ -5,7 +5,7 @@
 // parsed here; the JSON lines themselves stay in the worker for the export.
 
 /** Event codes, as crate/wasm/lab.rs writes them. */
-export const EV = { state: 1, nodes: 2, send: 3, hop: 4, deliver: 5, end: 6 };
+export const EV = { state: 1, nodes: 2, send: 3, hop: 4, deliver: 5, end: 6, node: 7, leave: 8, split: 9 };
 /** Numbers per event: code, time, a, b, c, e, d. */
 export const WORDS_PER_EVENT = 7;
 /** Processor states by index (the simulator's order), as the drawing colours them. */
@@ -16,7 +16,9 @@ const INITIAL_CAPACITY = 1 << 16;
  * Column meaning by code (time is when the event happens, for ordering the replay):
  * state: a = p, b = state index, d = nodes · nodes: a = p, d = nodes · send: a = msg,
  * b = from, c = kind index · hop: a = msg, b = link, c = from, e = to, d = end ·
- * deliver: a = to · end: d = the last processor's end.
+ * deliver: a = to · end: d = the last processor's end · node, leave, split (the top of
+ * the search tree, decoded in searchTree.js): a = p, b and c = the path's moves, e =
+ * length and flags, d = window or value.
  */
 export class EventColumns {
   constructor() {

@@ -3,6 +3,8 @@
 // replay (playback.js), the drawing (networkView.js), the charts (charts.js), the table
 // (resultsTable.js) and the exports; owns the animation loop and the keyboard.
 import './lab.css';
+import { Chess } from 'chess.js';
+import { Board } from '../board.js';
 import { LabCharts } from './charts.js';
 import { LabControls } from './controls.js';
 import { explain } from './explanations.js';
@@ -10,6 +12,7 @@ import { download, downloadCsv, downloadPng } from './exports.js';
 import { LabClient } from './labClient.js';
 import { DETAIL_LIMIT, KIND_COLORS, NetworkView, STATE_COLORS } from './networkView.js';
 import { Playback } from './playback.js';
+import { MARK_COLORS, TYPE_COLORS, TreeView, describeNode, processorColor } from './treeView.js';
 import { ThreadsActivity } from './threadsActivity.js';
 import { COLUMNS, ResultsTable, rowCells } from './resultsTable.js';
 import { ZUGZWANG, reproduceRows } from './reproduce.js';
@@ -55,17 +58,29 @@ export class Lab {
             <button type="button" class="primary" data-lab="run">Run</button>
             <button type="button" data-lab="pause" aria-pressed="false" title="Pause or resume (space)">Pause</button>
             <button type="button" data-lab="step" title="Apply one event (→)">Step</button>
+            <button type="button" data-lab="step-node" title="Go on to the next node a processor enters (Shift+→)">Step node</button>
             <button type="button" data-lab="restart" title="Run again with the same seed">Restart</button>
             <label>Speed <select name="speed">${SPEEDS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
             <button type="button" data-lab="present" aria-pressed="false" title="Large type, high contrast">Presentation</button>
             <button type="button" data-lab="threads" aria-pressed="false" title="The Play engine's web workers searching the current board">Real threads</button>
           </div>
           <p class="lab-status" role="status"></p>
-          <div class="lab-canvas-box">
-            <canvas class="lab-canvas" aria-label="The simulated network"></canvas>
-            <div class="lab-tooltip" hidden></div>
+          <div class="lab-views">
+            <div class="lab-canvas-box">
+              <canvas class="lab-canvas" aria-label="The simulated network"></canvas>
+              <div class="lab-tooltip" hidden></div>
+            </div>
+            <div class="lab-tree-box">
+              <canvas class="lab-tree" aria-label="The top of the search tree"></canvas>
+              <div class="lab-tree-tooltip" hidden></div>
+              <div class="lab-node">
+                <div class="lab-board board" aria-label="The selected processor's node"></div>
+                <p class="lab-node-text">Click a processor to see its current node.</p>
+              </div>
+            </div>
           </div>
           <div class="lab-legend"></div>
+          <div class="lab-tree-legend"></div>
           <p class="lab-readout"></p>
           <table class="lab-table"></table>
           <div class="button-row lab-exports">
@@ -79,9 +94,16 @@ export class Lab {
         </div>
       </div>`;
     const $ = (selector) => root.querySelector(selector);
-    this.el = { status: $('.lab-status'), readout: $('.lab-readout'), tooltip: $('.lab-tooltip'), canvas: $('.lab-canvas'), speed: $('[name="speed"]'), explain: $('.lab-explain'), legend: $('.lab-legend') };
+    this.el = {
+      status: $('.lab-status'), readout: $('.lab-readout'), tooltip: $('.lab-tooltip'), canvas: $('.lab-canvas'), speed: $('[name="speed"]'), explain: $('.lab-explain'), legend: $('.lab-legend'),
+      tree: $('.lab-tree'), treeTooltip: $('.lab-tree-tooltip'), treeLegend: $('.lab-tree-legend'), nodeText: $('.lab-node-text'),
+    };
     this.controls = new LabControls($('.lab-controls'), { currentFen, onChange: () => this.formChanged() });
     this.view = new NetworkView(this.el.canvas);
+    this.treeView = new TreeView(this.el.tree);
+    this.board = new Board($('.lab-board'), { onMove: () => {}, onCancel: () => {} });
+    /** The position on the Lab's board (the selected processor's node), or null. */
+    this.boardFen = null;
     this.table = new ResultsTable($('.lab-table'));
     this.client = new LabClient({ onTrace: (id, text) => this.receiveTrace(id, text) });
     this.charts = null;
@@ -100,8 +122,17 @@ export class Lab {
     this.lastFrame = 0;
     this.wireButtons();
     this.wireCanvas();
+    this.wireTree();
     document.addEventListener('keydown', (e) => this.key(e));
-    window.__lab = { snapshot: () => this.snapshot() };
+    window.__lab = {
+      snapshot: () => this.snapshot(),
+      /** Where processor `p` is drawn (CSS pixels in the network canvas). */
+      processorPoint: (p) => this.view.point(p),
+      /** Processor `p`'s current node of the tree (see SearchTree.current). */
+      current: (p) => this.playback?.tree?.current(p) ?? null,
+      /** Event codes `from..from + count` of the replay (eventColumns.js EV). */
+      codes: (from, count) => Array.from(this.playback?.events?.code.subarray(from, from + count) ?? []),
+    };
     this.setStatus('loading', 'Loading the simulator…');
   }
 
@@ -111,6 +142,7 @@ export class Lab {
     on('restart', () => this.run(this.lastRequest));
     on('pause', () => this.setRunning(!this.running));
     on('step', () => this.step());
+    on('step-node', () => this.stepNode());
     on('present', (e) => {
       const on = document.body.classList.toggle('lab-presenting');
       e.currentTarget.setAttribute('aria-pressed', String(on));
@@ -142,14 +174,66 @@ export class Lab {
       if (tooltip.hidden) return;
       const c = this.playback.processor(p);
       tooltip.textContent = `P${p}${p === this.view.drawing.host ? ' (host)' : ''} · ${c.state} · ${c.nodes} nodes · sent ${c.sent} · received ${c.received}`;
+      const subtree = this.subtreeText(p);
+      if (subtree) tooltip.append(document.createElement('br'), subtree);
       tooltip.style.left = `${x + 14}px`;
       tooltip.style.top = `${y + 10}px`;
     });
     canvas.addEventListener('mouseleave', () => (tooltip.hidden = true));
     canvas.addEventListener('click', (e) => {
       const p = this.view.processorAt(...at(e));
-      this.view.selected = p === this.view.selected ? null : p;
+      this.select(p === this.view.selected ? null : p);
     });
+  }
+
+  wireTree() {
+    const { tree, treeTooltip } = this.el;
+    tree.addEventListener('mousemove', (e) => {
+      const box = tree.getBoundingClientRect();
+      const [x, y] = [e.clientX - box.left, e.clientY - box.top];
+      const node = this.treeView.nodeAt(x, y);
+      treeTooltip.hidden = !node || node.owner === null;
+      if (treeTooltip.hidden) return;
+      treeTooltip.textContent = describeNode(node);
+      treeTooltip.style.left = `${Math.min(x + 14, box.width - 260)}px`;
+      treeTooltip.style.top = `${y + 12}px`;
+    });
+    tree.addEventListener('mouseleave', () => (treeTooltip.hidden = true));
+  }
+
+  /** Processor `p`'s current subtree in words: its innermost open node (or the last it entered). */
+  subtreeText(p) {
+    const node = this.playback?.tree?.current(p);
+    if (!node) return this.playback?.tree ? 'no node of the top plies yet' : '';
+    const path = node.san.length ? node.san.join(' ') : 'root';
+    return `${node.open ? 'at' : 'last at'} ${path} · window [${node.alpha}, ${node.beta}] · depth ${node.depth} · ${node.type.toUpperCase()}`;
+  }
+
+  /** Selects processor `p` (or none): outlined in the network, its nodes highlighted in
+   * the tree, its current node on the board. */
+  select(p) {
+    this.view.selected = p;
+    this.treeView.highlight = p;
+    this.showNode(p);
+  }
+
+  /** Shows processor `p`'s current node on the Lab's board. */
+  showNode(p) {
+    const node = p === null ? null : this.playback?.tree?.current(p);
+    if (!node?.fen) {
+      this.el.nodeText.textContent = p === null ? 'The searched position. Click a processor to see its current node.' : `P${p} has not entered a node of the top plies yet.`;
+      const fen = this.lastRequest?.fen;
+      if (fen && this.boardFen !== fen) {
+        this.board.show(new Chess(fen), { movable: null });
+        this.boardFen = fen;
+      }
+      return;
+    }
+    const chess = new Chess(node.fen);
+    const last = node.path[node.path.length - 1];
+    this.board.show(chess, { movable: null, lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : undefined });
+    this.boardFen = node.fen;
+    this.el.nodeText.textContent = `P${p}: ${this.subtreeText(p)}`;
   }
 
   /** Shows or hides the view (the app's tab); the animation runs only while shown. */
@@ -272,9 +356,10 @@ export class Lab {
     this.setStatus('running', `Simulating ${request.algorithm} on ${request.processors} processors (${request.net}, ${request.preset}), depth ${request.depth}…`);
     try {
       this.view.setDrawing(await this.client.network(request.net, request.processors));
+      this.select(null);
       this.runId = this.client.peekId();
-      const { report, wallMs } = await this.client.run(request);
-      this.report = { ...report, wallMs };
+      const { report, wallMs, memoryMiB } = await this.client.run(request);
+      this.report = { ...report, wallMs, memoryMiB };
       this.runs++;
       if (this.playback) this.playback.complete = true;
       const rows = report.rows.map((row) => rowCells(this.lastPosition, row));
@@ -295,7 +380,7 @@ export class Lab {
     if (id !== this.runId) return;
     if (!this.playback) {
       const { drawing } = this.view;
-      this.playback = new Playback({ processors: drawing.processors, links: drawing.links.length }, this.catalogue.messageKinds);
+      this.playback = new Playback({ processors: drawing.processors, links: drawing.links.length }, this.catalogue.messageKinds, this.lastRequest.fen);
       this.setRunning(true);
     }
     this.playback.append(words);
@@ -314,6 +399,12 @@ export class Lab {
     if (this.playback instanceof Playback) this.playback.step();
   }
 
+  /** Pauses and goes on to the next node a processor enters. */
+  stepNode() {
+    this.setRunning(false);
+    if (this.playback instanceof Playback) this.playback.stepNode();
+  }
+
   /** Virtual ns per wall second. */
   speed() {
     const value = this.el.speed.value;
@@ -328,6 +419,7 @@ export class Lab {
     this.lastFrame = now;
     if (this.running && this.playback instanceof Playback) this.playback.advanceTo(this.playback.clock + this.speed() * dt);
     this.view.draw(this.playback);
+    this.treeView.draw(this.playback?.tree ?? null, now);
     if (this.playback) this.charts.sample(this.playback);
     if (now - this.lastChart >= CHART_MS) {
       this.lastChart = now;
@@ -350,6 +442,7 @@ export class Lab {
 
   readout() {
     const pb = this.playback;
+    if (this.view.selected !== null && pb instanceof Playback) this.showNode(this.view.selected);
     if (!pb) {
       this.el.readout.textContent = '';
       return;
@@ -395,6 +488,9 @@ export class Lab {
     if (e.key === ' ') {
       e.preventDefault();
       this.setRunning(!this.running);
+    } else if (e.key === 'ArrowRight' && e.shiftKey) {
+      e.preventDefault();
+      this.stepNode();
     } else if (e.key === 'ArrowRight') {
       e.preventDefault();
       this.step();
@@ -410,6 +506,15 @@ export class Lab {
       `<div>Messages: ${kinds.join('')}</div>` +
       `<div>DeBruijn links: <span class="lab-line shuffle"></span>shuffle <span class="lab-line exchange"></span>exchange <span class="lab-line added"></span>added · ` +
       `thicker = more load · above ${DETAIL_LIMIT} processors: heat maps</div>`;
+    const types = Object.entries(TYPE_COLORS).map(([t, c]) => `<span><b style="background:${c}"></b>${t.toUpperCase()}</span>`);
+    const owners = Array.from({ length: 8 }, (_, p) => swatch(processorColor(p), `P${p}`));
+    this.el.treeLegend.innerHTML =
+      `<div>Tree (top 4 plies, eldest brother on the left; width = nodes below): fill = owning processor ${owners.join('')}…</div>` +
+      `<div>Top stripe = node type: ${types.join('')} · marks: <span><b class="open"></b>open now</span>` +
+      `<span><b class="diamond" style="background:${MARK_COLORS.split}"></b>split point (moves given away)</span>` +
+      `<span><b style="background:${MARK_COLORS.cut}"></b>cutoff (bar on the right)</span>` +
+      `<span><b style="background:${MARK_COLORS.tt}"></b>table hit (corner)</span>` +
+      `<span><b class="hatched"></b>aborted = wasted</span> · hover a node for its window</div>`;
   }
 
   setExportsEnabled(enabled) {
@@ -442,7 +547,11 @@ export class Lab {
       events: pb?.events?.length ?? 0,
       complete: pb?.complete ?? false,
       totals: pb?.totals() ?? null,
-      report: this.report && { hash: this.report.hash, events: this.report.events, rows: this.report.rows, simulationMs: this.report.simulationMs, wallMs: this.report.wallMs, elapsedNs: this.report.elapsedNs },
+      report: this.report && { hash: this.report.hash, events: this.report.events, rows: this.report.rows, simulationMs: this.report.simulationMs, wallMs: this.report.wallMs, elapsedNs: this.report.elapsedNs, memoryMiB: this.report.memoryMiB },
+      tree: pb?.tree ? { ...pb.tree.summary(), firstPly: pb.tree.root?.children.map((n) => n.san) ?? [], drawn: { ...this.treeView.lastFrame } } : null,
+      nextCode: pb instanceof Playback && !pb.atEnd ? pb.events.code[pb.cursor] : null,
+      selected: this.view.selected,
+      boardFen: this.boardFen,
       table: this.tableRows,
     };
   }

@@ -3,6 +3,7 @@
 // exchange edges differ), thicker with load; messages moving along the hops of their real
 // routes, coloured by kind. Above DETAIL_LIMIT processors single dots and lines stop being
 // readable, so it draws two heat maps instead: processors (state, nodes) and links (load).
+import { fitCanvas } from './canvasFit.js';
 import { STATES } from './eventColumns.js';
 
 /** Most processors drawn one by one; above, the aggregate view. */
@@ -41,16 +42,9 @@ export class NetworkView {
     return (this.drawing?.processors ?? 0) > DETAIL_LIMIT;
   }
 
-  /** Sizes the canvas's backing store to its box (sharp on high-density screens). */
+  /** Sizes the backing store to the canvas's box. */
   fit() {
-    const ratio = window.devicePixelRatio || 1;
-    const width = Math.max(200, Math.round(this.canvas.clientWidth * ratio));
-    const height = Math.max(150, Math.round(this.canvas.clientHeight * ratio));
-    if (this.canvas.width !== width || this.canvas.height !== height) {
-      this.canvas.width = width;
-      this.canvas.height = height;
-    }
-    this.ratio = ratio;
+    this.ratio = fitCanvas(this.canvas, 200, 150);
   }
 
   /** Draws `playback` at its current time (an empty machine when it is null). */
@@ -222,12 +216,15 @@ export class NetworkView {
     if (drawing.host != null) outline(drawing.host, '#ffffff');
     if (this.selected !== null) outline(this.selected, '#00e5ff');
     ctx.fillStyle = '#c9d1d9';
-    ctx.font = '13px system-ui, sans-serif';
+    ctx.font = '11px system-ui, sans-serif';
     ctx.textAlign = 'left';
     ctx.textBaseline = 'alphabetic';
     const flying = playback ? playback.flights.filter((f) => f.start <= playback.clock).length : 0;
-    ctx.fillText(`${drawing.processors} processors (state; brighter = more nodes)`, procs.x, MARGIN - 8);
-    ctx.fillText(`${drawing.links.length} links (load; white = carrying now, ${flying} hops)`, links.x, MARGIN - 8);
+    // Two short lines per map: the two maps share the width, half of a narrow canvas.
+    ctx.fillText(`${drawing.processors} processors: state,`, procs.x, MARGIN - 15);
+    ctx.fillText('brighter = more nodes', procs.x, MARGIN - 3);
+    ctx.fillText(`${drawing.links.length} links: load, white =`, links.x, MARGIN - 15);
+    ctx.fillText(`carrying now (${flying} hops)`, links.x, MARGIN - 3);
     this.lastFrame = { processors: drawing.processors, messages: flying, mode: 'aggregate' };
   }
 

@@ -3,13 +3,15 @@
 // each processor's state and counters, the messages crossing links, each link's load.
 // Nothing here is invented: every number comes from an event of the real trace.
 import { EV, EventColumns, STATES } from './eventColumns.js';
+import { SearchTree } from './searchTree.js';
 
 export class Playback {
   /**
    * @param {{ processors: number, links: number }} machine what the drawing shows
    * @param {string[]} kinds message kinds, in the simulator's order
+   * @param {string} fen the searched position (for the tree's moves)
    */
-  constructor(machine, kinds) {
+  constructor(machine, kinds, fen) {
     const p = machine.processors;
     /** The header line. */
     this.machine = machine;
@@ -40,6 +42,8 @@ export class Playback {
     this.stateCounts = [p, 0, 0];
     /** When the last processor finished, once the `end` event is applied. */
     this.ended = null;
+    /** The top of the search tree so far (node, leave and split events). */
+    this.tree = new SearchTree(fen, p);
   }
 
   /** Adds a batch of events from the worker (numbers, see eventColumns.js). */
@@ -76,6 +80,18 @@ export class Playback {
     return true;
   }
 
+  /** Applies events up to and including the next `node` event (a processor entering a
+   * node of the tree's top plies); false when there is none left. */
+  stepNode() {
+    const { code } = this.events;
+    while (!this.atEnd) {
+      const entering = code[this.cursor] === EV.node;
+      this.step();
+      if (entering) return true;
+    }
+    return false;
+  }
+
   /** Applies stored event `i` (columns as in eventColumns.js). */
   apply(i) {
     const { code, time, a, b, c, e, d } = this.events;
@@ -104,6 +120,11 @@ export class Playback {
         break;
       case EV.end:
         this.ended = d[i];
+        break;
+      case EV.node:
+      case EV.leave:
+      case EV.split:
+        this.tree.apply(code[i], a[i], b[i], c[i], e[i], d[i]);
         break;
     }
   }
