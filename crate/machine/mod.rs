@@ -73,6 +73,16 @@ pub trait Processor<M> {
     fn random(&mut self) -> u64;
     /// Counts a split or aborted work.
     fn note(&mut self, note: Note);
+    /// The time this processor has spent working in this run so far, on machines that
+    /// keep such a clock (the simulator's virtual time); `None` on real threads. Programs
+    /// read it to time their own units of work (the critical path, their speed).
+    fn busy_ns(&self) -> Option<u64> {
+        None
+    }
+    /// Processor 0 tells the machine the critical path of the search it just finished
+    /// (StarTech's C: the work along the longest chain of dependent units of work), on
+    /// machines that record it; others ignore it.
+    fn report_critical_path(&mut self, _ns: u64) {}
 }
 
 /// Sends `message` to every other processor.

@@ -2,9 +2,10 @@
 //! fixed depth, first by the serial searcher on one processor of the machine (T(1), N(1)),
 //! then by each algorithm on p processors, giving per position the columns of Zugzwang's
 //! Figure 5: N, T for 1 and p processors, load LD, search overhead SO, speedup SPE.
-//! Times are virtual: the time processor 0 took to the result.
+//! Times are virtual: the time processor 0 took to the result. Each row also carries
+//! StarTech's work W and critical path C and TDSAB's overheads ([`super::measures`]).
 
-use super::Sim;
+use super::{Overheads, Sim, WorkSpan};
 use crate::machine::{Counters, Machine};
 use crate::parallel::{search, Algorithm};
 use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
@@ -46,6 +47,14 @@ pub struct SimRow {
     pub load: f64,
     /// Messages sent.
     pub messages: u64,
+    /// W: busy virtual time of all processors.
+    pub work_ns: u64,
+    /// C: the critical path the algorithm timed (the whole work for the serial search,
+    /// which is one chain); `None` for algorithms that time none (the shared-table ones,
+    /// whose processors depend on each other only through the table, and TDSAB).
+    pub critical_path_ns: Option<u64>,
+    /// Synchronization and communication overheads.
+    pub overheads: Overheads,
     /// The score found (the same for every algorithm in pure mode).
     pub score: i32,
 }
@@ -59,6 +68,17 @@ impl SimRow {
     /// SO(p) = (N(p) − N(1)) / N(1).
     pub fn search_overhead(&self) -> f64 {
         (self.nodes as f64 - self.serial_nodes as f64) / self.serial_nodes.max(1) as f64
+    }
+
+    /// Average parallelism W / C, where C was timed.
+    pub fn parallelism(&self) -> Option<f64> {
+        self.critical_path_ns.map(|c| self.work_ns as f64 / c.max(1) as f64)
+    }
+
+    /// The row's point for StarTech's fit, where C was timed.
+    pub fn work_span(&self) -> Option<WorkSpan> {
+        let critical_path_ns = self.critical_path_ns?;
+        Some(WorkSpan { processors: self.processors, time_ns: self.time_ns, work_ns: self.work_ns, critical_path_ns })
     }
 }
 
@@ -90,6 +110,9 @@ pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'
                 time_ns: report.elapsed_ns,
                 load: report.load(),
                 messages: report.messages,
+                work_ns: report.work_ns(),
+                critical_path_ns: if algorithm == Algorithm::Serial { Some(report.work_ns()) } else { report.critical_path_ns },
+                overheads: report.overheads(),
                 score: result.score,
             })
         };

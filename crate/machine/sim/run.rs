@@ -56,6 +56,9 @@ struct Proc {
     next_sample: u64,
     busy_ns: u64,
     idle_ns: u64,
+    /// Busy time spent handling messages: send overheads, and steps that visited no node
+    /// but received messages (TDSAB's communication overhead).
+    handling_ns: u64,
     /// Busy and idle microseconds already added to the shared counters.
     published_us: (u64, u64),
     steps: u64,
@@ -87,6 +90,8 @@ pub(super) struct Run<'r, 'h, M> {
     notes: Vec<Note>,
     messages: u64,
     main_finished: bool,
+    /// The critical path processor 0 reported, if its algorithm measures one.
+    critical_path_ns: Option<u64>,
 }
 
 /// A program's view of its simulated processor during one step.
@@ -98,6 +103,11 @@ struct View<'v, M> {
     notes: &'v mut Vec<Note>,
     random: &'v mut Random,
     counters: &'v Counters,
+    /// The processor's busy time before this step.
+    busy_ns: u64,
+    /// Messages it took from its mailbox in this step.
+    received: usize,
+    critical_path_ns: &'v mut Option<u64>,
 }
 
 impl<M: Payload> Processor<M> for View<'_, M> {
@@ -117,6 +127,7 @@ impl<M: Payload> Processor<M> for View<'_, M> {
 
     fn receive(&mut self) -> Option<(usize, M)> {
         let envelope = self.mailbox.pop_front()?;
+        self.received += 1;
         self.counters.count_received(self.id, envelope.1.kind());
         Some(envelope)
     }
@@ -128,6 +139,16 @@ impl<M: Payload> Processor<M> for View<'_, M> {
     fn note(&mut self, note: Note) {
         self.counters.note(self.id, note);
         self.notes.push(note);
+    }
+
+    fn busy_ns(&self) -> Option<u64> {
+        Some(self.busy_ns)
+    }
+
+    fn report_critical_path(&mut self, ns: u64) {
+        if self.id == 0 {
+            *self.critical_path_ns = Some(ns);
+        }
     }
 }
 
@@ -143,6 +164,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
                 next_sample: NODE_SAMPLE,
                 busy_ns: 0,
                 idle_ns: 0,
+                handling_ns: 0,
                 published_us: (0, 0),
                 steps: 0,
                 random: Random::new(seed, id),
@@ -163,6 +185,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             notes: Vec::new(),
             messages: 0,
             main_finished: false,
+            critical_path_ns: None,
         }
     }
 
@@ -235,9 +258,13 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             notes: &mut self.notes,
             random: &mut proc.random,
             counters: self.counters,
+            busy_ns: proc.busy_ns,
+            received: 0,
+            critical_path_ns: &mut self.critical_path_ns,
         };
         let program = &mut self.programs[id];
         let activity = program.step(&mut view);
+        let received = view.received;
         let nodes = program.nodes();
         let visited = nodes.saturating_sub(proc.nodes);
         proc.nodes = nodes;
@@ -246,6 +273,8 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         let overhead = self.hardware.send_overhead_ns;
         let end = time + compute + overhead * self.outbox.len() as u64;
         proc.busy_ns += end - time;
+        let handled = if visited == 0 && received > 0 { compute } else { 0 };
+        proc.handling_ns += handled + overhead * self.outbox.len() as u64;
         proc.clock = end;
         if self.trace.is_some() {
             self.trace_step(id, time, end, nodes);
@@ -377,6 +406,8 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             steps: self.procs.iter().map(|p| p.steps).collect(),
             busy_ns: self.procs.iter().map(|p| p.busy_ns).collect(),
             idle_ns: self.procs.iter().map(|p| p.idle_ns).collect(),
+            handling_ns: self.procs.iter().map(|p| p.handling_ns).collect(),
+            critical_path_ns: self.critical_path_ns,
             messages: self.messages,
             link_busy_ns: self.hardware.links.busy_ns().to_vec(),
         }
