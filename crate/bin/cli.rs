@@ -342,7 +342,15 @@ fn run_sim(args: &[String]) -> Result<(), String> {
                 )
             })
             .collect();
-        println!("[{}]", items.join(",\n"));
+        let fits: Vec<String> = algorithms
+            .iter()
+            .filter_map(|a| {
+                let points: Vec<_> = parallel.iter().filter(|r| r.algorithm == a.name()).filter_map(|r| r.work_span()).collect();
+                let fit = fit_work_span(&points)?;
+                Some(format!("{{\"algorithm\":\"{}\",\"a\":{:.4},\"b\":{:.4},\"rms_relative_error\":{:.4},\"runs\":{}}}", a.name(), fit.a, fit.b, fit.rms_relative_error, fit.runs))
+            })
+            .collect();
+        println!("{{\"rows\":[{}],\n\"fits\":[{}]}}", items.join(",\n"), fits.join(",\n"));
     } else {
         println!("\ntotals over {} positions (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, LD mean):", boards.len());
         for algorithm in &algorithms {
