@@ -58,13 +58,20 @@ def table(header, rows):
     return "\n".join(lines)
 
 
-def zugzwang(data, depth):
+def mean_serial_nodes(data):
+    serial = {r["position"]: r["serial_nodes"] for r in data["rows"]}
+    return sum(serial.values()) / max(1, len(serial))
+
+
+def zugzwang(data, at_seven, depth):
     groups = by_procs(data["rows"], "ybwc")
     rows = []
     for p, g in groups:
         t = totals(g)
         published = "34.77 (7 plies)" if p == 64 else ""
         rows.append([p, f"{t['spe']:.2f}", f"{t['mean_spe']:.2f}", f"{t['so']:.3f}", f"{t['ld']:.2f}", published])
+    seven = totals(at_seven["rows"])
+    rows.append([f"64 at 7 plies", f"{seven['spe']:.2f}", f"{seven['mean_spe']:.2f}", f"{seven['so']:.3f}", f"{seven['ld']:.2f}", "34.77 (7 plies)"])
     spe64 = next((totals(g)["spe"] for p, g in groups if p == 64), None)
     return f"""## Zugzwang: YBWC on a DeBruijn network of T800 Transputers
 
@@ -82,11 +89,12 @@ T(1) = the serial searcher on one T800.
 
 {table(["p", "SPE (ΣT1/ΣTp)", "mean SPE per position", "SO", "LD", "published SPE"], rows)}
 
-**Ours beside theirs.** SPE(64) = {spe64:.2f} against 34.77. The gap is the trees' size: our
-searcher with null move, LMR and a tuned ordering searches a {depth}-ply Bratko-Kopec tree
-in thousands to tens of thousands of nodes, where Zugzwang's 1990 alpha-beta searched
-hundreds of thousands at 7 plies; a 64-processor machine cannot be kept busy by a tree
-a single processor finishes in a few hundred node times. The load LD falls and the
+**Ours beside theirs.** SPE(64) = {seven['spe']:.2f} at 7 plies and {spe64:.2f} at {depth} plies,
+against 34.77 at 7 plies. The gap is the trees' size: our searcher with null move, LMR and
+a tuned ordering searches a {depth}-ply Bratko-Kopec position in {mean_serial_nodes(data):.0f} nodes on average
+({mean_serial_nodes(at_seven):.0f} at 7 plies), where Zugzwang's 1990 alpha-beta searched far bigger
+trees at 7 plies; a 64-processor machine cannot be kept busy by a tree one processor
+finishes in a few thousand node times. The load LD falls and the
 search overhead SO grows with p exactly as Figure 5 shows in kind, only sooner.
 """
 
@@ -119,8 +127,8 @@ zero-latency bus with 1 µs per "message" (a lock and a few writes), 3 µs per n
 {detail}
 **Ours beside theirs.** The 16-processor average is {mean16:.2f} against 11.1. Cray Blitz
 searched 10 to 11 plies with a far bushier tree (millions of nodes per position on the
-C916), which is what keeps 16 processors fed; at {depth} plies our trees are much smaller,
-so idle time (LD) and the cost of helping (SO) weigh more.
+C916), which is what keeps 16 processors fed; at {depth} plies our trees have
+{mean_serial_nodes(data):.0f} nodes on average, so idle time (LD) and the cost of helping (SO) weigh more.
 """
 
 
@@ -248,7 +256,7 @@ def main():
         with open(timing_file) as f:
             timing = ", ".join(line.strip() for line in f if line.strip())
     sections = [
-        zugzwang(load(args.dir, "zugzwang"), depths["zugzwang"]),
+        zugzwang(load(args.dir, "zugzwang"), load(args.dir, "zugzwang7"), depths["zugzwang"]),
         crayblitz(load(args.dir, "crayblitz"), depths["crayblitz"]),
         startech(load(args.dir, "startech"), depths["startech"]),
         tdsab(load(args.dir, "tdsab"), depths["tdsab"]),

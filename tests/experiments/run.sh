@@ -2,7 +2,7 @@
 # Reruns the classic papers' experiments on the simulator and writes docs/experiments.md
 # with our figures beside the published ones (tests/experiments/report.py formats it).
 #
-#   tests/experiments/run.sh [quick|full]     quick: about 5 minutes; full: about 20 to 30
+#   tests/experiments/run.sh [quick|full]     quick: a few minutes; full: about half an hour
 #
 # Everything runs in virtual time, so the figures do not depend on this machine's load;
 # only the wall time does. OUT=FILE writes elsewhere; KEEP=1 keeps the raw JSON.
@@ -18,8 +18,8 @@ WORK=$(mktemp -d /tmp/experiments-XXXXXX)
 
 # Depths per experiment: quick keeps every experiment small; full is what the docs show.
 case "$MODE" in
-  quick) ZUGZWANG=6 CRAYBLITZ=8 STARTECH=6 TDSAB=7 LAN=9 ;;
-  full) ZUGZWANG=9 CRAYBLITZ=11 STARTECH=9 TDSAB=10 LAN=11 ;;
+  quick) ZUGZWANG=9 CRAYBLITZ=11 STARTECH=9 TDSAB=10 LAN=11 ;;
+  full) ZUGZWANG=12 CRAYBLITZ=13 STARTECH=12 TDSAB=12 LAN=13 ;;
   *) echo "usage: $0 [quick|full]" >&2; exit 2 ;;
 esac
 
@@ -38,6 +38,8 @@ run() {
   echo "$name: $((SECONDS - start)) s" | tee -a "$WORK/timing.txt"
 }
 
+# Zugzwang's own depth (7 plies) at 64 processors, beside the deeper sweep over p.
+run zugzwang7 --algo ybwc --preset t800 --net debruijn --procs 64 --suite "$BK" --depth 7
 run zugzwang --algo ybwc --preset t800 --net debruijn --procs 2,4,8,16,32,64 --suite "$BK" --depth "$ZUGZWANG"
 run crayblitz --algo dts --preset c916 --procs 2,4,8,16 --suite "$WORK/crayblitz24.epd" --depth "$CRAYBLITZ"
 run startech --algo jamboree --preset cm5 --procs 1,2,4,8,16,32,64 --suite "$BK" --depth "$STARTECH"
