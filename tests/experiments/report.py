@@ -53,6 +53,12 @@ def speedup_row(label, t, published):
     return [label, f"{t['spe']:.2f}", f"{t['mean_spe']:.2f}", f"{t['so']:.3f}", f"{t['ld']:.2f}", published]
 
 
+def parallelism_at_most(groups):
+    """The largest W/C of the suite over the processor counts."""
+    values = [t["work"] / t["span"] for t in (totals(g) for _, g in groups) if t["span"]]
+    return max(values, default=float("nan"))
+
+
 def seconds(ns):
     return f"{ns / 1e9:.3f}"
 
@@ -91,12 +97,15 @@ T(1) = the serial searcher on one T800.
 {table(["p", "SPE (ΣT1/ΣTp)", "mean SPE per position", "SO", "LD", "published SPE"], rows)}
 
 **Ours beside theirs.** SPE(64) = {seven['spe']:.2f} at 7 plies and {spe64:.2f} at {depth} plies,
-against 34.77 at 7 plies. The gap is the trees' size: our searcher with null move, LMR and
-a tuned ordering searches a {depth}-ply Bratko-Kopec position in {mean_serial_nodes(data):.0f} nodes on average
-({mean_serial_nodes(at_seven):.0f} at 7 plies), where Zugzwang's 1990 alpha-beta searched far bigger
-trees at 7 plies; a 64-processor machine cannot be kept busy by a tree one processor
-finishes in a few thousand node times. The load LD falls and the
-search overhead SO grows with p exactly as Figure 5 shows in kind, only sooner.
+against 34.77 at 7 plies. The gap is mostly the trees' size: our searcher (null move, late
+move reductions, a tuned move order) searches a 7-ply Bratko-Kopec position in
+{mean_serial_nodes(at_seven):.0f} nodes on average and a {depth}-ply one in {mean_serial_nodes(data):.0f}, that is
+{mean_serial_nodes(at_seven) / 64:.0f} and {mean_serial_nodes(data) / 64:.0f} nodes per processor at p = 64. Messages are cheap
+here (a T800 node takes 2 ms, a hop 0.1 ms), so what limits us is the work there is to
+share, not the network: SO grows to several times N(1). Figure 5's node counts were not at hand;
+a 1990 alpha-beta without null move or reductions searches far larger 7-ply trees, which is
+what kept 64 Transputers busy. The load LD falls and the search overhead SO grows with p,
+the trend Figure 5 shows, only much sooner.
 """
 
 
@@ -122,10 +131,12 @@ zero-latency bus with 1 µs per "message" (a lock and a few writes), 3 µs per n
 
 {table(["p", "SPE (ΣT1/ΣTp)", "mean SPE per position", "SO", "LD", "published"], rows)}
 {detail}
-**Ours beside theirs.** The 16-processor average is {mean16:.2f} against 11.1. Cray Blitz
-searched 10 to 11 plies with a far bushier tree (millions of nodes per position on the
-C916), which is what keeps 16 processors fed; at {depth} plies our trees have
-{mean_serial_nodes(data):.0f} nodes on average, so idle time (LD) and the cost of helping (SO) weigh more.
+**Ours beside theirs.** The 16-processor average is {mean16:.2f} against 11.1. At {depth} plies our
+trees have {mean_serial_nodes(data):.0f} nodes on average; Table 6's node counts were not at hand, so
+how much larger Cray Blitz's trees were cannot be said here. What the table shows: the load LD
+falls to about a half at 16 while SO stays small, so DTS's choice of split points (ALL nodes,
+never CUT) wastes little work; it runs short of split points deep enough to share, which
+larger trees (deeper searches, a less selective searcher) would supply.
 """
 
 
@@ -164,10 +175,15 @@ unlimited processors, and grows with the owner's share of the work.
 
 Fit: {fit_text}.
 
-**What it means.** A b near 1 with a small a says the time is the critical path: the
-eldest-brother chains (Jamboree values the first child before it tests the others) are the
-bottleneck at this depth, not the total work. As trees grow (deeper searches), W/C grows
-and the W/P term starts to matter, which is where StarTech's runs on 512 processors were.
+**What it means, and what it does not.** The fit gives b ≈ 1 and a ≈ 0: the time is the
+critical path, not the work spread over P. Part of that is the algorithm (Jamboree values the
+first child before it tests the others, so eldest-brother chains are long at this depth), and
+part is how C is measured here: on the schedule that ran, processor 0's root chain is always
+either working or waiting for a child whose chain is working, so T − C is only the time the
+chain spent in messages, and T ≈ C nearly by construction. StarTech's C was the span of the
+computation's dependency graph (every test a spawned child, whoever ran it); timing that
+would need a clock per move inside the searcher, which this project does not have yet. W/C
+still shows how much parallelism the runs found: it grows with P, to {parallelism_at_most(groups):.1f} at 64.
 """
 
 
@@ -264,8 +280,8 @@ def main():
 
 Written by `tests/experiments/run.sh {args.mode}` on {today} (wall time per experiment:
 {timing or "not recorded"}). Every figure is in virtual time on `meshmate sim`, hence the same
-on any machine for the same build; rerun with `tests/experiments/run.sh full` (or `quick` for
-a five-minute version at smaller depths). SPE = T(1)/T(p) with T(1) the serial searcher on
+on any machine for the same build; rerun with `tests/experiments/run.sh full` (about half an hour
+here, on a shared 2-core machine) or `quick` (a few minutes, at smaller depths). SPE = T(1)/T(p) with T(1) the serial searcher on
 one processor of the same machine; SO = N(p)/N(1) − 1; LD = mean busy share (Zugzwang's
 definitions). Published figures are quoted only where the project's issues cite them; the
 others are marked as not at hand rather than recalled.
