@@ -314,7 +314,7 @@ fn run_sim(args: &[String]) -> Result<(), String> {
     let json = args.iter().any(|a| a == "--json");
     if !json {
         println!("{}; network {}; depth {depth}; seed {seed}; T in virtual seconds", preset.title, serial.topology().kind());
-        println!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7} {:>10} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE", "C(p)", "W/C");
+        println!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7} {:>10} {:>10} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE", "W(p)", "C(p)", "W/C");
     }
     let suite = SimSuite { boards: &boards, depth, hash_mib: hash, settings };
     let rows = simulate_suite(&mut serial, &mut machines, &suite, &algorithms, &mut |r| {
@@ -325,8 +325,8 @@ fn run_sim(args: &[String]) -> Result<(), String> {
                 _ => ("-".to_string(), "-".to_string()),
             };
             println!(
-                "{:>4} {:<8} {:>5} {:>11} {:>10.4} {:>11} {:>10.4} {:>5.2} {:>7.3} {:>7.2} {:>10} {:>7}",
-                r.position + 1, r.algorithm, r.processors, r.serial_nodes, secs(r.serial_ns), r.nodes, secs(r.time_ns), r.load, r.search_overhead(), r.speedup(), span, parallelism
+                "{:>4} {:<8} {:>5} {:>11} {:>10.4} {:>11} {:>10.4} {:>5.2} {:>7.3} {:>7.2} {:>10.4} {:>10} {:>7}",
+                r.position + 1, r.algorithm, r.processors, r.serial_nodes, secs(r.serial_ns), r.nodes, secs(r.time_ns), r.load, r.search_overhead(), r.speedup(), secs(r.work_ns), span, parallelism
             );
         }
     })?;
