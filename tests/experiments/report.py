@@ -205,8 +205,9 @@ were not at hand here and are not quoted.
 25 µs send overhead, 2 µs per node). Synchronization overhead = idle share of all
 processors' time until the last one finished; communication overhead = busy share spent
 sending messages and in steps that only handled messages (`crate/machine/sim/measures.rs`).
-C is not timed for TDSAB: nodes move from home to home and nobody holds a subproblem, so
-there is no per-job clock to hand back (its values are, in effect, results without owners).
+C is not timed for TDSAB yet: it would take a clock on each node message and on each value
+sent back to the expanded parent (which takes the largest), in `crate/parallel/tdsab/`,
+which this change did not touch; the table shows `-` rather than a guess.
 
 {table(["p", "SPE", "SO", "LD", "synchronization", "communication"], rows)}
 

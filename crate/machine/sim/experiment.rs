@@ -50,8 +50,10 @@ pub struct SimRow {
     /// W: busy virtual time of all processors.
     pub work_ns: u64,
     /// C: the critical path the algorithm timed (the whole work for the serial search,
-    /// which is one chain); `None` for algorithms that time none (the shared-table ones,
-    /// whose processors depend on each other only through the table, and TDSAB).
+    /// which is one chain); `None` for algorithms that time none: Lazy SMP and ABDADA,
+    /// whose processors exchange no work, only table entries, so no dependency chain runs
+    /// between them (C would be processor 0's own search, i.e. T), and TDSAB, whose node
+    /// and value messages do not carry a clock yet.
     pub critical_path_ns: Option<u64>,
     /// Synchronization and communication overheads.
     pub overheads: Overheads,
