@@ -1,7 +1,7 @@
 //! Subcommands of the native binary. Each returns the process exit code.
 
 use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, START_FEN};
-use meshmate::machine::sim::{simulate_suite, simulation_speed, Preset, Sim, SimRow, SimSuite, TraceMode};
+use meshmate::machine::sim::{fit_work_span, simulate_suite, simulation_speed, Preset, Sim, SimRow, SimSuite, TraceMode};
 use meshmate::parallel::Algorithm;
 use meshmate::machine::MessageKind;
 use meshmate::stats::{measure_speedup, SpeedupRow};
@@ -317,15 +317,19 @@ fn run_sim(args: &[String]) -> Result<(), String> {
     let json = args.iter().any(|a| a == "--json");
     if !json {
         println!("{}; network {}; table {placement}; depth {depth}; seed {seed}; T in virtual seconds", preset.title, serial.topology().kind());
-        println!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE");
+        println!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7} {:>10} {:>10} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE", "W(p)", "C(p)", "W/C");
     }
     let suite = SimSuite { boards: &boards, depth, hash_mib: hash, placement, settings };
     let rows = simulate_suite(&mut serial, &mut machines, &suite, &algorithms, &mut |r| {
         if !json && r.algorithm != "serial" {
             let secs = |ns: u64| ns as f64 / 1e9;
+            let (span, parallelism) = match (r.critical_path_ns, r.parallelism()) {
+                (Some(c), Some(w_c)) => (format!("{:.4}", secs(c)), format!("{w_c:.2}")),
+                _ => ("-".to_string(), "-".to_string()),
+            };
             println!(
-                "{:>4} {:<8} {:>5} {:>11} {:>10.4} {:>11} {:>10.4} {:>5.2} {:>7.3} {:>7.2}",
-                r.position + 1, r.algorithm, r.processors, r.serial_nodes, secs(r.serial_ns), r.nodes, secs(r.time_ns), r.load, r.search_overhead(), r.speedup()
+                "{:>4} {:<8} {:>5} {:>11} {:>10.4} {:>11} {:>10.4} {:>5.2} {:>7.3} {:>7.2} {:>10.4} {:>10} {:>7}",
+                r.position + 1, r.algorithm, r.processors, r.serial_nodes, secs(r.serial_ns), r.nodes, secs(r.time_ns), r.load, r.search_overhead(), r.speedup(), secs(r.work_ns), span, parallelism
             );
         }
     })?;
@@ -336,12 +340,21 @@ fn run_sim(args: &[String]) -> Result<(), String> {
             .map(|r| {
                 let kinds: Vec<String> = MessageKind::ALL.iter().map(|k| format!("\"{}\":{}", k.name(), r.messages_by_kind[k.index()])).collect();
                 format!(
-                    "{{\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"table\":\"{}\",\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"messages_by_kind\":{{{}}},\"score\":{}}}",
-                    r.position + 1, r.algorithm, r.processors, r.placement, r.serial_nodes, r.serial_ns, r.nodes, r.time_ns, r.load, r.search_overhead(), r.speedup(), r.messages, kinds.join(","), r.score
+                    "{{\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"table\":\"{}\",\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"messages_by_kind\":{{{}}},\"score\":{},\"work_ns\":{},\"critical_path_ns\":{},\"synchronization\":{:.4},\"communication\":{:.4}}}",
+                    r.position + 1, r.algorithm, r.processors, r.placement, r.serial_nodes, r.serial_ns, r.nodes, r.time_ns, r.load, r.search_overhead(), r.speedup(), r.messages, kinds.join(","), r.score,
+                    r.work_ns, r.critical_path_ns.map_or("null".to_string(), |c| c.to_string()), r.overheads.synchronization, r.overheads.communication
                 )
             })
             .collect();
-        println!("[{}]", items.join(",\n"));
+        let fits: Vec<String> = algorithms
+            .iter()
+            .filter_map(|a| {
+                let points: Vec<_> = parallel.iter().filter(|r| r.algorithm == a.name()).filter_map(|r| r.work_span()).collect();
+                let fit = fit_work_span(&points)?;
+                Some(format!("{{\"algorithm\":\"{}\",\"a\":{:.4},\"b\":{:.4},\"rms_relative_error\":{:.4},\"runs\":{}}}", a.name(), fit.a, fit.b, fit.rms_relative_error, fit.runs))
+            })
+            .collect();
+        println!("{{\"rows\":[{}],\n\"fits\":[{}]}}", items.join(",\n"), fits.join(",\n"));
     } else {
         println!("\ntotals over {} positions (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, LD mean):", boards.len());
         for algorithm in &algorithms {
@@ -352,11 +365,21 @@ fn run_sim(args: &[String]) -> Result<(), String> {
                 }
                 let sum = |f: fn(&SimRow) -> u64| group.iter().map(|r| f(r)).sum::<u64>() as f64;
                 let (t1, tp, n1, np) = (sum(|r| r.serial_ns), sum(|r| r.time_ns), sum(|r| r.serial_nodes), sum(|r| r.nodes));
-                let load = group.iter().map(|r| r.load).sum::<f64>() / group.len() as f64;
-                println!("  {:<8} p={p:<5} SPE {:.2}  SO {:.3}  LD {:.2}  T(p) {:.3} s", algorithm.name(), t1 / tp.max(1.0), np / n1.max(1.0) - 1.0, load, tp / 1e9);
+                let mean = |f: fn(&SimRow) -> f64| group.iter().map(|r| f(r)).sum::<f64>() / group.len() as f64;
+                let (load, sync, comm) = (mean(|r| r.load), mean(|r| r.overheads.synchronization), mean(|r| r.overheads.communication));
+                let spans: Vec<u64> = group.iter().filter_map(|r| r.critical_path_ns).collect();
+                let parallelism = if spans.len() == group.len() { format!("  W/C {:.2}", sum(|r| r.work_ns) / spans.iter().sum::<u64>().max(1) as f64) } else { String::new() };
+                println!(
+                    "  {:<8} p={p:<5} SPE {:.2}  SO {:.3}  LD {:.2}  T(p) {:.3} s  sync {:.3}  comm {:.3}{parallelism}",
+                    algorithm.name(), t1 / tp.max(1.0), np / n1.max(1.0) - 1.0, load, tp / 1e9, sync, comm
+                );
                 if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages_by_kind[k.index()]).sum()) {
                     println!("  {:<8}         messages: {messages}", "");
                 }
+            }
+            let points: Vec<_> = parallel.iter().filter(|r| r.algorithm == algorithm.name()).filter_map(|r| r.work_span()).collect();
+            if let Some(fit) = fit_work_span(&points) {
+                println!("  {:<8} fit T_P = a*W/P + b*C over {} runs: a {:.3}  b {:.3}  (rms error {:.1} %)", algorithm.name(), fit.runs, fit.a, fit.b, 100.0 * fit.rms_relative_error);
             }
         }
     }

@@ -88,6 +88,16 @@ pub trait Processor<M> {
     }
     /// Takes a node of the top plies entered, left or split (the Lab's tree view).
     fn tree(&mut self, _event: TreeEvent) {}
+    /// The time this processor has spent working in this run so far, on machines that
+    /// keep such a clock (the simulator's virtual time); `None` on real threads. Programs
+    /// read it to time their own units of work (the critical path, their speed).
+    fn busy_ns(&self) -> Option<u64> {
+        None
+    }
+    /// Processor 0 tells the machine the critical path of the search it just finished
+    /// (StarTech's C: the work along the longest chain of dependent units of work), on
+    /// machines that record it; others ignore it.
+    fn report_critical_path(&mut self, _ns: u64) {}
 }
 
 /// Sends `message` to every other processor.

@@ -8,14 +8,17 @@ use cozy_chess::Move;
 /// A message between processors of a work-splitting search.
 #[derive(Clone, Debug)]
 pub(super) enum Message {
-    /// "Give me work" (to one processor).
-    WorkRequest,
+    /// "Give me work" (to one processor), with the asker's measured speed in nodes per
+    /// millisecond when the algorithm weighs processors by speed.
+    WorkRequest { rate: Option<u32> },
     /// A subproblem; its value must come back as a [`Message::Result`] with `job`.
-    Work { job: u32, problem: Box<Subproblem> },
+    /// `span_ns`: the critical-path clock of the work it came from (see `split`).
+    Work { job: u32, problem: Box<Subproblem>, span_ns: u64 },
     /// "I have nothing to give."
     NoWork,
-    /// The value of subproblem `job` (from its side to move) and its principal variation.
-    Result { job: u32, value: i32, pv: Vec<Move> },
+    /// The value of subproblem `job` (from its side to move) and its principal variation;
+    /// `span_ns`: the subproblem's critical-path clock when it was done.
+    Result { job: u32, value: i32, pv: Vec<Move>, span_ns: u64 },
     /// The window of subproblem `job` narrowed.
     NewBound { job: u32, alpha: i32, beta: i32 },
     /// Subproblem `job` is no longer needed.
@@ -30,7 +33,7 @@ pub(super) enum Message {
 impl Payload for Message {
     fn kind(&self) -> MessageKind {
         match self {
-            Message::WorkRequest => MessageKind::WorkRequest,
+            Message::WorkRequest { .. } => MessageKind::WorkRequest,
             Message::Work { .. } => MessageKind::Work,
             Message::NoWork => MessageKind::NoWork,
             Message::Result { .. } => MessageKind::Result,

@@ -22,6 +22,7 @@ mod lazysmp;
 mod message;
 mod program;
 mod pvsplit;
+mod pvsplit_aware;
 mod split;
 mod tdsab;
 mod ybwc;
@@ -41,6 +42,9 @@ pub enum Algorithm {
     Serial,
     /// Principal variation splitting.
     PvSplit,
+    /// Principal variation splitting with work sized by the processors' measured speed
+    /// (for unequal, shared machines; not in [`Algorithm::ALL`], see [`Algorithm::VARIANTS`]).
+    PvSplitAware,
     /// Young Brothers Wait (Zugzwang).
     Ybwc,
     /// Jamboree search (StarTech).
@@ -59,11 +63,16 @@ impl Algorithm {
     /// Every algorithm, in the order the option lists them.
     pub const ALL: [Algorithm; 8] = [Algorithm::Serial, Algorithm::PvSplit, Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::Dts, Algorithm::Tdsab, Algorithm::LazySmp, Algorithm::Abdada];
 
+    /// Variants for special machines, named on the command line and in the Lab but not
+    /// offered by the UCI option.
+    pub const VARIANTS: [Algorithm; 1] = [Algorithm::PvSplitAware];
+
     /// The option value naming this algorithm.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Serial => "serial",
             Algorithm::PvSplit => "pvsplit",
+            Algorithm::PvSplitAware => "pvsplit-aware",
             Algorithm::Ybwc => "ybwc",
             Algorithm::Jamboree => "jamboree",
             Algorithm::Dts => "dts",
@@ -75,7 +84,7 @@ impl Algorithm {
 
     /// The algorithm an option value names (case-insensitive).
     pub fn from_name(name: &str) -> Option<Algorithm> {
-        Algorithm::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(name))
+        Algorithm::ALL.into_iter().chain(Algorithm::VARIANTS).find(|a| a.name().eq_ignore_ascii_case(name))
     }
 
     /// Whether the algorithm runs with its table placed as `placement`, or why not.
@@ -94,6 +103,7 @@ impl Algorithm {
     fn split_policy(self) -> Option<&'static Policy> {
         match self {
             Algorithm::PvSplit => Some(&pvsplit::POLICY),
+            Algorithm::PvSplitAware => Some(&pvsplit_aware::POLICY),
             Algorithm::Ybwc => Some(&ybwc::POLICY),
             Algorithm::Jamboree => Some(&jamboree::POLICY),
             Algorithm::Dts => Some(&dts::POLICY),
@@ -180,7 +190,7 @@ pub(crate) fn search_placed<Mach: Machine>(
             abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
             |_| 0
         }
-        Algorithm::PvSplit | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {
+        Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {
             unreachable!("TDSAB and the work-splitting algorithms returned above")
         }
     };

@@ -9,9 +9,18 @@
 //! values from other processors, it looks for work and starts another search beside
 //! them rather than sitting idle (the helpful master). It always steps the oldest
 //! search that can go on, so its own part of the tree comes first.
+//!
+//! Critical path (StarTech's C, timed as Cilk does): on machines that keep a busy clock
+//! (the simulator), every search a processor holds carries a critical-path clock. The
+//! root's starts at 0; a subproblem's starts at the clock of the search that gave it
+//! away, at the moment it did; each grows by the busy time of the steps spent on it; a
+//! result hands the subproblem's clock back and the waiting search takes the larger of
+//! the two. Unrelated subproblems one processor did in turn thus never add up. C is the
+//! root's clock when processor 0 finishes, reported to the machine.
 
 use super::message::Message;
 use super::program::{pass_accesses, Task};
+use super::pvsplit_aware::{self, Speedometer};
 use crate::machine::{broadcast, random_other, Activity, Note, Processor, Program};
 use crate::search::{Control, Deepening, Listener, NoReports, Notice, Progress, SearchOptions, SearchResult, Searcher, SplitCandidate, SplitWindow, Subproblem};
 use crate::tt::TranspositionTable;
@@ -42,6 +51,9 @@ pub(super) struct Policy {
 pub(super) enum Seek {
     /// Ask one processor chosen at random (Zugzwang, StarTech's randomized stealing).
     AskRandom,
+    /// Ask one at random, telling the measured speed; owners size the work they give by
+    /// it and serve the fastest first (CPU-availability-aware PV-splitting).
+    AskRandomTellingSpeed,
     /// Ask everyone for their best split point, then ask the best (DTS's HELP).
     Broadcast,
 }
@@ -95,6 +107,8 @@ struct Context<'a> {
     job: Option<Job>,
     /// Its last step found it waiting for other processors.
     waiting: bool,
+    /// Its critical-path clock (see the module documentation).
+    span_ns: u64,
 }
 
 /// Searches a processor may hold at once.
@@ -133,8 +147,14 @@ pub(super) struct SplitProgram<'a, L: Listener> {
     thrashing: i32,
     /// The last HELP brought no offer good enough (DTS): ask one processor at a time.
     help_unanswered: bool,
-    /// Processors whose work requests wait for a split point here.
-    held_requests: Vec<usize>,
+    /// Processors whose work requests wait for a split point here, with their speeds.
+    held_requests: Vec<(usize, Option<u32>)>,
+    /// The context the last step worked on, which its busy time is charged to.
+    stepped: Option<usize>,
+    /// The machine's busy clock of this processor when the last step began.
+    busy_ns: u64,
+    /// This processor's measured speed (only when the policy weighs speeds).
+    speed: Speedometer,
     until_serve: u32,
     until_root_check: u32,
 }
@@ -145,7 +165,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         searcher.set_tests_first(policy.tests_first);
         let deepening = Deepening::new(task.board, task.history, task.limits, task.settings);
         let mut program = SplitProgram::new(None, tt, policy, task, helpers_stop);
-        program.contexts.push(Context { searcher: Slot::Own(searcher), job: None, waiting: false });
+        program.contexts.push(Context { searcher: Slot::Own(searcher), job: None, waiting: false, span_ns: 0 });
         program.root = Some(Root { deepening: Some(deepening), control, listener, result: None });
         program
     }
@@ -159,17 +179,32 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let options = task.settings.options;
         let (root, contexts, spares, seeking) = (None, Vec::with_capacity(MAX_CONTEXTS), Vec::new(), Seeking::Not);
         let until_root_check = ROOT_CHECK_INTERVAL;
-        SplitProgram { tt, policy, options, root, contexts, own, spares, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests: Vec::new(), until_serve: SERVE_INTERVAL, until_root_check }
+        let (held_requests, stepped, busy_ns, speed) = (Vec::new(), None, 0, Speedometer::default());
+        SplitProgram { tt, policy, options, root, contexts, own, spares, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, stepped, busy_ns, speed, until_serve: SERVE_INTERVAL, until_root_check }
     }
 
-    /// The best split point over this processor's searches: merit, context, frame.
-    fn best_split(&self) -> Option<(i32, usize, usize)> {
+    /// The best split point over this processor's searches for a requester of speed
+    /// `asker` (if told): merit, context, frame.
+    fn best_split(&self, asker: Option<u32>) -> Option<(i32, usize, usize)> {
         let merit = self.policy.merit;
-        self.contexts
-            .iter()
-            .enumerate()
-            .flat_map(|(i, c)| c.searcher.split_candidates().filter_map(move |cand| merit(&cand).map(|m| (m, i, cand.frame))))
-            .max_by_key(|&(m, i, frame)| (m, std::cmp::Reverse((i, frame))))
+        let candidates = self.contexts.iter().enumerate().flat_map(|(i, c)| c.searcher.split_candidates().filter_map(move |cand| merit(&cand).map(|m| (m, i, cand))));
+        if let (Some(asker), Some(own)) = (asker, self.speed.rate()) {
+            return pvsplit_aware::choose(candidates, asker, own);
+        }
+        candidates.map(|(m, i, cand)| (m, i, cand.frame)).max_by_key(|&(m, i, frame)| (m, std::cmp::Reverse((i, frame))))
+    }
+
+    /// Charges the busy time of the last step to the search it worked on, and measures
+    /// this processor's speed (on machines with a busy clock).
+    fn clock_in(&mut self, cpu: &dyn Processor<Message>) {
+        let Some(now) = cpu.busy_ns() else { return };
+        if let Some(c) = self.stepped.and_then(|i| self.contexts.get_mut(i)) {
+            c.span_ns += now - self.busy_ns;
+        }
+        self.busy_ns = now;
+        if self.policy.seek == Seek::AskRandomTellingSpeed {
+            self.speed.update(self.nodes(), now);
+        }
     }
 
     fn context_of_job(&self, owner: usize, id: u32) -> Option<usize> {
@@ -178,27 +213,28 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
 
     fn handle(&mut self, from: usize, message: Message, cpu: &mut dyn Processor<Message>) {
         match message {
-            Message::WorkRequest => {
+            Message::WorkRequest { rate } => {
                 // A busy processor with nothing to give now keeps the request and answers
                 // it as soon as a split point appears, rather than NO-WORK at once, which
                 // only makes the asker ask again.
-                if !self.give_work(from, cpu) {
+                if !self.give_work(from, rate, cpu) {
                     if self.contexts.iter().any(|c| !c.waiting) {
-                        self.held_requests.push(from);
+                        self.held_requests.push((from, rate));
                     } else {
                         cpu.send(from, Message::NoWork);
                     }
                 }
             }
-            Message::Work { job, problem } => {
+            Message::Work { job, problem, span_ns } => {
                 self.seeking = Seeking::Not;
-                self.start_job(from, job, &problem);
+                self.start_job(from, job, &problem, span_ns);
             }
             Message::NoWork => self.seeking = Seeking::Not,
-            Message::Result { job, value, pv } => {
+            Message::Result { job, value, pv, span_ns } => {
                 for c in self.contexts.iter_mut() {
                     if c.searcher.deliver(job, value, &pv) {
                         c.waiting = false;
+                        c.span_ns = c.span_ns.max(span_ns);
                         break;
                     }
                 }
@@ -215,24 +251,26 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 }
             }
             Message::Help => {
-                let merit = self.best_split().map(|(m, _, _)| m);
+                let merit = self.best_split(None).map(|(m, _, _)| m);
                 cpu.send(from, Message::Offer { merit });
             }
             Message::Offer { merit } => self.take_offer(from, merit, cpu),
         }
     }
 
-    /// Gives `to` a subproblem from the best split point, if there is one.
-    fn give_work(&mut self, to: usize, cpu: &mut dyn Processor<Message>) -> bool {
+    /// Gives `to` (of speed `rate`, if told) a subproblem from the best split point for
+    /// it, if there is one.
+    fn give_work(&mut self, to: usize, rate: Option<u32>, cpu: &mut dyn Processor<Message>) -> bool {
         let job = self.next_job;
         let window = self.policy.window;
-        let Some((_, i, frame)) = self.best_split() else { return false };
+        let Some((_, i, frame)) = self.best_split(rate) else { return false };
         let given = self.contexts[i].searcher.give_away(frame, to, window, job);
         forward_tree_events(&mut self.contexts[i].searcher, cpu);
         let Some(problem) = given else { return false };
+        let span_ns = self.contexts[i].span_ns;
         self.next_job = self.next_job.wrapping_add(1);
         cpu.note(Note::Split);
-        cpu.send(to, Message::Work { job, problem: Box::new(problem) });
+        cpu.send(to, Message::Work { job, problem: Box::new(problem), span_ns });
         true
     }
 
@@ -248,8 +286,12 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
             return;
         }
         self.until_serve = SERVE_INTERVAL;
-        while let Some(&to) = self.held_requests.last() {
-            if !(working && self.give_work(to, cpu)) {
+        if self.policy.seek == Seek::AskRandomTellingSpeed {
+            // The fastest last: it is served first.
+            self.held_requests.sort_by_key(|&(_, rate)| rate);
+        }
+        while let Some(&(to, rate)) = self.held_requests.last() {
+            if !(working && self.give_work(to, rate, cpu)) {
                 if working {
                     return;
                 }
@@ -260,7 +302,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     }
 
     /// Starts searching a subproblem given by `owner`, beside the searches that wait.
-    fn start_job(&mut self, owner: usize, id: u32, problem: &Subproblem) {
+    fn start_job(&mut self, owner: usize, id: u32, problem: &Subproblem, span_ns: u64) {
         self.help_unanswered = false;
         let mut searcher = match self.own.take() {
             Some(own) => Slot::Own(own),
@@ -270,11 +312,12 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         searcher.set_options(self.options);
         searcher.start_subproblem(problem);
         let nodes_at_start = searcher.nodes();
-        self.contexts.push(Context { searcher, job: Some(Job { owner, id, nodes_at_start }), waiting: false });
+        self.contexts.push(Context { searcher, job: Some(Job { owner, id, nodes_at_start }), waiting: false, span_ns });
     }
 
     /// Ends context `i` (its subproblem is done or no longer needed) and frees its searcher.
     fn close_context(&mut self, i: usize) -> Context<'a> {
+        self.stepped = self.stepped.filter(|&s| s != i).map(|s| if s > i { s - 1 } else { s });
         let mut context = self.contexts.remove(i);
         context.searcher.abandon();
         context
@@ -312,7 +355,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         if *replies + 1 == cpu.count() {
             self.seeking = match *best {
                 Some((_, owner)) => {
-                    cpu.send(owner, Message::WorkRequest);
+                    cpu.send(owner, Message::WorkRequest { rate: None });
                     Seeking::Asked
                 }
                 None => {
@@ -339,7 +382,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
             Progress::Done(value) => {
                 let job = context.job.as_ref().expect("only processor 0's root search has no job");
                 let pv = context.searcher.pv().iter().map_while(|m| *m).collect();
-                cpu.send(job.owner, Message::Result { job: job.id, value, pv });
+                cpu.send(job.owner, Message::Result { job: job.id, value, pv, span_ns: context.span_ns });
                 let small = context.searcher.nodes() - job.nodes_at_start < SMALL_JOB_NODES;
                 self.thrashing = if small { (self.thrashing + 1).min(MAX_THRASHING) } else { 0 };
                 let context = self.close_context(i);
@@ -376,9 +419,10 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 broadcast(cpu, Message::Help);
                 Seeking::Collecting { replies: 0, best: None }
             }
-            Seek::AskRandom | Seek::Broadcast => {
+            Seek::AskRandom | Seek::AskRandomTellingSpeed | Seek::Broadcast => {
                 let to = random_other(cpu);
-                cpu.send(to, Message::WorkRequest);
+                let rate = if self.policy.seek == Seek::AskRandomTellingSpeed { self.speed.rate() } else { None };
+                cpu.send(to, Message::WorkRequest { rate });
                 Seeking::Asked
             }
         };
@@ -436,10 +480,15 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
     type Message = Message;
 
     fn step(&mut self, cpu: &mut dyn Processor<Message>) -> Activity {
+        self.clock_in(cpu);
+        self.stepped = None;
         while let Some((from, message)) = cpu.receive() {
             self.handle(from, message, cpu);
         }
         if self.finished() {
+            if self.root.is_some() && cpu.busy_ns().is_some() {
+                cpu.report_critical_path(self.contexts[0].span_ns);
+            }
             self.serve_held_requests(cpu);
             while let Some(last) = self.contexts.len().checked_sub(1) {
                 let context = self.close_context(last);
@@ -458,6 +507,7 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         }
         let mut worked = false;
         if let Some(i) = self.contexts.iter().position(|c| !c.waiting) {
+            self.stepped = Some(i);
             worked = self.step_context(i, cpu);
             if let Some(c) = self.contexts.get_mut(i) {
                 send_notices(&mut c.searcher, cpu);

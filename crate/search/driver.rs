@@ -324,6 +324,8 @@ impl Deepening {
         let moves: &[Move] = if self.restrict { &self.root_moves } else { &[] };
         searcher.start(&self.board, &self.history, self.alpha, self.beta, self.depth, moves);
         self.stage = Stage::Searching;
+        // A new line waits for nobody: the last line's wait must not carry over.
+        self.waiting = false;
     }
 
     /// Sets the aspiration window for the next line of this iteration.

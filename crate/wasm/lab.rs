@@ -79,7 +79,7 @@ struct Catalogue {
 #[wasm_bindgen(js_name = labCatalogue)]
 pub fn lab_catalogue() -> JsValue {
     let catalogue = Catalogue {
-        algorithms: Algorithm::ALL.iter().filter(|&&a| a != Algorithm::Serial).map(|a| a.name()).collect(),
+        algorithms: Algorithm::ALL.iter().chain(&Algorithm::VARIANTS).filter(|&&a| a != Algorithm::Serial).map(|a| a.name()).collect(),
         nets: Kind::ALL.iter().map(|k| k.name()).collect(),
         presets: PRESETS.iter().map(|p| PresetEntry { name: p.name, title: p.title, net: p.net.name() }).collect(),
         message_kinds: MessageKind::ALL.iter().map(|k| k.name()).collect(),
@@ -171,6 +171,14 @@ struct LabRow {
     speedup: f64,
     messages: u64,
     score: i32,
+    /// StarTech's work W and critical path C (`None` where the algorithm times none).
+    #[serde(rename = "workNs")]
+    work_ns: u64,
+    #[serde(rename = "criticalPathNs")]
+    critical_path_ns: Option<u64>,
+    /// TDSAB's overheads: idle share and message-handling share.
+    synchronization: f64,
+    communication: f64,
 }
 
 impl From<&SimRow> for LabRow {
@@ -186,6 +194,10 @@ impl From<&SimRow> for LabRow {
             speedup: row.speedup(),
             messages: row.messages,
             score: row.score,
+            work_ns: row.work_ns,
+            critical_path_ns: row.critical_path_ns,
+            synchronization: row.overheads.synchronization,
+            communication: row.overheads.communication,
         }
     }
 }

@@ -376,3 +376,54 @@ describe('Lab', () => {
     assert.deepEqual(errors, []);
   });
 });
+
+describe('Lab: the papers\' presets and the sweep over p', () => {
+  // Zugzwang's preset has its own test above; these are the others (button data-lab="reproduce-<id>").
+  const PRESETS = [
+    { id: 'crayblitz', prefix: 'CB.', algorithms: ['dts'], published: /11\.1/ },
+    { id: 'startech', prefix: 'BK.', algorithms: ['jamboree'], published: /StarTech/ },
+    { id: 'tdsab', prefix: 'BK.', algorithms: ['tdsab'], published: /TDSAB/ },
+    { id: 'lan', prefix: 'BK.', algorithms: ['pvsplit', 'pvsplit-aware'], published: null },
+  ];
+
+  for (const preset of PRESETS) {
+    test(`the ${preset.id} preset runs at browser scale to a table with its means`, { timeout: 600000 }, async (t) => {
+      const { page, errors } = await openLab(t);
+      await page.click(`[data-lab="reproduce-${preset.id}"]`);
+      await page.waitForFunction(() => window.__lab.snapshot().table.some((row) => row[0] === 'mean') && window.__lab.snapshot().status !== 'running', null, { timeout: 480000 });
+      const { table, statusText, status } = await snapshot(page);
+      assert.equal(status, 'done', statusText);
+      const means = table.filter((row) => row[0] === 'mean');
+      assert.deepEqual(means.map((row) => row[1]), preset.algorithms);
+      for (const mean of means) {
+        assert.equal(mean.length, 11, 'the preset table has the W/C, sync and comm columns');
+        assert.ok(Number(mean[7]) > 0, `SPE ${mean[7]}`);
+        for (const cell of [mean[9], mean[10]]) assert.ok(Number(cell) >= 0 && Number(cell) <= 1, `overhead ${cell}`);
+      }
+      const runs = table.filter((row) => String(row[0]).startsWith(preset.prefix));
+      assert.ok(runs.length >= 2 * preset.algorithms.length, `${runs.length} rows`);
+      if (preset.published) assert.match(await page.textContent('.lab-table'), preset.published);
+      figures.push(`${preset.id} preset: ${means.map((m) => `${m[1]} mean SPE ${m[7]} on ${m[2]} (LD ${m[5]}, SO ${m[6]}, W/C ${m[8]}, sync ${m[9]}, comm ${m[10]})`).join('; ')}`);
+      assert.deepEqual(errors, []);
+    });
+  }
+
+  test('after a run, the sweep over p = 1, 2, 4, 8 plots SPE/LD/SO and W, C with the fit', { timeout: 300000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    await runAndWatch(page, { algorithm: 'ybwc', net: 'full', processors: 8, preset: 'multicore', position: 'BK.02', depth: 5 });
+    await page.waitForFunction(() => window.__lab.snapshot().sweep.state === 'done', null, { timeout: 240000 });
+    const { sweep } = await snapshot(page);
+    assert.deepEqual(sweep.points.map((q) => q.p), [1, 2, 4, 8]);
+    assert.deepEqual(sweep.plotted, { measures: 4, work: 4 });
+    const one = sweep.points[0];
+    assert.ok(Math.abs(one.speedup - 1) < 0.05, `SPE at p = 1 is ${one.speedup}`);
+    for (const q of sweep.points) {
+      assert.ok(q.criticalPathNs > 0 && q.criticalPathNs <= q.timeNs && q.criticalPathNs <= q.workNs, `p = ${q.p}: C ${q.criticalPathNs}, T ${q.timeNs}, W ${q.workNs}`);
+    }
+    assert.ok(sweep.fit && Number.isFinite(sweep.fit.a) && Number.isFinite(sweep.fit.b), JSON.stringify(sweep.fit));
+    assert.match(await page.textContent('.lab-sweep-status'), /Fit T_P/);
+    await page.screenshot({ path: join(RESULTS, 'lab-sweep.png') });
+    figures.push(`sweep ybwc full multicore BK.02 depth 5: ${sweep.points.map((q) => `p=${q.p} SPE ${q.speedup.toFixed(2)}`).join(', ')}; fit a ${sweep.fit.a.toFixed(3)} b ${sweep.fit.b.toFixed(3)}`);
+    assert.deepEqual(errors, []);
+  });
+});

@@ -4,9 +4,10 @@
 //! Figure 5: N, T for 1 and p processors, load LD, search overhead SO, speedup SPE.
 //! Times are virtual: the time processor 0 took to the result. The parallel runs place
 //! their table as the suite says (`tt::Placement`); the serial reference always has the
-//! one global table.
+//! one global table. Each row also carries StarTech's work W and critical path C and
+//! TDSAB's overheads ([`super::measures`]).
 
-use super::Sim;
+use super::{Overheads, Sim, WorkSpan};
 use crate::machine::{Counters, Machine, MessageKind};
 use crate::parallel::{search, search_placed, Algorithm};
 use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
@@ -54,6 +55,16 @@ pub struct SimRow {
     pub messages_by_kind: [u64; MessageKind::COUNT],
     /// Where the table was kept.
     pub placement: Placement,
+    /// W: busy virtual time of all processors.
+    pub work_ns: u64,
+    /// C: the critical path the algorithm timed (the whole work for the serial search,
+    /// which is one chain); `None` for algorithms that time none: Lazy SMP and ABDADA,
+    /// whose processors exchange no work, only table entries, so no dependency chain runs
+    /// between them (C would be processor 0's own search, i.e. T), and TDSAB, whose node
+    /// and value messages do not carry a clock yet.
+    pub critical_path_ns: Option<u64>,
+    /// Synchronization and communication overheads.
+    pub overheads: Overheads,
     /// The score found (the same for every algorithm in pure mode).
     pub score: i32,
 }
@@ -67,6 +78,17 @@ impl SimRow {
     /// SO(p) = (N(p) − N(1)) / N(1).
     pub fn search_overhead(&self) -> f64 {
         (self.nodes as f64 - self.serial_nodes as f64) / self.serial_nodes.max(1) as f64
+    }
+
+    /// Average parallelism W / C, where C was timed.
+    pub fn parallelism(&self) -> Option<f64> {
+        self.critical_path_ns.map(|c| self.work_ns as f64 / c.max(1) as f64)
+    }
+
+    /// The row's point for StarTech's fit, where C was timed.
+    pub fn work_span(&self) -> Option<WorkSpan> {
+        let critical_path_ns = self.critical_path_ns?;
+        Some(WorkSpan { processors: self.processors, time_ns: self.time_ns, work_ns: self.work_ns, critical_path_ns })
     }
 }
 
@@ -108,6 +130,9 @@ pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'
                 messages: report.messages,
                 messages_by_kind,
                 placement,
+                work_ns: report.work_ns(),
+                critical_path_ns: if algorithm == Algorithm::Serial { Some(report.work_ns()) } else { report.critical_path_ns },
+                overheads: report.overheads(),
                 score: result.score,
             })
         };

@@ -24,6 +24,7 @@ mod cpu;
 mod error;
 mod experiment;
 mod links;
+mod measures;
 pub mod presets;
 mod random;
 mod run;
@@ -34,6 +35,7 @@ mod trace;
 pub use cpu::Load;
 pub use error::SimError;
 pub use experiment::{signature, simulate_suite, SimRow, SimSuite};
+pub use measures::{fit_work_span, Overheads, WorkSpan, WorkSpanFit};
 pub use presets::Preset;
 pub use throughput::{simulation_speed, SpeedRow};
 pub use trace::{node_kind_index, Event, ProcessorState, Trace, TraceMode, TraceSink, NODE_KIND_NAMES, NODE_SAMPLE, TREE_PLIES};
@@ -69,6 +71,12 @@ pub struct RunReport {
     pub busy_ns: Vec<u64>,
     /// Virtual time each spent asleep, or finished while others ran.
     pub idle_ns: Vec<u64>,
+    /// Of the busy time, what each spent handling messages (send overheads, and steps
+    /// that only received messages).
+    pub handling_ns: Vec<u64>,
+    /// StarTech's critical path C, as processor 0's algorithm timed it (see
+    /// `parallel::split`); `None` for algorithms that do not time one.
+    pub critical_path_ns: Option<u64>,
     /// Messages sent.
     pub messages: u64,
     /// Per link (by id), the time messages held it, summed over its lanes: its
@@ -81,6 +89,11 @@ impl RunReport {
     pub fn load(&self) -> f64 {
         let shares = self.busy_ns.iter().zip(&self.idle_ns).map(|(&b, &i)| b as f64 / (b + i).max(1) as f64);
         shares.sum::<f64>() / self.busy_ns.len().max(1) as f64
+    }
+
+    /// StarTech's work W: the busy time of all processors.
+    pub fn work_ns(&self) -> u64 {
+        self.busy_ns.iter().sum()
     }
 }
 

@@ -64,6 +64,9 @@ struct Proc {
     next_sample: u64,
     busy_ns: u64,
     idle_ns: u64,
+    /// Busy time spent handling messages: send overheads, and steps that visited no node
+    /// but received messages (TDSAB's communication overhead).
+    handling_ns: u64,
     /// Busy and idle microseconds already added to the shared counters.
     published_us: (u64, u64),
     steps: u64,
@@ -119,6 +122,8 @@ pub(super) struct Run<'r, 'h, M> {
     main_finished: bool,
     /// When processor 0 finished.
     main_end: u64,
+    /// The critical path processor 0 reported, if its algorithm measures one.
+    critical_path_ns: Option<u64>,
 }
 
 /// A program's view of its simulated processor during one step.
@@ -134,6 +139,11 @@ struct View<'v, M> {
     random: &'v mut Random,
     counters: &'v Counters,
     remote: &'v mut RemoteAccesses,
+    /// The processor's busy time before this step.
+    busy_ns: u64,
+    /// Messages it took from its mailbox in this step.
+    received: usize,
+    critical_path_ns: &'v mut Option<u64>,
 }
 
 impl<M: Payload> Processor<M> for View<'_, M> {
@@ -153,6 +163,7 @@ impl<M: Payload> Processor<M> for View<'_, M> {
 
     fn receive(&mut self) -> Option<(usize, M)> {
         let envelope = self.mailbox.pop_front()?;
+        self.received += 1;
         self.counters.count_received(self.id, envelope.1.kind());
         Some(envelope)
     }
@@ -177,6 +188,16 @@ impl<M: Payload> Processor<M> for View<'_, M> {
     fn tree(&mut self, event: TreeEvent) {
         self.trees.push(event);
     }
+
+    fn busy_ns(&self) -> Option<u64> {
+        Some(self.busy_ns)
+    }
+
+    fn report_critical_path(&mut self, ns: u64) {
+        if self.id == 0 {
+            *self.critical_path_ns = Some(ns);
+        }
+    }
 }
 
 impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
@@ -191,6 +212,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
                 next_sample: NODE_SAMPLE,
                 busy_ns: 0,
                 idle_ns: 0,
+                handling_ns: 0,
                 published_us: (0, 0),
                 steps: 0,
                 random: Random::new(seed, id),
@@ -216,6 +238,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             messages: 0,
             main_finished: false,
             main_end: 0,
+            critical_path_ns: None,
         }
     }
 
@@ -304,9 +327,13 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             random: &mut proc.random,
             counters: self.counters,
             remote: &mut self.remote,
+            busy_ns: proc.busy_ns,
+            received: 0,
+            critical_path_ns: &mut self.critical_path_ns,
         };
         let program = &mut self.programs[id];
         let activity = program.step(&mut view);
+        let received = view.received;
         let nodes = program.nodes();
         let visited = nodes.saturating_sub(proc.nodes);
         proc.nodes = nodes;
@@ -320,6 +347,8 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         let work_end = start + overhead * requests + compute;
         let end = work_end + overhead * (self.outbox.len() + self.remote.puts.len()) as u64;
         proc.busy_ns += end - time;
+        let handled = if visited == 0 && received > 0 { compute } else { 0 };
+        proc.handling_ns += handled + overhead * self.outbox.len() as u64;
         proc.clock = end;
         proc.awaiting = requests as u32;
         if self.trace.is_some() {
@@ -534,6 +563,8 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             steps: self.procs.iter().map(|p| p.steps).collect(),
             busy_ns: self.procs.iter().map(|p| p.busy_ns).collect(),
             idle_ns: self.procs.iter().map(|p| p.idle_ns).collect(),
+            handling_ns: self.procs.iter().map(|p| p.handling_ns).collect(),
+            critical_path_ns: self.critical_path_ns,
             messages: self.messages,
             link_busy_ns: self.hardware.links.busy_ns().to_vec(),
         }

@@ -96,3 +96,77 @@ export class LabCharts {
     for (const chart of [this.utilisation, this.nodes, this.messages]) chart.setSize({ width, height });
   }
 }
+
+/**
+ * StarTech's model T_P ≈ a·W/P + b·C fitted by least squares over `points`
+ * ({ p, timeNs, workNs, criticalPathNs }): `{ a, b }`, or null with fewer than two points or
+ * when W/P and C are proportional (a and b cannot be told apart). The simulator's own fit
+ * for the command line is crate/machine/sim/measures.rs.
+ */
+export function fitWorkSpan(points) {
+  if (points.length < 2) return null;
+  let [xx, xy, yy, xt, yt] = [0, 0, 0, 0, 0];
+  for (const { p, timeNs, workNs, criticalPathNs } of points) {
+    const [x, y] = [workNs / p, criticalPathNs];
+    [xx, xy, yy, xt, yt] = [xx + x * x, xy + x * y, yy + y * y, xt + x * timeNs, yt + y * timeNs];
+  }
+  const det = xx * yy - xy * xy;
+  if (Math.abs(det) <= 1e-9 * xx * yy) return null;
+  return { a: (xt * yy - yt * xy) / det, b: (yt * xx - xt * xy) / det };
+}
+
+/** A line chart of several series against the processor count (log scale). */
+function sweepChart(target, title, series, yLabel) {
+  return new uPlot(
+    {
+      title,
+      width: 300,
+      height: 170,
+      scales: { x: { time: false, distr: 3, log: 2 }, y: { range: (u, min, max) => [0, Math.max(1, max) * 1.05] } },
+      axes: [{ ...AXIS, label: 'processors p' }, { ...AXIS, size: 50, label: yLabel }],
+      series: [{ label: 'p' }, ...series.map(([label, stroke, dash]) => ({ label, stroke, dash, width: 2, points: { show: true, size: 6 } }))],
+    },
+    [[], ...series.map(() => [])],
+    target,
+  );
+}
+
+/**
+ * After a run, the same experiment over p = 1, 2, 4, … N: speedup, load and search overhead
+ * against p (Zugzwang), and T_P, W/P and C with the fitted a·W/P + b·C (StarTech).
+ */
+export class SweepCharts {
+  /** @param {HTMLElement} host */
+  constructor(host) {
+    this.host = host;
+    this.measures = sweepChart(host, 'Speedup, load, search overhead against p', [['SPE', '#3fb950'], ['LD', '#58a6ff'], ['SO', '#e3a21a']], '');
+    this.work = sweepChart(host, 'T_P, W/P, C and a·W/P + b·C (virtual ms)', [['T_P', '#f0f6fc'], ['W/P', '#58a6ff'], ['C', '#f85149'], ['fit', '#d2a8ff', [6, 4]]], 'ms');
+    this.points = [];
+    this.fit = null;
+    this.resize();
+  }
+
+  /** Replaces the points ({ p, speedup, load, searchOverhead, timeNs, workNs, criticalPathNs }). */
+  show(points) {
+    this.points = [...points].sort((x, y) => x.p - y.p);
+    const ps = this.points.map((q) => q.p);
+    this.measures.setData([ps, this.points.map((q) => q.speedup), this.points.map((q) => q.load), this.points.map((q) => q.searchOverhead)]);
+    const timed = this.points.filter((q) => q.criticalPathNs !== null && q.criticalPathNs !== undefined);
+    this.fit = timed.length === this.points.length ? fitWorkSpan(timed) : null;
+    const ms = (ns) => ns / 1e6;
+    const model = (q) => (this.fit ? ms(this.fit.a * (q.workNs / q.p) + this.fit.b * q.criticalPathNs) : null);
+    const span = (q) => (q.criticalPathNs === null || q.criticalPathNs === undefined ? null : ms(q.criticalPathNs));
+    this.work.setData([ps, this.points.map((q) => ms(q.timeNs)), this.points.map((q) => ms(q.workNs / q.p)), this.points.map(span), this.points.map(model)]);
+  }
+
+  /** How many points each chart plots. */
+  plotted() {
+    return { measures: this.measures.data[0].length, work: this.work.data[0].length };
+  }
+
+  resize() {
+    const width = Math.max(240, this.host.clientWidth - 8);
+    const height = Math.max(140, Math.round(width * 0.45));
+    for (const chart of [this.measures, this.work]) chart.setSize({ width, height });
+  }
+}

@@ -5,7 +5,7 @@
 import './lab.css';
 import { Chess } from 'chess.js';
 import { Board } from '../board.js';
-import { LabCharts } from './charts.js';
+import { LabCharts, SweepCharts } from './charts.js';
 import { LabControls } from './controls.js';
 import { explain } from './explanations.js';
 import { download, downloadCsv, downloadPng } from './exports.js';
@@ -15,7 +15,7 @@ import { Playback } from './playback.js';
 import { MARK_COLORS, TYPE_COLORS, TreeView, describeNode, processorColor } from './treeView.js';
 import { ThreadsActivity } from './threadsActivity.js';
 import { COLUMNS, ResultsTable, rowCells } from './resultsTable.js';
-import { ZUGZWANG, reproduceRows } from './reproduce.js';
+import { PRESETS, PRESET_COLUMNS, presetCells, reproduceRows } from './reproduce.js';
 
 /** Virtual time per wall second offered by the speed menu, in ns ('auto': the run in AUTO_SECONDS). */
 const SPEEDS = [
@@ -33,6 +33,11 @@ const AUTO_SECONDS = 30;
 const THREADS_SEARCH_MS = 15000;
 /** How often the charts and the readouts are redrawn. */
 const CHART_MS = 250;
+/** The largest machine the background sweep over p = 1, 2, 4, … runs for. */
+const SWEEP_MAX = 64;
+
+/** The button of a "reproduce a paper" preset (Zugzwang's keeps its first name). */
+const presetButton = (preset) => (preset.id === 'zugzwang' ? 'reproduce' : `reproduce-${preset.id}`);
 
 export class Lab {
   /**
@@ -48,8 +53,8 @@ export class Lab {
       <div class="lab-grid">
         <div class="lab-left">
           <form class="lab-controls panel" aria-label="Experiment"></form>
-          <div class="button-row lab-presets">
-            <button type="button" data-lab="reproduce" title="${ZUGZWANG.title}">Reproduce Zugzwang (browser scale)</button>
+          <div class="button-row lab-presets" aria-label="Reproduce a paper (browser scale)">
+            ${PRESETS.map((p) => `<button type="button" data-lab="${presetButton(p)}" title="${p.title}">Reproduce ${p.button}</button>`).join('')}
           </div>
           <section class="panel lab-explain" aria-label="How the algorithm works"><h3></h3><p></p></section>
         </div>
@@ -91,6 +96,8 @@ export class Lab {
         </div>
         <div class="lab-side">
           <div class="lab-charts"></div>
+          <p class="lab-sweep-status" role="status"></p>
+          <div class="lab-charts lab-sweep"></div>
         </div>
       </div>`;
     const $ = (selector) => root.querySelector(selector);
@@ -107,6 +114,12 @@ export class Lab {
     this.table = new ResultsTable($('.lab-table'));
     this.client = new LabClient({ onTrace: (id, text) => this.receiveTrace(id, text) });
     this.charts = null;
+    /** The sweep over p after a run: its charts, points, and a token that cancels it. */
+    this.sweepCharts = null;
+    this.sweepPoints = [];
+    this.sweepToken = 0;
+    this.sweepRun = null;
+    this.sweepState = 'idle';
     this.catalogue = null;
     /** The replay of the current run, and what the run streamed and reported. */
     this.playback = null;
@@ -147,8 +160,9 @@ export class Lab {
       const on = document.body.classList.toggle('lab-presenting');
       e.currentTarget.setAttribute('aria-pressed', String(on));
       this.charts?.resize();
+      this.sweepCharts?.resize();
     });
-    on('reproduce', () => this.reproduce());
+    for (const preset of PRESETS) on(presetButton(preset), () => this.reproduce(preset));
     on('threads', () => (this.threadsJob ? this.stopThreads() : this.watchThreads()));
     on('export-trace', async () => {
       try {
@@ -157,7 +171,7 @@ export class Lab {
         this.setStatus('error', error.message);
       }
     });
-    on('export-csv', () => downloadCsv(COLUMNS, this.tableRows, `meshmate-table-${this.fileStem()}.csv`));
+    on('export-csv', () => downloadCsv(this.table.columns, this.tableRows, `meshmate-table-${this.fileStem()}.csv`));
     on('export-png', () => downloadPng(this.el.canvas, `meshmate-network-${this.fileStem()}.png`));
   }
 
@@ -244,7 +258,9 @@ export class Lab {
       return;
     }
     if (!this.charts) this.charts = new LabCharts(this.root.querySelector('.lab-charts'));
+    if (!this.sweepCharts) this.sweepCharts = new SweepCharts(this.root.querySelector('.lab-sweep'));
     this.charts.resize();
+    this.sweepCharts.resize();
     requestAnimationFrame((t) => this.frame(t));
     if (this.catalogue) return;
     try {
@@ -339,6 +355,7 @@ export class Lab {
   async run(request = null, position = null) {
     if (!this.catalogue) return null;
     this.stopThreads();
+    await this.stopSweep();
     if (!request) {
       const read = this.controls.read();
       if (read.error) {
@@ -362,12 +379,14 @@ export class Lab {
       this.report = { ...report, wallMs, memoryMiB };
       this.runs++;
       if (this.playback) this.playback.complete = true;
-      const rows = report.rows.map((row) => rowCells(this.lastPosition, row));
+      const cells = this.reproducing ? presetCells : rowCells;
+      const rows = report.rows.map((row) => cells(this.lastPosition, row));
       this.tableRows = this.reproducing ? this.tableRows.concat(rows) : rows;
-      this.table.show(this.tableRows);
+      this.table.show(this.tableRows, this.reproducing ? PRESET_COLUMNS : COLUMNS);
       this.setExportsEnabled(true);
       const rate = report.events / Math.max(0.001, report.simulationMs / 1000);
       this.setStatus('done', `Simulated ${report.events} events in ${report.simulationMs.toFixed(0)} ms (${Math.round(rate)} events/s); trace ${report.hash}. Replaying.`);
+      if (!this.reproducing) this.sweep(request);
       return this.report;
     } catch (error) {
       this.setStatus('error', error.message);
@@ -457,30 +476,74 @@ export class Lab {
       `${this.view.lastFrame.messages} in flight · ${this.fps.value.toFixed(0)} fps${sel}`;
   }
 
-  /** Runs Zugzwang's experiment at browser scale, position after position, into one table;
-   * a position the simulator fails on gets a row saying so, and the means leave it out. */
-  async reproduce() {
+  /** Runs a paper's experiment at browser scale, position after position (each algorithm
+   * of the preset on each), into one table; a position the simulator fails on gets a row
+   * saying so, and the means leave it out. Presets that need it sweep p afterwards. */
+  async reproduce(preset) {
     if (this.reproducing || !this.catalogue) return;
     this.reproducing = true;
-    this.controls.set(ZUGZWANG.settings);
+    this.controls.set({ ...preset.settings, position: preset.positions[0].id });
     await this.formChanged();
     const { request } = this.controls.read();
     this.tableRows = [];
     const reports = [];
     const failures = [];
-    for (const position of ZUGZWANG.positions) {
-      const report = await this.run({ ...request, fen: position.fen }, position.id);
-      if (report) reports.push(report);
-      else {
-        failures.push(`${position.id}: ${this.el.status.textContent}`);
-        this.tableRows.push([position.id, request.algorithm, request.processors, 'failed', '', '', '', '']);
+    for (const position of preset.positions) {
+      for (const algorithm of preset.algorithms ?? [request.algorithm]) {
+        const report = await this.run({ ...request, algorithm, fen: position.fen }, position.id);
+        if (report) reports.push(report);
+        else {
+          failures.push(`${position.id} ${algorithm}: ${this.el.status.textContent}`);
+          this.tableRows.push([position.id, algorithm, request.processors, 'failed', '', '', '', '', '', '', '']);
+        }
       }
     }
     this.reproducing = false;
-    if (reports.length) this.tableRows = reproduceRows(this.tableRows, reports);
-    this.table.show(this.tableRows);
-    const failed = failures.length ? ` ${failures.length} position(s) failed: ${failures.join(' · ')}` : '';
-    this.setStatus(failures.length ? 'error' : 'done', `${ZUGZWANG.title}: ${ZUGZWANG.note}${failed}`);
+    if (reports.length) this.tableRows = reproduceRows(preset, this.tableRows, reports);
+    this.table.show(this.tableRows, PRESET_COLUMNS);
+    const failed = failures.length ? ` ${failures.length} run(s) failed: ${failures.join(' · ')}` : '';
+    this.setStatus(failures.length ? 'error' : 'done', `${preset.title}: ${preset.note}${failed}`);
+    if (preset.sweep && reports.length) this.sweep({ ...request, fen: preset.positions[0].fen });
+  }
+
+  /** In the background, `request` again on p = 1, 2, 4, … below its p, then on its p (the
+   * worker keeps the last run's trace for the export, and the same seed gives the same
+   * run); the sweep charts plot each point as it comes. A new run cancels the sweep. */
+  async sweep(request) {
+    const token = ++this.sweepToken;
+    if (request.processors > SWEEP_MAX || !this.sweepCharts) return this.sweepStatus('idle', `No sweep over p above ${SWEEP_MAX} processors.`);
+    const counts = [];
+    for (let p = 1; p < request.processors; p *= 2) counts.push(p);
+    counts.push(request.processors);
+    const points = [];
+    this.sweepPoints = points;
+    this.sweepCharts.show(points);
+    this.sweepStatus('running', `Sweeping p = ${counts.join(', ')} in the background…`);
+    for (const p of counts) {
+      this.sweepRun = this.client.run({ ...request, processors: p }).then((r) => r.report, () => null);
+      const report = await this.sweepRun;
+      this.sweepRun = null;
+      if (token !== this.sweepToken) return;
+      if (!report) continue; // a count the network cannot have (DeBruijn, hypercube and fat tree need some)
+      const row = report.rows[report.rows.length - 1];
+      points.push({ p, speedup: row.speedup, load: row.load, searchOverhead: row.searchOverhead, timeNs: row.timeNs, workNs: row.workNs, criticalPathNs: row.criticalPathNs ?? null });
+      this.sweepCharts.show(points);
+    }
+    const fit = this.sweepCharts.fit;
+    const fitted = fit ? ` Fit T_P ≈ ${fit.a.toFixed(2)}·W/P + ${fit.b.toFixed(2)}·C.` : ' No a·W/P + b·C fit (the algorithm times no critical path, or too few points).';
+    this.sweepStatus('done', `Sweep over p = ${points.map((q) => q.p).join(', ')} of ${request.algorithm} done.${fitted}`);
+  }
+
+  /** Cancels the sweep and waits for its run in flight (the worker runs one at a time). */
+  async stopSweep() {
+    this.sweepToken++;
+    await this.sweepRun;
+    if (this.sweepState === 'running') this.sweepStatus('idle', 'Sweep cancelled by a new run.');
+  }
+
+  sweepStatus(state, text) {
+    this.sweepState = state;
+    this.root.querySelector('.lab-sweep-status').textContent = text;
   }
 
   key(e) {
@@ -553,6 +616,7 @@ export class Lab {
       selected: this.view.selected,
       boardFen: this.boardFen,
       table: this.tableRows,
+      sweep: { state: this.sweepState, points: this.sweepPoints, fit: this.sweepCharts?.fit ?? null, plotted: this.sweepCharts?.plotted() ?? null },
     };
   }
 }

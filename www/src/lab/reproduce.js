@@ -1,27 +1,98 @@
-// "Reproduce a paper": Zugzwang's experiment (Feldmann et al.: YBWC on Transputers wired as
-// a DeBruijn graph, Bratko-Kopec, their Figure 5) at browser scale, with our mean beside
-// the published figure. Browser scale means fewer positions, a shallower search and fewer
-// processors than the paper's 7 plies on 64 T800s, so the numbers are comparable in kind,
-// not equal.
+// "Reproduce a paper": the seeds' experiments at browser scale, each with our means beside
+// the published figures. Browser scale means fewer positions, shallower searches and fewer
+// processors than the papers', so the numbers are comparable in kind, not equal; the full
+// reruns are tests/experiments/run.sh and docs/experiments.md. Published figures are the
+// ones the project's issues cite; where none was at hand the row says so.
 import { SUITES } from './positions.js';
 
-const POSITIONS = 4;
+const [BRATKO_KOPEC, CRAY_BLITZ] = SUITES;
 
-export const ZUGZWANG = {
-  title: `Zugzwang, Figure 5: ybwc on DB(4) of T800 Transputers, Bratko-Kopec 1–${POSITIONS}, depth 4`,
-  note: 'the paper reports SPE 34.77 on 64 processors at 7 plies (its Figure 5); at this scale expect far less.',
-  settings: { algorithm: 'ybwc', net: 'debruijn', processors: 16, preset: 't800', position: 'BK.01', depth: 4, seed: 1 },
-  positions: SUITES[0].positions.slice(0, POSITIONS),
-};
+/** Columns of a preset's table: the Figure 5 columns, then StarTech's and TDSAB's measures. */
+export const PRESET_COLUMNS = ['position', 'algorithm', 'p', 'N', 'T (virtual ms)', 'LD', 'SO', 'SPE', 'W/C', 'sync', 'comm'];
 
-/** The per-position rows, then the means of the finished p-processor runs and the published row. */
-export function reproduceRows(rows, reports) {
+/**
+ * Each preset: the button's `id` (data-lab="reproduce" for Zugzwang, "reproduce-<id>" for
+ * the others), what it shows, the form settings, the algorithms run on each position, and
+ * the published rows (PRESET_COLUMNS order).
+ */
+export const PRESETS = [
+  {
+    id: 'zugzwang',
+    button: 'Zugzwang',
+    title: 'Zugzwang, Figure 5: ybwc on DB(4) of T800 Transputers, Bratko-Kopec 1–4, depth 4',
+    note: 'the paper reports SPE 34.77 on 64 processors at 7 plies (its Figure 5); at this scale expect far less.',
+    settings: { algorithm: 'ybwc', net: 'debruijn', processors: 16, preset: 't800', depth: 4, seed: 1 },
+    positions: BRATKO_KOPEC.positions.slice(0, 4),
+    published: [['Zugzwang, Figure 5 (published)', 'ybwc', 64, '', '', '', '', '34.77', '', '', '']],
+  },
+  {
+    id: 'crayblitz',
+    button: 'Cray Blitz',
+    title: 'Cray Blitz, Table 6: dts on 16 CPUs of a Cray C916 (shared memory), the game Mchess Pro – Cray Blitz CB.01–04, depth 5',
+    note: 'the paper reports a mean speedup of 11.1 on 16 processors over its 24 positions at 10 to 11 plies.',
+    settings: { algorithm: 'dts', net: 'bus', processors: 16, preset: 'c916', depth: 5, seed: 1 },
+    positions: CRAY_BLITZ.positions.slice(0, 4),
+    published: [['Cray Blitz, Table 6 (published)', 'dts', 16, '', '', '', '', '11.1', '', '', '']],
+  },
+  {
+    id: 'startech',
+    button: 'StarTech',
+    title: "StarTech: jamboree on 16 nodes of a CM-5 (fat tree), Bratko-Kopec 1–3, depth 4; W, C and the fit after the sweep",
+    note: "StarTech's own a and b were not at hand here; the sweep charts show W/P, C and the fitted a·W/P + b·C against p.",
+    settings: { algorithm: 'jamboree', net: 'fattree', processors: 16, preset: 'cm5', depth: 4, seed: 1 },
+    positions: BRATKO_KOPEC.positions.slice(0, 3),
+    published: [['StarTech (published a, b not at hand)', 'jamboree', '', '', '', '', '', '', '', '', '']],
+    sweep: true,
+  },
+  {
+    id: 'tdsab',
+    button: 'TDSAB',
+    title: 'TDSAB, Tables 1–2: tdsab on 16 Pentium III PCs on switched Ethernet, Bratko-Kopec 1–3, depth 5',
+    note: "Kishimoto and Schaeffer's Tables 1–2 (8 to 64 processors) were not at hand here; sync = idle share, comm = message-handling share.",
+    settings: { algorithm: 'tdsab', net: 'full', processors: 16, preset: 'p3-ethernet', depth: 5, seed: 1 },
+    positions: BRATKO_KOPEC.positions.slice(0, 3),
+    published: [['TDSAB, Tables 1–2 (published figures not at hand)', 'tdsab', '8–64', '', '', '', '', '', '', '', '']],
+  },
+  {
+    id: 'lan',
+    button: 'PV-splitting, unequal PCs',
+    title: 'PV-splitting on three unequal, loaded PCs on a LAN, with and without CPU-availability-aware assignment, Bratko-Kopec 1–4, depth 6',
+    note: 'pvsplit-aware sizes the work it gives by each PC\'s measured speed; the published figures were not at hand here.',
+    settings: { algorithm: 'pvsplit', net: 'bus', processors: 3, preset: 'lan', depth: 6, seed: 1 },
+    algorithms: ['pvsplit', 'pvsplit-aware'],
+    positions: BRATKO_KOPEC.positions.slice(0, 4),
+    published: [],
+  },
+];
+
+/** The preset a button names. */
+export function presetById(id) {
+  return PRESETS.find((p) => p.id === id) ?? null;
+}
+
+const ratio = (num, den) => (den > 0 ? num / den : NaN);
+const fixed = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
+
+/** One report row (from the Lab worker) as PRESET_COLUMNS cells. */
+export function presetCells(position, row) {
+  const parallelism = row.criticalPathNs ? ratio(row.workNs, row.criticalPathNs) : NaN;
+  return [position, row.algorithm, row.processors, row.nodes, (row.timeNs / 1e6).toFixed(3), row.load.toFixed(3), row.searchOverhead.toFixed(3), row.speedup.toFixed(2), fixed(parallelism, 2), row.synchronization.toFixed(3), row.communication.toFixed(3)];
+}
+
+/** The per-position rows, then per algorithm the mean of the finished p-processor runs,
+ * then the published rows. `reports` are the Lab worker's reports (serial row first). */
+export function reproduceRows(preset, rows, reports) {
   const parallel = reports.map((r) => r.rows[r.rows.length - 1]);
-  const mean = (f) => parallel.reduce((sum, row) => sum + f(row), 0) / parallel.length;
-  const { processors, algorithm } = parallel[0];
-  return [
-    ...rows,
-    ['mean', algorithm, processors, Math.round(mean((r) => r.nodes)), (mean((r) => r.timeNs) / 1e6).toFixed(3), mean((r) => r.load).toFixed(3), mean((r) => r.searchOverhead).toFixed(3), mean((r) => r.speedup).toFixed(2)],
-    ['Zugzwang, Figure 5 (published)', 'ybwc', 64, '', '', '', '', '34.77'],
-  ];
+  const means = [];
+  for (const algorithm of new Set(parallel.map((r) => r.algorithm))) {
+    const group = parallel.filter((r) => r.algorithm === algorithm);
+    const mean = (f) => group.reduce((sum, row) => sum + f(row), 0) / group.length;
+    const spans = group.filter((r) => r.criticalPathNs);
+    const parallelism = spans.length === group.length ? ratio(mean((r) => r.workNs), mean((r) => r.criticalPathNs)) : NaN;
+    means.push([
+      'mean', algorithm, group[0].processors, Math.round(mean((r) => r.nodes)), (mean((r) => r.timeNs) / 1e6).toFixed(3), mean((r) => r.load).toFixed(3),
+      mean((r) => r.searchOverhead).toFixed(3), mean((r) => r.speedup).toFixed(2), fixed(parallelism, 2), mean((r) => r.synchronization).toFixed(3), mean((r) => r.communication).toFixed(3),
+    ]);
+  }
+  return [...rows, ...means, ...preset.published];
 }

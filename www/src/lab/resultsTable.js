@@ -14,19 +14,22 @@ export class ResultsTable {
   constructor(table) {
     this.table = table;
     this.rows = [];
+    this.columns = COLUMNS;
     this.render();
   }
 
-  /** Replaces the rows (arrays of cells, COLUMNS order). */
-  show(rows) {
+  /** Replaces the rows (arrays of cells, in `columns` order: a preset's table has more). */
+  show(rows, columns = COLUMNS) {
     this.rows = rows;
+    this.columns = columns;
     this.render();
   }
 
   render() {
-    const head = `<thead><tr>${COLUMNS.map((c) => `<th scope="col">${c}</th>`).join('')}</tr></thead>`;
+    const columns = this.columns;
+    const head = `<thead><tr>${columns.map((c) => `<th scope="col">${c}</th>`).join('')}</tr></thead>`;
     const body = this.rows.map((cells) => `<tr>${cells.map((c) => `<td>${escapeHtml(String(c))}</td>`).join('')}</tr>`).join('');
-    this.table.innerHTML = `${head}<tbody>${body || `<tr><td colspan="${COLUMNS.length}">Run an experiment to fill the table.</td></tr>`}</tbody>`;
+    this.table.innerHTML = `${head}<tbody>${body || `<tr><td colspan="${columns.length}">Run an experiment to fill the table.</td></tr>`}</tbody>`;
   }
 }
 
