@@ -17,9 +17,11 @@ WORK=$(mktemp -d /tmp/experiments-XXXXXX)
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$WORK"' EXIT
 
 # Depths per experiment: quick keeps every experiment small; full is what the docs show.
+# PERIOD: the depth of the runs with the period's search (--pure: plain alpha-beta with
+# quiescence, no null move, reductions or pruning, as the papers' programs searched).
 case "$MODE" in
-  quick) ZUGZWANG=9 CRAYBLITZ=11 STARTECH=9 TDSAB=10 LAN=11 ;;
-  full) ZUGZWANG=12 CRAYBLITZ=13 STARTECH=12 TDSAB=12 LAN=13 ;;
+  quick) ZUGZWANG=9 CRAYBLITZ=11 STARTECH=9 TDSAB=10 LAN=11 PERIOD=5 ;;
+  full) ZUGZWANG=12 CRAYBLITZ=13 STARTECH=12 TDSAB=12 LAN=13 PERIOD=7 ;;
   *) echo "usage: $0 [quick|full]" >&2; exit 2 ;;
 esac
 
@@ -41,11 +43,13 @@ run() {
 # Zugzwang's own depth (7 plies) at 64 processors, beside the deeper sweep over p.
 run zugzwang7 --algo ybwc --preset t800 --net debruijn --procs 64 --suite "$BK" --depth 7
 run zugzwang --algo ybwc --preset t800 --net debruijn --procs 2,4,8,16,32,64 --suite "$BK" --depth "$ZUGZWANG"
+run zugzwang-period --algo ybwc --preset t800 --net debruijn --procs 2,4,8,16,32,64 --suite "$BK" --depth "$PERIOD" --pure --tt distributed
+run crayblitz-period --algo dts --preset c916 --procs 2,4,8,16 --suite "$WORK/crayblitz24.epd" --depth "$PERIOD" --pure
 run crayblitz --algo dts --preset c916 --procs 2,4,8,16 --suite "$WORK/crayblitz24.epd" --depth "$CRAYBLITZ"
 run startech --algo jamboree --preset cm5 --procs 1,2,4,8,16,32,64 --suite "$BK" --depth "$STARTECH"
 run tdsab --algo tdsab --preset p3-ethernet --procs 8,16,32,64 --suite "$BK" --depth "$TDSAB"
 run lan --algo pvsplit,pvsplit-aware --preset lan --procs 3 --suite "$BK" --depth "$LAN"
 
 python3 "$ROOT/tests/experiments/report.py" --mode "$MODE" --dir "$WORK" --out "$OUT" \
-  --depths "zugzwang=$ZUGZWANG,crayblitz=$CRAYBLITZ,startech=$STARTECH,tdsab=$TDSAB,lan=$LAN"
+  --depths "zugzwang=$ZUGZWANG,crayblitz=$CRAYBLITZ,startech=$STARTECH,tdsab=$TDSAB,lan=$LAN,period=$PERIOD"
 echo "wrote $OUT"
