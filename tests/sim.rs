@@ -199,6 +199,8 @@ fn messages_queue_for_a_busy_link() {
     assert_eq!(report.elapsed_ns, 3_110 + 10, "processor 0 wakes with the last message and finishes in one step");
     assert_eq!(report.messages, 3);
     assert_eq!(report.link_busy_ns, [3_000], "the bus carried three messages of 1 µs");
+    let utilisation = 3_000.0 / report.end_ns as f64;
+    assert!((report.links.busiest - utilisation).abs() < 1e-12 && (report.links.mean - utilisation).abs() < 1e-12, "{:?} over {} ns", report.links, report.end_ns);
 }
 
 #[test]

@@ -340,9 +340,9 @@ fn run_sim(args: &[String]) -> Result<(), String> {
             .map(|r| {
                 let kinds: Vec<String> = MessageKind::ALL.iter().map(|k| format!("\"{}\":{}", k.name(), r.messages_by_kind[k.index()])).collect();
                 format!(
-                    "{{\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"table\":\"{}\",\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"messages_by_kind\":{{{}}},\"score\":{},\"work_ns\":{},\"critical_path_ns\":{},\"synchronization\":{:.4},\"communication\":{:.4}}}",
+                    "{{\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"table\":\"{}\",\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"messages_by_kind\":{{{}}},\"score\":{},\"work_ns\":{},\"critical_path_ns\":{},\"synchronization\":{:.4},\"communication\":{:.4},\"link_mean\":{:.4},\"link_busiest\":{:.4}}}",
                     r.position + 1, r.algorithm, r.processors, r.placement, r.serial_nodes, r.serial_ns, r.nodes, r.time_ns, r.load, r.search_overhead(), r.speedup(), r.messages, kinds.join(","), r.score,
-                    r.work_ns, r.critical_path_ns.map_or("null".to_string(), |c| c.to_string()), r.overheads.synchronization, r.overheads.communication
+                    r.work_ns, r.critical_path_ns.map_or("null".to_string(), |c| c.to_string()), r.overheads.synchronization, r.overheads.communication, r.links.mean, r.links.busiest
                 )
             })
             .collect();
@@ -375,6 +375,10 @@ fn run_sim(args: &[String]) -> Result<(), String> {
                 );
                 if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages_by_kind[k.index()]).sum()) {
                     println!("  {:<8}         messages: {messages}", "");
+                }
+                let (link_mean, busiest) = (mean(|r| r.links.mean), group.iter().map(|r| r.links.busiest).fold(0.0, f64::max));
+                if busiest > 0.0 {
+                    println!("  {:<8}         links: mean utilisation {:.1} %, busiest link {:.1} %", "", 100.0 * link_mean, 100.0 * busiest);
                 }
             }
             let points: Vec<_> = parallel.iter().filter(|r| r.algorithm == algorithm.name()).filter_map(|r| r.work_span()).collect();

@@ -7,7 +7,7 @@
 //! one global table. Each row also carries StarTech's work W and critical path C and
 //! TDSAB's overheads ([`super::measures`]).
 
-use super::{Overheads, Sim, WorkSpan};
+use super::{LinkUse, Overheads, Sim, WorkSpan};
 use crate::machine::{Counters, Machine, MessageKind};
 use crate::parallel::{search, search_placed, Algorithm};
 use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
@@ -65,6 +65,8 @@ pub struct SimRow {
     pub critical_path_ns: Option<u64>,
     /// Synchronization and communication overheads.
     pub overheads: Overheads,
+    /// How busy the links were.
+    pub links: LinkUse,
     /// The score found (the same for every algorithm in pure mode).
     pub score: i32,
 }
@@ -133,6 +135,7 @@ pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'
                 work_ns: report.work_ns(),
                 critical_path_ns: if algorithm == Algorithm::Serial { Some(report.work_ns()) } else { report.critical_path_ns },
                 overheads: report.overheads(),
+                links: report.links,
                 score: result.score,
             })
         };

@@ -7,6 +7,7 @@
 //! it), so each lane is first come, first served and messages between two processors
 //! keep their order.
 
+use super::LinkUse;
 use crate::net::{Ends, Hop, Topology};
 
 /// Lanes of every link of a topology, with the time each becomes free.
@@ -53,6 +54,21 @@ impl Links {
     /// Per link, the time its lanes were held since the last reset.
     pub(super) fn busy_ns(&self) -> &[u64] {
         &self.busy_ns
+    }
+
+    /// How busy the links were over a run of `span_ns`: per link, the time its lanes
+    /// carried messages over the time they could have (`span_ns` times its lanes).
+    pub(super) fn utilisation(&self, span_ns: u64) -> LinkUse {
+        let total_lanes = self.free_at.len() as u32;
+        let shares: Vec<f64> = (0..self.busy_ns.len())
+            .map(|link| {
+                let next = self.first_lane.get(link + 1).copied().unwrap_or(total_lanes);
+                let lanes = (next - self.first_lane[link]).max(1);
+                self.busy_ns[link] as f64 / (span_ns.max(1) as f64 * lanes as f64)
+            })
+            .collect();
+        let mean = shares.iter().sum::<f64>() / shares.len().max(1) as f64;
+        LinkUse { mean, busiest: shares.iter().copied().fold(0.0, f64::max) }
     }
 
     /// A message reaches `hop`'s link at `arrive` and holds a lane for `hold`: returns

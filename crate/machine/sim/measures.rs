@@ -1,6 +1,7 @@
 //! The measures of StarTech and TDSAB from simulated runs: work W, critical path C and
 //! the fit T_P ≈ a·W/P + b·C (Kuszmaul 1994, after Blumofe and Leiserson's Cilk), and
-//! the synchronization and communication overheads (Kishimoto and Schaeffer 2002).
+//! the synchronization and communication overheads (Kishimoto and Schaeffer 2002), and
+//! how busy the network's links were.
 
 use super::RunReport;
 
@@ -69,4 +70,14 @@ impl RunReport {
         let share = |part: &[u64]| part.iter().sum::<u64>() as f64 / total.max(1) as f64;
         Overheads { synchronization: share(&self.idle_ns), communication: share(&self.handling_ns) }
     }
+}
+
+/// How busy a run kept the network: each link's share of the run's time (to the last
+/// processor's end) that its lanes carried messages, averaged over links and at the busiest.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LinkUse {
+    /// Mean over links (0 to 1).
+    pub mean: f64,
+    /// The busiest link's share (0 to 1): the bottleneck if it nears 1.
+    pub busiest: f64,
 }

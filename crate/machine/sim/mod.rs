@@ -35,7 +35,7 @@ mod trace;
 pub use cpu::Load;
 pub use error::SimError;
 pub use experiment::{signature, simulate_suite, SimRow, SimSuite};
-pub use measures::{fit_work_span, Overheads, WorkSpan, WorkSpanFit};
+pub use measures::{fit_work_span, LinkUse, Overheads, WorkSpan, WorkSpanFit};
 pub use presets::Preset;
 pub use throughput::{simulation_speed, SpeedRow};
 pub use trace::{node_kind_index, Event, ProcessorState, Trace, TraceMode, TraceSink, NODE_KIND_NAMES, NODE_SAMPLE, TREE_PLIES};
@@ -59,7 +59,7 @@ pub struct Sim {
 }
 
 /// What one run took, in virtual time.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunReport {
     /// When processor 0 finished: the time to the result.
     pub elapsed_ns: u64,
@@ -82,6 +82,8 @@ pub struct RunReport {
     /// Per link (by id), the time messages held it, summed over its lanes: its
     /// utilisation is this over `end_ns` times its lanes.
     pub link_busy_ns: Vec<u64>,
+    /// The links' utilisation over the run.
+    pub links: LinkUse,
 }
 
 impl RunReport {

@@ -567,6 +567,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             critical_path_ns: self.critical_path_ns,
             messages: self.messages,
             link_busy_ns: self.hardware.links.busy_ns().to_vec(),
+            links: self.hardware.links.utilisation(end),
         }
     }
 }
