@@ -329,6 +329,11 @@ fn the_command_line_prints_the_table_and_writes_the_trace() {
     assert!(lines.lines().all(|l| l.starts_with(r#"{"ev":""#) && l.ends_with('}')));
     assert_eq!(lines.lines().filter(|l| l.starts_with(r#"{"ev":"machine""#)).count(), 2, "the serial machine and the 4-processor one");
     assert_eq!(lines.lines().filter(|l| l.starts_with(r#"{"ev":"run""#)).count(), 4, "two positions, serial and lazysmp");
+    let machines: Vec<&str> = lines.lines().filter(|l| l.starts_with(r#"{"ev":"machine""#)).collect();
+    assert!(machines[0].contains(r#""processors":1,"#) && machines[1].contains(r#""processors":4,"#), "each machine's runs follow it: {machines:?}");
+    let mut files: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    files.sort();
+    assert_eq!(files, ["trace.jsonl", "two.epd"], "the streamed parts are joined and removed");
     let bad = run(&["--algo", "lazysmp", "--procs", "4", "--preset", "vax", "--suite", suite.to_str().unwrap(), "--depth", "3"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown preset \"vax\""));

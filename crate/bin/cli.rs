@@ -1,13 +1,14 @@
 //! Subcommands of the native binary. Each returns the process exit code.
 
 use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, START_FEN};
-use meshmate::machine::sim::{fit_work_span, simulate_suite, simulation_speed, Preset, Sim, SimRow, SimSuite, TraceMode};
+use meshmate::machine::sim::{fit_work_span, simulate_suite, simulation_speed, Preset, Sim, SimRow, SimSuite};
 use meshmate::parallel::Algorithm;
 use meshmate::machine::MessageKind;
 use meshmate::stats::{measure_speedup, SpeedupRow};
 use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, DEFAULT_BENCH_DEPTH};
 use meshmate::tt::{Placement, TranspositionTable};
 use meshmate::uci::{Engine, Host};
+use crate::trace_file::TraceFile;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
@@ -304,11 +305,12 @@ fn run_sim(args: &[String]) -> Result<(), String> {
     }
     let suite = flag(args, "--suite").ok_or("--suite is missing")?;
     let boards: Vec<Board> = parse_epd_file(&read_file(suite)?)?.into_iter().map(|e| e.board).collect();
-    let trace_path = flag(args, "--trace");
-    let mode = if trace_path.is_some() { TraceMode::Full } else { TraceMode::Off };
-    let build = |p: usize| -> Result<Sim, String> {
+    let mut trace = flag(args, "--trace").map(|path| TraceFile::new(path));
+    let mut build = |p: usize| -> Result<Sim, String> {
         let mut sim = Sim::from_names(preset.name, net, p, seed).map_err(|e| e.to_string())?;
-        sim.set_trace(mode);
+        if let Some(trace) = trace.as_mut() {
+            trace.stream(&mut sim)?;
+        }
         Ok(sim)
     };
     let mut serial = build(1)?;
@@ -387,13 +389,6 @@ fn run_sim(args: &[String]) -> Result<(), String> {
             }
         }
     }
-    if let Some(path) = trace_path {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| format!("cannot write '{path}': {e}"))?);
-        for sim in std::iter::once(&serial).chain(&machines) {
-            let trace = sim.trace().expect("tracing was switched on");
-            writeln!(out, "{}", sim.trace_header()).and_then(|_| trace.write_jsonl(&mut out)).map_err(|e| format!("cannot write '{path}': {e}"))?;
-        }
-        out.flush().map_err(|e| format!("cannot write '{path}': {e}"))?;
-    }
-    Ok(())
+    drop((serial, machines));
+    trace.map_or(Ok(()), TraceFile::finish)
 }

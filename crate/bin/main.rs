@@ -2,6 +2,7 @@
 //! `bench`, `perft` and `suite` measure and check the engine.
 
 mod cli;
+mod trace_file;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
