@@ -54,8 +54,8 @@ function recordUciTraffic() {
 
 /** The centre of a square on screen, for the board's current orientation. */
 async function squareCenter(page, square) {
-  const box = await page.locator('cg-board').boundingBox();
-  const flipped = await page.locator('.cg-wrap').evaluate((el) => el.classList.contains('orientation-black'));
+  const box = await page.locator('.board-column cg-board').boundingBox();
+  const flipped = await page.locator('.board-column .cg-wrap').evaluate((el) => el.classList.contains('orientation-black'));
   let file = square.charCodeAt(0) - 97;
   let rank = Number(square[1]) - 1;
   if (flipped) [file, rank] = [7 - file, 7 - rank];
@@ -98,9 +98,9 @@ async function newGame(page, { color = 'white', level = '0', fen = '' } = {}) {
 
 /** The piece chessground shows on a square ('white pawn'), once animations have settled. */
 async function pieceOn(page, square) {
-  await page.waitForFunction(() => !document.querySelector('cg-board piece.anim, cg-board piece.fading, cg-board piece.dragging'));
+  await page.waitForFunction(() => !document.querySelector('.board-column cg-board piece.anim, .board-column cg-board piece.fading, .board-column cg-board piece.dragging'));
   return page.evaluate((sq) => {
-    const piece = [...document.querySelectorAll('cg-board piece')].find((p) => p.cgKey === sq);
+    const piece = [...document.querySelectorAll('.board-column cg-board piece')].find((p) => p.cgKey === sq);
     return piece ? piece.className : null;
   }, square);
 }
@@ -240,7 +240,7 @@ describe('meshmate app in Chromium', () => {
     await drag(page, 'd8', 'h4');
     assert.deepEqual(await waitForMoves(page, 4, 5000), ['f3', 'e5', 'g4', 'Qh4#']);
     assert.match(await page.locator('.move-list .result').textContent(), /0-1 \(checkmate\)/);
-    assert.equal(await page.evaluate(() => [...document.querySelectorAll('cg-board square.check')].map((s) => s.cgKey).join()), 'e1');
+    assert.equal(await page.evaluate(() => [...document.querySelectorAll('.board-column cg-board square.check')].map((s) => s.cgKey).join()), 'e1');
     assert.match(await page.locator('.analysis-summary').textContent(), /Game over/);
     await page.click('[data-mode="play"]');
     assert.match(await page.locator('.play-status').textContent(), /Black wins · checkmate/);
@@ -393,7 +393,7 @@ describe('meshmate app in Chromium', () => {
     await newGame(page, { color: 'white', level: '0' });
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= PHONE.width, `no horizontal scrolling (page is ${width}px wide)`);
-    const board = await page.locator('cg-board').boundingBox();
+    const board = await page.locator('.board-column cg-board').boundingBox();
     assert.ok(board.width >= PHONE.width * 0.85, `board uses the width (${board.width}px)`);
     await drag(page, 'd2', 'd4');
     await waitForMoves(page, 2);
