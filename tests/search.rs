@@ -102,3 +102,22 @@ fn a_search_takes_over_a_deeper_completed_iteration() {
         assert!(!reports.0.iter().any(|&d| d > 1 && d <= 5), "no iteration between 1 and the taken one is searched: {:?}", reports.0);
     }
 }
+
+/// The critical path of a searched tree (Young Brothers Wait's span, in nodes): at depth 1
+/// from the start every move ends in a quiet leaf (one node), so the chain is the root, its
+/// eldest move, and the longest other move's chain: its zero-window test, plus a re-search
+/// if that test failed high (each re-search is a node beyond the 21).
+#[test]
+fn the_span_of_a_tree_is_its_eldest_brothers_chain_plus_the_longest_other() {
+    let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
+    let mut searcher = Searcher::new(tt.clone());
+    let limits = Limits { depth: Some(1), ..Limits::default() };
+    search(&mut searcher, &tt, &Board::default(), &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports);
+    let (nodes, span) = (searcher.nodes(), searcher.span_total());
+    assert!(nodes >= 21);
+    assert_eq!(span, if nodes > 21 { 4 } else { 3 }, "{nodes} nodes");
+    let limits = Limits { depth: Some(6), ..Limits::default() };
+    search(&mut searcher, &tt, &Board::default(), &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports);
+    let (nodes, span) = (searcher.nodes(), searcher.span_total());
+    assert!(span > 6 && span * 2 < nodes, "span {span} of {nodes} nodes: at least six plies deep, and the tree has parallelism");
+}

@@ -4,7 +4,7 @@
 mod common;
 
 use meshmate::chess::{parse_epd_file, Board};
-use meshmate::machine::sim::{fit_work_span, presets, simulate_suite, Sim, SimRow, SimSuite, WorkSpan};
+use meshmate::machine::sim::{fit_work_span, simulate_suite, Sim, SimRow, SimSuite, WorkSpan};
 use meshmate::parallel::Algorithm;
 use meshmate::search::{SearchOptions, SearchSettings};
 use meshmate::tt::Placement;
@@ -22,8 +22,8 @@ fn experiment(preset: &str, procs: &[usize], boards: &[Board], depth: i32, algor
     simulate_suite(&mut serial, &mut machines, &suite, algorithms, &mut |_| {}).unwrap()
 }
 
-/// For every message-passing algorithm that times one, on a network with latency:
-/// C ≤ T(p), C ≤ W, W/C ≥ 1; at p = 1, C = W = T(1) but for the last step's cost.
+/// For every message-passing algorithm, on a network with latency: C ≤ T(p) (the span
+/// law), C ≤ W, W/C ≥ 1; at p = 1, W = T(1) and a tree has parallelism above 1.
 #[test]
 fn work_and_critical_path_obey_their_definitions() {
     let algorithms = [Algorithm::PvSplit, Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::Dts, Algorithm::PvSplitAware];
@@ -34,9 +34,8 @@ fn work_and_critical_path_obey_their_definitions() {
         assert!(c <= r.work_ns, "{} p={}: C {c} > W {}", r.algorithm, r.processors, r.work_ns);
         assert!(r.parallelism().unwrap() >= 1.0);
         if r.processors == 1 {
-            let step = presets::T800.step_ns;
             assert_eq!(r.work_ns, r.time_ns, "{}: one processor is busy all the time", r.algorithm);
-            assert!(r.time_ns - c <= step, "{}: C {c} and T(1) {} differ by more than a step", r.algorithm, r.time_ns);
+            assert!(c < r.work_ns, "{}: C {c} is not below W {}: a tree's brothers are parallel", r.algorithm, r.work_ns);
             assert_eq!(r.overheads.synchronization, 0.0);
         }
     }
@@ -46,13 +45,15 @@ fn work_and_critical_path_obey_their_definitions() {
     assert!(wide.iter().all(|r| r.overheads.synchronization > 0.0 && r.overheads.communication > 0.0));
 }
 
-/// The shared-table algorithms and TDSAB time no critical path: C is `None`, not a guess.
+/// The shared-table algorithms on several processors and TDSAB report no critical path:
+/// C is `None`, not a guess; the serial search's is its tree's span, below its work.
 #[test]
 fn algorithms_without_a_timed_critical_path_say_so() {
     let rows = experiment("multicore", &[4], &bratko_kopec(1), 4, &[Algorithm::LazySmp, Algorithm::Tdsab], false);
     assert!(rows.iter().filter(|r| r.algorithm != "serial").all(|r| r.critical_path_ns.is_none()));
     let serial = rows.iter().find(|r| r.algorithm == "serial").unwrap();
-    assert_eq!(serial.critical_path_ns, Some(serial.work_ns), "a serial search is one chain");
+    let c = serial.critical_path_ns.expect("the serial search reports its span");
+    assert!(c > 0 && c < serial.work_ns, "C {c}, W {}", serial.work_ns);
 }
 
 /// Exact data made from a = 1.2 and b = 3.5 gives back a and b; one run fits nothing.

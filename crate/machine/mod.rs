@@ -94,10 +94,10 @@ pub trait Processor<M> {
     fn busy_ns(&self) -> Option<u64> {
         None
     }
-    /// Processor 0 tells the machine the critical path of the search it just finished
-    /// (StarTech's C: the work along the longest chain of dependent units of work), on
-    /// machines that record it; others ignore it.
-    fn report_critical_path(&mut self, _ns: u64) {}
+    /// Processor 0 tells the machine the critical path of the search it just finished, in
+    /// nodes (StarTech's C: the longest chain of nodes that depend on each other, see
+    /// `search::Searcher::span_total`), on machines that record it; others ignore it.
+    fn report_critical_path(&mut self, _nodes: u64) {}
 }
 
 /// Sends `message` to every other processor.

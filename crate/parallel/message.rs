@@ -12,13 +12,12 @@ pub(super) enum Message {
     /// millisecond when the algorithm weighs processors by speed.
     WorkRequest { rate: Option<u32> },
     /// A subproblem; its value must come back as a [`Message::Result`] with `job`.
-    /// `span_ns`: the critical-path clock of the work it came from (see `split`).
-    Work { job: u32, problem: Box<Subproblem>, span_ns: u64 },
+    Work { job: u32, problem: Box<Subproblem> },
     /// "I have nothing to give."
     NoWork,
     /// The value of subproblem `job` (from its side to move) and its principal variation;
-    /// `span_ns`: the subproblem's critical-path clock when it was done.
-    Result { job: u32, value: i32, pv: Vec<Move>, span_ns: u64 },
+    /// `span`: the critical path of its search, in nodes.
+    Result { job: u32, value: i32, pv: Vec<Move>, span: u64 },
     /// The window of subproblem `job` narrowed.
     NewBound { job: u32, alpha: i32, beta: i32 },
     /// Subproblem `job` is no longer needed.

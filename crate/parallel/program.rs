@@ -134,6 +134,11 @@ impl<L: Listener> Program for DeepeningProgram<'_, L> {
         let finished = self.deepening.take().expect("checked above").finish(self.searcher);
         if self.is_main {
             self.helpers_stop.stop();
+            // Alone, it searched one tree whose span it knows (with helpers, no tree of
+            // dependent work spans the processors: they share only table entries).
+            if cpu.count() == 1 {
+                cpu.report_critical_path(self.searcher.span_total());
+            }
         }
         self.result = Some(finished);
         Activity::Finished

@@ -10,13 +10,10 @@
 //! them rather than sitting idle (the helpful master). It always steps the oldest
 //! search that can go on, so its own part of the tree comes first.
 //!
-//! Critical path (StarTech's C, timed as Cilk does): on machines that keep a busy clock
-//! (the simulator), every search a processor holds carries a critical-path clock. The
-//! root's starts at 0; a subproblem's starts at the clock of the search that gave it
-//! away, at the moment it did; each grows by the busy time of the steps spent on it; a
-//! result hands the subproblem's clock back and the waiting search takes the larger of
-//! the two. Unrelated subproblems one processor did in turn thus never add up. C is the
-//! root's clock when processor 0 finishes, reported to the machine.
+//! Critical path (StarTech's C, as Cilk times it): every searcher counts the span of the
+//! tree it walks (`search::searcher::span`); a result carries its subproblem's span back
+//! to the node waiting for it, and processor 0 reports the root searches' span to the
+//! machine when it finishes.
 
 use super::message::Message;
 use super::program::{pass_accesses, Task};
@@ -107,8 +104,6 @@ struct Context<'a> {
     job: Option<Job>,
     /// Its last step found it waiting for other processors.
     waiting: bool,
-    /// Its critical-path clock (see the module documentation).
-    span_ns: u64,
 }
 
 /// Searches a processor may hold at once.
@@ -149,10 +144,6 @@ pub(super) struct SplitProgram<'a, L: Listener> {
     help_unanswered: bool,
     /// Processors whose work requests wait for a split point here, with their speeds.
     held_requests: Vec<(usize, Option<u32>)>,
-    /// The context the last step worked on, which its busy time is charged to.
-    stepped: Option<usize>,
-    /// The machine's busy clock of this processor when the last step began.
-    busy_ns: u64,
     /// This processor's measured speed (only when the policy weighs speeds).
     speed: Speedometer,
     until_serve: u32,
@@ -165,7 +156,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         searcher.set_tests_first(policy.tests_first);
         let deepening = Deepening::new(task.board, task.history, task.limits, task.settings);
         let mut program = SplitProgram::new(None, tt, policy, task, helpers_stop);
-        program.contexts.push(Context { searcher: Slot::Own(searcher), job: None, waiting: false, span_ns: 0 });
+        program.contexts.push(Context { searcher: Slot::Own(searcher), job: None, waiting: false });
         program.root = Some(Root { deepening: Some(deepening), control, listener, result: None });
         program
     }
@@ -179,8 +170,8 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let options = task.settings.options;
         let (root, contexts, spares, seeking) = (None, Vec::with_capacity(MAX_CONTEXTS), Vec::new(), Seeking::Not);
         let until_root_check = ROOT_CHECK_INTERVAL;
-        let (held_requests, stepped, busy_ns, speed) = (Vec::new(), None, 0, Speedometer::default());
-        SplitProgram { tt, policy, options, root, contexts, own, spares, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, stepped, busy_ns, speed, until_serve: SERVE_INTERVAL, until_root_check }
+        let (held_requests, speed) = (Vec::new(), Speedometer::default());
+        SplitProgram { tt, policy, options, root, contexts, own, spares, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, speed, until_serve: SERVE_INTERVAL, until_root_check }
     }
 
     /// The best split point over this processor's searches for a requester of speed
@@ -194,15 +185,13 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         candidates.map(|(m, i, cand)| (m, i, cand.frame)).max_by_key(|&(m, i, frame)| (m, std::cmp::Reverse((i, frame))))
     }
 
-    /// Charges the busy time of the last step to the search it worked on, and measures
-    /// this processor's speed (on machines with a busy clock).
+    /// Measures this processor's speed (on machines with a busy clock, when the policy
+    /// weighs speeds).
     fn clock_in(&mut self, cpu: &dyn Processor<Message>) {
-        let Some(now) = cpu.busy_ns() else { return };
-        if let Some(c) = self.stepped.and_then(|i| self.contexts.get_mut(i)) {
-            c.span_ns += now - self.busy_ns;
+        if self.policy.seek != Seek::AskRandomTellingSpeed {
+            return;
         }
-        self.busy_ns = now;
-        if self.policy.seek == Seek::AskRandomTellingSpeed {
+        if let Some(now) = cpu.busy_ns() {
             self.speed.update(self.nodes(), now);
         }
     }
@@ -225,16 +214,15 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                     }
                 }
             }
-            Message::Work { job, problem, span_ns } => {
+            Message::Work { job, problem } => {
                 self.seeking = Seeking::Not;
-                self.start_job(from, job, &problem, span_ns);
+                self.start_job(from, job, &problem);
             }
             Message::NoWork => self.seeking = Seeking::Not,
-            Message::Result { job, value, pv, span_ns } => {
+            Message::Result { job, value, pv, span } => {
                 for c in self.contexts.iter_mut() {
-                    if c.searcher.deliver(job, value, &pv) {
+                    if c.searcher.deliver(job, value, &pv, span) {
                         c.waiting = false;
-                        c.span_ns = c.span_ns.max(span_ns);
                         break;
                     }
                 }
@@ -267,10 +255,9 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let given = self.contexts[i].searcher.give_away(frame, to, window, job);
         forward_tree_events(&mut self.contexts[i].searcher, cpu);
         let Some(problem) = given else { return false };
-        let span_ns = self.contexts[i].span_ns;
         self.next_job = self.next_job.wrapping_add(1);
         cpu.note(Note::Split);
-        cpu.send(to, Message::Work { job, problem: Box::new(problem), span_ns });
+        cpu.send(to, Message::Work { job, problem: Box::new(problem) });
         true
     }
 
@@ -302,7 +289,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     }
 
     /// Starts searching a subproblem given by `owner`, beside the searches that wait.
-    fn start_job(&mut self, owner: usize, id: u32, problem: &Subproblem, span_ns: u64) {
+    fn start_job(&mut self, owner: usize, id: u32, problem: &Subproblem) {
         self.help_unanswered = false;
         let mut searcher = match self.own.take() {
             Some(own) => Slot::Own(own),
@@ -312,12 +299,11 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         searcher.set_options(self.options);
         searcher.start_subproblem(problem);
         let nodes_at_start = searcher.nodes();
-        self.contexts.push(Context { searcher, job: Some(Job { owner, id, nodes_at_start }), waiting: false, span_ns });
+        self.contexts.push(Context { searcher, job: Some(Job { owner, id, nodes_at_start }), waiting: false });
     }
 
     /// Ends context `i` (its subproblem is done or no longer needed) and frees its searcher.
     fn close_context(&mut self, i: usize) -> Context<'a> {
-        self.stepped = self.stepped.filter(|&s| s != i).map(|s| if s > i { s - 1 } else { s });
         let mut context = self.contexts.remove(i);
         context.searcher.abandon();
         context
@@ -382,7 +368,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
             Progress::Done(value) => {
                 let job = context.job.as_ref().expect("only processor 0's root search has no job");
                 let pv = context.searcher.pv().iter().map_while(|m| *m).collect();
-                cpu.send(job.owner, Message::Result { job: job.id, value, pv, span_ns: context.span_ns });
+                cpu.send(job.owner, Message::Result { job: job.id, value, pv, span: context.searcher.root_span() });
                 let small = context.searcher.nodes() - job.nodes_at_start < SMALL_JOB_NODES;
                 self.thrashing = if small { (self.thrashing + 1).min(MAX_THRASHING) } else { 0 };
                 let context = self.close_context(i);
@@ -481,13 +467,12 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
 
     fn step(&mut self, cpu: &mut dyn Processor<Message>) -> Activity {
         self.clock_in(cpu);
-        self.stepped = None;
         while let Some((from, message)) = cpu.receive() {
             self.handle(from, message, cpu);
         }
         if self.finished() {
-            if self.root.is_some() && cpu.busy_ns().is_some() {
-                cpu.report_critical_path(self.contexts[0].span_ns);
+            if self.root.is_some() {
+                cpu.report_critical_path(self.contexts[0].searcher.span_total());
             }
             self.serve_held_requests(cpu);
             while let Some(last) = self.contexts.len().checked_sub(1) {
@@ -507,7 +492,6 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         }
         let mut worked = false;
         if let Some(i) = self.contexts.iter().position(|c| !c.waiting) {
-            self.stepped = Some(i);
             worked = self.step_context(i, cpu);
             if let Some(c) = self.contexts.get_mut(i) {
                 send_notices(&mut c.searcher, cpu);

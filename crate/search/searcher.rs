@@ -29,8 +29,10 @@ use crate::chess::has_insufficient_material;
 use crate::eval::evaluate;
 use crate::tt::{Access, AccessKind, Bound, BusyTable, Entry, TranspositionTable};
 use cozy_chess::{Board, Move, Piece};
+use span::Span;
 use std::sync::Arc;
 
+mod span;
 mod split;
 mod tree;
 pub use split::{Notice, SplitCandidate, SplitWindow, Subproblem};
@@ -143,6 +145,8 @@ pub struct Frame {
     deferred_taken: usize,
     /// Whether the first pass over the move list is done and deferred moves are next.
     second_pass: bool,
+    /// Its critical path so far (the `span` submodule).
+    span: Span,
 }
 
 /// Moves a node can put off (ABDADA) or get back from other processors for a
@@ -185,6 +189,7 @@ impl Frame {
             deferred_count: 0,
             deferred_taken: 0,
             second_pass: false,
+            span: Span::default(),
         }
     }
 }
@@ -241,6 +246,9 @@ pub struct Searcher {
     done: Option<i32>,
     /// Jamboree: failed tests are searched again only when every test of the node is in.
     tests_first: bool,
+    /// Critical path of the root searches since `reset_counters`, and of the last one.
+    span_total: u64,
+    root_span: u64,
     /// Whether table accesses are recorded: only for a table split among processors,
     /// whose machine may charge for them (never for the engine's own table).
     record_accesses: bool,
@@ -290,6 +298,8 @@ impl Searcher {
             notices: Vec::with_capacity(64),
             done: None,
             tests_first: false,
+            span_total: 0,
+            root_span: 0,
             record_accesses: tt.parts() > 1,
             accesses: Vec::with_capacity(ACCESS_CAPACITY),
             tt,
@@ -351,6 +361,7 @@ impl Searcher {
     pub fn reset_counters(&mut self) {
         self.nodes = 0;
         self.seldepth = 0;
+        self.span_total = 0;
     }
 
     /// The root move being searched.
@@ -428,6 +439,7 @@ impl Searcher {
         f.deferred_count = 0;
         f.deferred_taken = 0;
         f.second_pass = false;
+        f.span = Span::entered();
     }
 
     /// Advances the search by one node (entering it, or taking a child's value and
@@ -486,6 +498,7 @@ impl Searcher {
             let mut stats = QuiescenceStats::default();
             let v = quiescence(&f.board, f.alpha, f.beta, ply, &mut stats);
             self.nodes += stats.nodes.saturating_sub(1);
+            f.span.add_own(stats.nodes.saturating_sub(1));
             self.seldepth = self.seldepth.max(stats.seldepth);
             return self.finish_with(v);
         }
@@ -680,12 +693,14 @@ impl Searcher {
             self.report_leave(self.top, Some(value), from_table);
         }
         self.leave_top();
+        let span = self.frames[self.top].span.total();
         if self.top == 0 {
             self.frames[0].phase = Phase::Enter;
+            self.root_finished(span);
             return Progress::Done(value);
         }
         self.top -= 1;
-        self.child_returned(value)
+        self.child_returned(value, span)
     }
 
     /// Undoes what the top frame holds outside itself: its hash on the path, its busy
@@ -708,11 +723,15 @@ impl Searcher {
         }
     }
 
-    /// Step 5: the child of the top frame returned `child_value`.
-    fn child_returned(&mut self, child_value: i32) -> Progress {
+    /// Step 5: the child of the top frame returned `child_value`, its critical path `span`.
+    fn child_returned(&mut self, child_value: i32, span: u64) -> Progress {
         let top = self.top;
         let f = &mut self.frames[top];
         let Phase::Awaiting(pending) = f.phase else { unreachable!("only awaiting frames receive values") };
+        match pending {
+            Pending::NullMove | Pending::NullVerify => f.span.add_serial(span),
+            Pending::Reduced | Pending::ZeroWindow | Pending::Final => f.span.add_to_move(span),
+        }
         match pending {
             Pending::NullMove => {
                 let score = -child_value;
@@ -768,6 +787,7 @@ impl Searcher {
         let top = self.top;
         let f = &mut self.frames[top];
         let mv = f.current.expect("a move is being searched");
+        f.span.move_done(f.moves_searched == 0);
         f.moves_searched += 1;
         f.phase = Phase::NextMove;
         if score > f.best_score {

@@ -57,11 +57,12 @@ pub struct SimRow {
     pub placement: Placement,
     /// W: busy virtual time of all processors.
     pub work_ns: u64,
-    /// C: the critical path the algorithm timed (the whole work for the serial search,
-    /// which is one chain); `None` for algorithms that time none: Lazy SMP and ABDADA,
-    /// whose processors exchange no work, only table entries, so no dependency chain runs
-    /// between them (C would be processor 0's own search, i.e. T), and TDSAB, whose node
-    /// and value messages do not carry a clock yet.
+    /// C: the critical path of the searched tree (its span under Young Brothers Wait, see
+    /// `search::Searcher::span_total`), at the run's mean busy time per node; for the
+    /// serial search and the work-splitting algorithms. `None` for Lazy SMP and ABDADA on
+    /// more than one processor, whose processors exchange no work, only table entries,
+    /// so no tree of dependent work spans them, and for TDSAB, whose node and value
+    /// messages do not carry spans yet.
     pub critical_path_ns: Option<u64>,
     /// Synchronization and communication overheads.
     pub overheads: Overheads,
@@ -133,7 +134,7 @@ pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'
                 messages_by_kind,
                 placement,
                 work_ns: report.work_ns(),
-                critical_path_ns: if algorithm == Algorithm::Serial { Some(report.work_ns()) } else { report.critical_path_ns },
+                critical_path_ns: report.critical_path_ns,
                 overheads: report.overheads(),
                 links: report.links,
                 score: result.score,

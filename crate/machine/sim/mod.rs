@@ -74,8 +74,8 @@ pub struct RunReport {
     /// Of the busy time, what each spent handling messages (send overheads, and steps
     /// that only received messages).
     pub handling_ns: Vec<u64>,
-    /// StarTech's critical path C, as processor 0's algorithm timed it (see
-    /// `parallel::split`); `None` for algorithms that do not time one.
+    /// StarTech's critical path C: the span processor 0 reported, in nodes, at the run's
+    /// mean busy time per node; `None` for algorithms that report none.
     pub critical_path_ns: Option<u64>,
     /// Messages sent.
     pub messages: u64,

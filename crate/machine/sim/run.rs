@@ -122,8 +122,8 @@ pub(super) struct Run<'r, 'h, M> {
     main_finished: bool,
     /// When processor 0 finished.
     main_end: u64,
-    /// The critical path processor 0 reported, if its algorithm measures one.
-    critical_path_ns: Option<u64>,
+    /// The critical path processor 0 reported (in nodes), if its algorithm measures one.
+    critical_path_nodes: Option<u64>,
 }
 
 /// A program's view of its simulated processor during one step.
@@ -143,7 +143,7 @@ struct View<'v, M> {
     busy_ns: u64,
     /// Messages it took from its mailbox in this step.
     received: usize,
-    critical_path_ns: &'v mut Option<u64>,
+    critical_path_nodes: &'v mut Option<u64>,
 }
 
 impl<M: Payload> Processor<M> for View<'_, M> {
@@ -193,9 +193,9 @@ impl<M: Payload> Processor<M> for View<'_, M> {
         Some(self.busy_ns)
     }
 
-    fn report_critical_path(&mut self, ns: u64) {
+    fn report_critical_path(&mut self, nodes: u64) {
         if self.id == 0 {
-            *self.critical_path_ns = Some(ns);
+            *self.critical_path_nodes = Some(nodes);
         }
     }
 }
@@ -238,7 +238,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             messages: 0,
             main_finished: false,
             main_end: 0,
-            critical_path_ns: None,
+            critical_path_nodes: None,
         }
     }
 
@@ -329,7 +329,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             remote: &mut self.remote,
             busy_ns: proc.busy_ns,
             received: 0,
-            critical_path_ns: &mut self.critical_path_ns,
+            critical_path_nodes: &mut self.critical_path_nodes,
         };
         let program = &mut self.programs[id];
         let activity = program.step(&mut view);
@@ -557,6 +557,9 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             self.publish(id);
         }
         let elapsed_ns = self.main_end;
+        // The critical path in time: its nodes at the run's mean busy time per node.
+        let (work_ns, nodes) = (self.procs.iter().map(|p| p.busy_ns).sum::<u64>(), self.procs.iter().map(|p| p.nodes).sum::<u64>());
+        let critical_path_ns = self.critical_path_nodes.map(|c| (c as u128 * work_ns as u128 / nodes.max(1) as u128) as u64);
         RunReport {
             elapsed_ns,
             end_ns: end,
@@ -564,7 +567,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             busy_ns: self.procs.iter().map(|p| p.busy_ns).collect(),
             idle_ns: self.procs.iter().map(|p| p.idle_ns).collect(),
             handling_ns: self.procs.iter().map(|p| p.handling_ns).collect(),
-            critical_path_ns: self.critical_path_ns,
+            critical_path_ns,
             messages: self.messages,
             link_busy_ns: self.hardware.links.busy_ns().to_vec(),
             links: self.hardware.links.utilisation(end),

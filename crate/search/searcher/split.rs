@@ -163,9 +163,9 @@ impl Searcher {
     }
 
     /// Takes the value `value` (from the child's side) of subproblem `job` with its
-    /// principal variation `pv`. Returns `false` for a job this searcher no longer waits
-    /// for (cancelled, or from an earlier search).
-    pub fn deliver(&mut self, job: u32, value: i32, pv: &[Move]) -> bool {
+    /// principal variation `pv` and its critical path `span` (nodes). Returns `false` for
+    /// a job this searcher no longer waits for (cancelled, or from an earlier search).
+    pub fn deliver(&mut self, job: u32, value: i32, pv: &[Move], span: u64) -> bool {
         let Some(i) = self.remotes.iter().position(|r| r.job == job) else { return false };
         let r = self.remotes.swap_remove(i);
         let k = r.frame;
@@ -174,6 +174,7 @@ impl Searcher {
         }
         let f = &mut self.frames[k];
         f.remote -= 1;
+        f.span.add_parallel(span);
         let score = -value;
         if (r.reduced || !r.full) && score > r.test_alpha && score < f.beta {
             // The test beat the alpha it was made with: search it again here.
