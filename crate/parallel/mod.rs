@@ -29,11 +29,10 @@ mod ybwc;
 
 use crate::machine::{Counters, Machine, Program};
 use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher};
-use crate::tt::{Placement, Tables, TranspositionTable};
+use crate::tt::{Placement, Tables};
 use cozy_chess::Board;
 use program::{Deepest, DeepeningProgram, NoMessage, Task};
 use split::{Policy, SplitProgram};
-use std::sync::Arc;
 
 /// The search algorithms, as the UCI option `Algorithm` names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,16 +112,17 @@ impl Algorithm {
 }
 
 /// One search of `board` with `algorithm` on `threads` processors of `machine` (no
-/// more than it can run at once),
-/// `searchers` providing one searcher per processor (grown as needed). `counters`
-/// (at least `threads` slots) can be sampled while it runs.
+/// more than it can run at once), `searchers` providing one searcher per processor (grown
+/// as needed), the table placed as `tables` says (one shared table given as `&Arc`, or the
+/// simulated machine's placements; the algorithm must accept the placement, see
+/// [`Algorithm::accepts`]). `counters` (at least `threads` slots) can be sampled while it runs.
 #[allow(clippy::too_many_arguments)]
 pub fn search<Mach: Machine>(
     machine: &mut Mach,
     algorithm: Algorithm,
     threads: usize,
     searchers: &mut Vec<Searcher>,
-    tt: &Arc<TranspositionTable>,
+    tables: impl Into<Tables>,
     board: &Board,
     history: &[u64],
     limits: &Limits,
@@ -131,26 +131,7 @@ pub fn search<Mach: Machine>(
     listener: &mut dyn Listener,
     counters: &Counters,
 ) -> SearchResult {
-    search_placed(machine, algorithm, threads, searchers, &Tables::shared(tt.clone()), board, history, limits, settings, control, listener, counters)
-}
-
-/// [`search`] with the tables placed as `tables` says (the simulated machine's table
-/// modes; the algorithm must accept the placement, see [`Algorithm::accepts`]).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn search_placed<Mach: Machine>(
-    machine: &mut Mach,
-    algorithm: Algorithm,
-    threads: usize,
-    searchers: &mut Vec<Searcher>,
-    tables: &Tables,
-    board: &Board,
-    history: &[u64],
-    limits: &Limits,
-    settings: &SearchSettings,
-    control: &Control,
-    listener: &mut dyn Listener,
-    counters: &Counters,
-) -> SearchResult {
+    let tables: Tables = tables.into();
     debug_assert!(algorithm.accepts(tables.placement()).is_ok(), "{} with the {} table", algorithm.name(), tables.placement());
     let threads = threads.clamp(1, counters.len().min(machine.processors()));
     while searchers.len() < threads {
@@ -166,7 +147,7 @@ pub(crate) fn search_placed<Mach: Machine>(
     tables.new_search();
     if algorithm == Algorithm::Tdsab {
         let task = Task { board, history, limits, settings };
-        return tdsab::search(machine, &mut searchers[..threads], tables, &task, control, listener, counters);
+        return tdsab::search(machine, &mut searchers[..threads], &tables, &task, control, listener, counters);
     }
     let helpers_stop = OwnLines(Control::default());
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);

@@ -74,6 +74,13 @@ pub struct Tables {
     tables: Vec<Arc<TranspositionTable>>,
 }
 
+/// One shared table (the real machine's, and the simulator's `global` placement).
+impl From<&Arc<TranspositionTable>> for Tables {
+    fn from(table: &Arc<TranspositionTable>) -> Tables {
+        Tables::shared(table.clone())
+    }
+}
+
 impl Tables {
     /// Fresh tables for `processors` processors holding `mib` MiB in all.
     pub fn new(placement: Placement, mib: usize, processors: usize) -> Result<Tables, AllocError> {

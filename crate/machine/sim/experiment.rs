@@ -9,7 +9,7 @@
 
 use super::{LinkUse, Overheads, Sim, WorkSpan};
 use crate::machine::{Counters, Machine, MessageKind};
-use crate::parallel::{search, search_placed, Algorithm};
+use crate::parallel::{search, Algorithm};
 use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
 use crate::tt::{Placement, Tables, TranspositionTable};
 use cozy_chess::Board;
@@ -117,7 +117,7 @@ pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'
             let tables = Tables::new(placement, suite.hash_mib, p).map_err(|e| e.to_string())?;
             let table = if placement == Placement::Global { String::new() } else { format!(" table={placement}") };
             sim.label_next_run(format!("position {} {} p={p}{table}", position + 1, algorithm.name()));
-            let result = search_placed(sim, algorithm, p, &mut searchers, &tables, board, &[], &limits, &suite.settings, &Control::default(), &mut NoReports, &counters);
+            let result = search(sim, algorithm, p, &mut searchers, tables, board, &[], &limits, &suite.settings, &Control::default(), &mut NoReports, &counters);
             let report = sim.last_run().expect("the search ran on the machine");
             let processors = counters.snapshot();
             let messages_by_kind = std::array::from_fn(|k| processors[..p].iter().map(|c| c.sent[k]).sum());
