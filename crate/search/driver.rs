@@ -457,7 +457,8 @@ impl Deepening {
         let nodes = searcher.nodes();
         Info {
             depth: self.depth,
-            seldepth: searcher.seldepth(),
+            // An iteration taken over from another processor went deeper than this searcher.
+            seldepth: searcher.seldepth().max(self.depth.max(0) as usize),
             multipv,
             score: Score::from_internal(score),
             bound,
