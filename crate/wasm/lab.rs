@@ -20,7 +20,7 @@ use crate::machine::MessageKind;
 use crate::search::TreeEvent;
 use crate::net::{Ends, Kind, LinkKind, Topology};
 use crate::parallel::Algorithm;
-use crate::search::SearchSettings;
+use crate::search::{SearchOptions, SearchSettings};
 use crate::tt::Placement;
 
 /// The message of the last panic in this instance: a panic aborts the instance (the call
@@ -154,6 +154,9 @@ struct LabRequest {
     /// Where the table lives (`global` when the page does not say).
     #[serde(default)]
     tt: Option<String>,
+    /// The period's search: full width, as the papers' programs searched (`Pure`).
+    #[serde(default)]
+    pure: bool,
 }
 
 /// One row of the result table (the serial reference or the p-processor run).
@@ -379,7 +382,8 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize, lin
     let batcher = Rc::new(RefCell::new(Batcher { sink: sink.clone(), stream, batch, pending: 0, words: Vec::with_capacity(batch * WORDS_PER_EVENT), lines: String::new(), failed: false }));
     machine.stream_trace(Box::new(BatchSink(batcher.clone())));
     let boards = [board];
-    let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, placement, settings: SearchSettings::default() };
+    let settings = SearchSettings { options: SearchOptions { pure: request.pure }, ..SearchSettings::default() };
+    let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, placement, settings };
     let started = js_sys::Date::now();
     let rows = simulate_suite(&mut serial, std::slice::from_mut(&mut machine), &suite, &[algorithm], &mut |_| {}).map_err(|e| JsError::new(&e))?;
     let simulation_ms = js_sys::Date::now() - started;

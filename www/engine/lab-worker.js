@@ -3,7 +3,8 @@
 // and this worker may block while it runs. Typed messages, one request at a time:
 //
 //   page → worker   { id, type: 'network', net, processors }
-//                   { id, type: 'run', request: { algorithm, net, processors, preset, fen, depth, seed } }
+//                   { id, type: 'run', request: { algorithm, net, processors, preset, tt, pure, fen, depth, seed }, replay }
+//                                                           replay: false sends no trace (the sweep)
 //                   { id, type: 'export' }                  the last run's trace as JSON lines
 //   worker → page   { type: 'ready', catalogue }            once, when the wasm is loaded
 //                   { id, type: 'network', drawing }
@@ -52,7 +53,7 @@ function handle(message) {
     if (type === 'network') {
       self.postMessage({ id, type: 'network', drawing: labNetwork(String(message.net), Number(message.processors) >>> 0) });
     } else if (type === 'run') {
-      run(id, message.request);
+      run(id, message.request, message.replay !== false);
     } else if (type === 'export') {
       exportTrace(id);
     } else {
@@ -76,7 +77,10 @@ function abortReason(error) {
   return String(error.message ?? error);
 }
 
-function run(id, request) {
+/** Runs `request`; its events go to the page for the replay unless `replay` is false (the
+ * background sweep needs only the report, and a stream of events it ignores would make the
+ * page's replay stutter). */
+function run(id, request, replay) {
   lastRun = null;
   const started = performance.now();
   let pending = [];
@@ -94,6 +98,7 @@ function run(id, request) {
     lastPost = performance.now();
   };
   const result = labSimulate(request, (words) => {
+    if (!replay) return;
     pending.push(words);
     if (performance.now() - lastPost >= POST_MS) flush();
   }, TRACE_BATCH, false);

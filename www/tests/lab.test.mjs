@@ -53,7 +53,7 @@ async function runAndWatch(page, values, { messages = true } = {}) {
   await page.waitForFunction(() => window.__lab.snapshot().status !== 'running', null, { timeout: RUN_MS });
   const snap = await snapshot(page);
   assert.equal(snap.status, 'done', snap.statusText);
-  if (messages) await page.waitForFunction(() => window.__lab.snapshot().drawn.messages > 0, null, { timeout: 20000 });
+  if (messages) await page.waitForFunction(() => window.__lab.snapshot().drawn.seen > 0, null, { timeout: 20000 });
   else await page.waitForFunction(() => window.__lab.snapshot().clock > 0, null, { timeout: 20000 });
   return snapshot(page);
 }
@@ -185,7 +185,7 @@ describe('Lab', () => {
     const seconds = (Date.now() - started) / 1000;
     assert.equal(snap.drawn.processors, 16);
     assert.equal(snap.drawn.mode, 'detailed');
-    assert.ok(snap.drawn.messages > 0);
+    assert.ok(snap.drawn.seen > 0, 'messages were drawn moving');
     assert.ok(snap.report.events > 100, `only ${snap.report.events} events`);
     assert.equal(snap.report.rows.length, 2);
     assert.deepEqual(snap.report.rows.map((r) => r.processors), [1, 16]);
@@ -342,6 +342,7 @@ describe('Lab', () => {
     assert.equal(positions.length - failed.length, 2 * (4 - failed.length));
     if (failed.length) figures.push(`Zugzwang preset: failed positions ${failed.join(', ')}: ${statusText}`);
     assert.match(await page.textContent('.lab-table'), /34\.77/);
+    assert.equal(await page.inputValue('select[name="search"]'), 'period', "Zugzwang's full-width search");
     figures.push(`Zugzwang preset: mean SPE ${mean[7]} on ${mean[2]} processors (LD ${mean[5]}, SO ${mean[6]})`);
     assert.deepEqual(errors, []);
   });

@@ -1,12 +1,12 @@
 // The Lab's experiment form: algorithm, network, processors, machine preset, table
-// placement, position, depth, seed. It builds its menus from the simulator's own catalogue and reads back one
+// placement, search, position, depth, seed. It builds its menus from the simulator's own catalogue and reads back one
 // request for the Lab worker, or says what is wrong with the input.
 import { SUITES } from './positions.js';
 
 const POWERS_OF_TWO = Array.from({ length: 11 }, (_, i) => 2 ** i);
 
 /** Default experiment: Zugzwang's setting at lecture scale. */
-export const DEFAULTS = { algorithm: 'ybwc', net: 'debruijn', processors: 16, preset: 't800', tt: 'global', position: 'BK.01', depth: 5, seed: 1 };
+export const DEFAULTS = { algorithm: 'ybwc', net: 'debruijn', processors: 16, preset: 't800', tt: 'global', search: 'modern', position: 'BK.01', depth: 5, seed: 1 };
 
 const option = (value, text = value) => Object.assign(document.createElement('option'), { value, textContent: text });
 
@@ -25,6 +25,8 @@ export class LabControls {
       <datalist id="lab-processor-counts">${POWERS_OF_TWO.map((n) => `<option value="${n}"></option>`).join('')}</datalist>
       <label>Machine <select name="preset"></select></label>
       <label>Table <select name="tt" title="Where the transposition table lives: shared, one per processor, split among the processors (Zugzwang), or at TDSAB's home processors"></select></label>
+      <label>Search <select name="search" title="Modern: this engine's selective search (null move, reductions, pruning). Period: full width, as the papers' programs searched — far bigger trees, far more to share">
+        <option value="modern">modern</option><option value="period">period (full width)</option></select></label>
       <label class="wide">Position <select name="position"></select></label>
       <label>Depth <input name="depth" type="number" min="1" step="1" /></label>
       <label>Seed <input name="seed" type="number" min="0" step="1" /></label>`;
@@ -68,7 +70,7 @@ export class LabControls {
     const fen = position === 'board' ? this.currentFen() : SUITES.flatMap((s) => s.positions).find((p) => p.id === position)?.fen;
     if (!fen) return { error: `Unknown position ${position}.` };
     return {
-      request: { algorithm: elements.algorithm.value, net: elements.net.value, processors, preset: elements.preset.value, tt: elements.tt.value, fen, depth, seed },
+      request: { algorithm: elements.algorithm.value, net: elements.net.value, processors, preset: elements.preset.value, tt: elements.tt.value, pure: elements.search.value === 'period', fen, depth, seed },
       position,
     };
   }

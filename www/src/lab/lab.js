@@ -520,7 +520,7 @@ export class Lab {
     this.sweepCharts.show(points);
     this.sweepStatus('running', `Sweeping p = ${counts.join(', ')} in the background…`);
     for (const p of counts) {
-      this.sweepRun = this.client.run({ ...request, processors: p }).then((r) => r.report, () => null);
+      this.sweepRun = this.client.run({ ...request, processors: p }, { replay: false }).then((r) => r.report, () => null);
       const report = await this.sweepRun;
       this.sweepRun = null;
       if (token !== this.sweepToken) return;

@@ -48,10 +48,11 @@ export class LabClient {
   /**
    * Runs one experiment (`{ algorithm, net, processors, preset, tt, fen, depth, seed }`, `tt` the
    * table placement: global, local, distributed or tds); resolves with `{ report, wallMs }` after
-   * the whole trace went to onTrace. A placement the algorithm cannot use is refused with an error.
+   * the whole trace went to onTrace (none with `replay: false`). A placement the algorithm cannot
+   * use is refused with an error.
    */
-  run(request) {
-    return this.request({ type: 'run', request });
+  run(request, { replay = true } = {}) {
+    return this.request({ type: 'run', request, replay });
   }
 
   /** The last run's trace as JSON lines (a Blob). */

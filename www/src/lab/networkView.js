@@ -27,14 +27,17 @@ export class NetworkView {
     this.ctx = canvas.getContext('2d');
     this.drawing = null;
     this.selected = null;
-    /** What the last frame showed, for tests and the legend. */
-    this.lastFrame = { processors: 0, messages: 0, mode: 'none' };
+    /** What the last frame showed, for tests and the legend (`seen`: messages drawn in all
+     * frames since the machine was set, as bursts of messages can fall between two looks). */
+    this.lastFrame = { processors: 0, messages: 0, seen: 0, mode: 'none' };
+    this.seen = 0;
   }
 
   /** The machine to draw (from labNetwork), or null. */
   setDrawing(drawing) {
     this.drawing = drawing;
     this.selected = null;
+    this.seen = 0;
     this.radiusKey = null;
   }
 
@@ -55,7 +58,7 @@ export class NetworkView {
     ctx.fillStyle = '#0d1117';
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     if (!this.drawing) {
-      this.lastFrame = { processors: 0, messages: 0, mode: 'none' };
+      this.lastFrame = { processors: 0, messages: 0, seen: this.seen, mode: 'none' };
       return;
     }
     ctx.scale(this.ratio, this.ratio);
@@ -147,7 +150,8 @@ export class NetworkView {
         messages++;
       }
     }
-    this.lastFrame = { processors: drawing.processors, messages, mode: 'detailed' };
+    this.seen += messages;
+    this.lastFrame = { processors: drawing.processors, messages, seen: this.seen, mode: 'detailed' };
   }
 
   drawLabels(r) {
@@ -225,7 +229,8 @@ export class NetworkView {
     ctx.fillText('brighter = more nodes', procs.x, MARGIN - 3);
     ctx.fillText(`${drawing.links.length} links: load, white =`, links.x, MARGIN - 15);
     ctx.fillText(`carrying now (${flying} hops)`, links.x, MARGIN - 3);
-    this.lastFrame = { processors: drawing.processors, messages: flying, mode: 'aggregate' };
+    this.seen += flying;
+    this.lastFrame = { processors: drawing.processors, messages: flying, seen: this.seen, mode: 'aggregate' };
   }
 
   /** The processor under canvas point (x, y) in CSS pixels, or null. */
