@@ -268,6 +268,17 @@ describe('Lab', () => {
     assert.deepEqual(errors, []);
   });
 
+  test("the position menu offers the project's suites, and a Kaufman position runs", { timeout: 120000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    const groups = await page.$$eval('.lab-controls [name="position"] optgroup', (gs) => gs.map((g) => [g.label, g.children.length]));
+    assert.deepEqual(groups.map(([label]) => label), ['Bratko-Kopec', 'Mchess Pro – Cray Blitz 1993', 'Kaufman']);
+    assert.ok(groups.every(([, count]) => count >= 24), JSON.stringify(groups));
+    const snap = await runAndWatch(page, { algorithm: 'ybwc', net: 'hypercube', processors: 4, preset: 't800', position: 'KF.03', depth: 3 });
+    assert.equal(snap.status, 'done');
+    assert.deepEqual(snap.report.rows.map((r) => r.processors), [1, 4]);
+    assert.deepEqual(errors, []);
+  });
+
   test('bad input is refused with the reason: a count the network cannot have, a bad FEN', { timeout: 120000 }, async (t) => {
     const { page, errors } = await openLab(t);
     await setForm(page, { net: 'debruijn', processors: 12 });

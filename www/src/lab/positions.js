@@ -1,8 +1,10 @@
 // The positions the Lab offers besides the current board: the Bratko-Kopec test (Zugzwang's
-// experiment) and the Mchess Pro – Cray Blitz game (Cray Blitz's Table 6). The EPD files
+// experiment), the Mchess Pro – Cray Blitz game (Cray Blitz's Table 6) and the Kaufman test
+// (the project's other suite). The EPD files
 // live in ../shared/data and are bundled at build time, never copied into the repository.
 import bratkoKopec from '../../../../shared/data/bratko-kopec.epd?raw';
 import crayBlitz from '../../../../shared/data/crayblitz-1993.epd?raw';
+import kaufman from '../../../../shared/data/kaufman.epd?raw';
 
 /** `{ id, fen }` for each EPD record of `text` (comments and blank lines skipped). */
 export function parseEpd(text) {
@@ -23,4 +25,5 @@ export function parseEpd(text) {
 export const SUITES = [
   { name: 'Bratko-Kopec', positions: parseEpd(bratkoKopec) },
   { name: 'Mchess Pro – Cray Blitz 1993', positions: parseEpd(crayBlitz) },
+  { name: 'Kaufman', positions: parseEpd(kaufman).map((p, i) => ({ ...p, id: `KF.${String(i + 1).padStart(2, '0')}` })) },
 ];
