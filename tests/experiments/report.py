@@ -187,26 +187,23 @@ the fit T_P ≈ a·W/P + b·C. The published a and b were not at hand here and a
 
 **Setup here.** `meshmate sim --algo jamboree --preset cm5 --procs 1,...,64 --depth {depth}`
 on Bratko-Kopec, the CM-5's 4-ary fat tree. W = busy virtual time of all processors. C is
-timed per unit of work as Cilk does: a subproblem's clock starts at the clock of the search
-that gave it away, grows by the busy time spent on it, and comes back with its result, where
-the waiting search takes the larger clock (`crate/parallel/split.rs`). Note: this is the
-critical path *of the schedule that ran*: moves an owner searched itself because nobody
-asked for them lie on its own chain, so C is larger than the span of the same tree with
-unlimited processors, and grows with the owner's share of the work.
+the span of the searched tree as Cilk and StarTech time it: every node's own work, its
+null-move tests and its eldest move in series, its later moves in parallel (each with its
+test and re-searches), whoever searched them — a subproblem's span comes back with its
+result (`crate/search/searcher/span.rs`); counted in nodes and turned into time at the run's
+mean busy time per node.
 
 {table(["P", "T_P (s, ΣT)", "W (s)", "C (s)", "W/C", "a·W/P + b·C (s)", "SPE"], rows)}
 
 Fit: {fit_text}.
 
-**What it means, and what it does not.** The fit gives b ≈ 1 and a ≈ 0: the time is the
-critical path, not the work spread over P. Part of that is the algorithm (Jamboree values the
-first child before it tests the others, so eldest-brother chains are long at this depth), and
-part is how C is measured here: on the schedule that ran, processor 0's root chain is always
-either working or waiting for a child whose chain is working, so T − C is only the time the
-chain spent in messages, and T ≈ C nearly by construction. StarTech's C was the span of the
-computation's dependency graph (every test a spawned child, whoever ran it); timing that
-would need a clock per move inside the searcher, which this project does not have yet. W/C
-still shows how much parallelism the runs found: it grows with P, to {parallelism_at_most(groups):.1f} at 64.
+**What it means.** C hardly moves with P: it is the span of the tree, and the trees
+searched on more processors differ little. W grows with the search overhead, so the average
+parallelism W/C rises with P, to {parallelism_at_most(groups):.0f} at 64. That is why speedup levels off
+long before 64 processors at this depth: T_P cannot fall below C. The fit weighs the
+critical path several times more than an ideal greedy scheduler would (b = 1 in Cilk's
+bound): Jamboree's re-searches, and its wait for all tests of a node before it re-searches,
+lengthen the path the machine actually follows beyond the span of the tree.
 """
 
 
@@ -304,7 +301,7 @@ def main():
 
 Written by `tests/experiments/run.sh {args.mode}` on {today} (wall time per experiment:
 {timing or "not recorded"}). Every figure is in virtual time on `meshmate sim`, hence the same
-on any machine for the same build; rerun with `tests/experiments/run.sh full` (about half an hour
+on any machine for the same build; rerun with `tests/experiments/run.sh full` (about 45 minutes
 here, on a shared 2-core machine) or `quick` (a few minutes, at smaller depths). SPE = T(1)/T(p) with T(1) the serial searcher on
 one processor of the same machine; SO = N(p)/N(1) − 1; LD = mean busy share (Zugzwang's
 definitions). Published figures are quoted only where the project's issues cite them; the

@@ -2,7 +2,7 @@
 # Reruns the classic papers' experiments on the simulator and writes docs/experiments.md
 # with our figures beside the published ones (tests/experiments/report.py formats it).
 #
-#   tests/experiments/run.sh [quick|full]     quick: a few minutes; full: about half an hour
+#   tests/experiments/run.sh [quick|full]     quick: a few minutes; full: about 45 minutes
 #
 # Everything runs in virtual time, so the figures do not depend on this machine's load;
 # only the wall time does. OUT=FILE writes elsewhere; KEEP=1 keeps the raw JSON.
