@@ -115,7 +115,10 @@ async fn a_parallel_search_uses_every_pool_thread() {
     engine.send("setoption name Algorithm value lazysmp");
     engine.send(&format!("setoption name Threads value {POOL_THREADS}"));
     engine.send(&format!("position fen {KIWIPETE}"));
-    engine.send("go depth 7");
+    // Deep enough that every web worker is scheduled before the first one to complete the
+    // last iteration ends the search (at depth 7 it took 15 ms, and a fourth worker on two
+    // cores could miss it).
+    engine.send("go depth 11");
     let lines = read_until(&engine, |l| l.starts_with("bestmove"), 60_000.0);
     assert!(errors(&lines).is_empty(), "{lines:#?}");
     let board = parse_fen(KIWIPETE).unwrap();
