@@ -92,6 +92,13 @@ impl<'a> DeepeningProgram<'a, NoReports> {
     }
 }
 
+/// Passes the searcher's tree events on to the processor (the simulator traces them).
+pub(super) fn forward_tree_events<M>(searcher: &mut Searcher, cpu: &mut dyn Processor<M>) {
+    for event in searcher.take_tree_events() {
+        cpu.tree(event);
+    }
+}
+
 /// Hands the searcher's record of accesses to a split table to the machine (it is empty
 /// for any other table), after every step.
 pub(super) fn pass_accesses<M>(searcher: &mut Searcher, cpu: &mut dyn Processor<M>) {
@@ -127,7 +134,7 @@ impl<L: Listener> Program for DeepeningProgram<'_, L> {
         }
         let done = done || (!self.is_main && self.helpers_stop.stopped());
         pass_accesses(self.searcher, cpu);
-        super::split::forward_tree_events(self.searcher, cpu);
+        forward_tree_events(self.searcher, cpu);
         if !done {
             return Activity::Working;
         }

@@ -16,7 +16,7 @@
 //! machine when it finishes.
 
 use super::message::Message;
-use super::program::{pass_accesses, Task};
+use super::program::{forward_tree_events, pass_accesses, Task};
 use super::pvsplit_aware::{self, Speedometer};
 use crate::machine::{broadcast, random_other, Activity, Note, Processor, Program};
 use crate::search::{Control, Deepening, Listener, NoReports, Notice, Progress, SearchOptions, SearchResult, Searcher, SplitCandidate, SplitWindow, Subproblem};
@@ -434,13 +434,6 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
             Some(root) => root.result.is_some(),
             None => self.helpers_stop.stopped(),
         }
-    }
-}
-
-/// Passes the searcher's tree events on to the processor (the simulator traces them).
-pub(super) fn forward_tree_events<M>(searcher: &mut Searcher, cpu: &mut dyn Processor<M>) {
-    for event in searcher.take_tree_events() {
-        cpu.tree(event);
     }
 }
 
