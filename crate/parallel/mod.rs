@@ -169,7 +169,7 @@ pub fn search<Mach: Machine>(
         Algorithm::LazySmp => lazysmp::depth_offset,
         Algorithm::Abdada => {
             abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
-            |_| 0
+            abdada::depth_offset
         }
         Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {
             unreachable!("TDSAB and the work-splitting algorithms returned above")

@@ -610,7 +610,10 @@ impl Searcher {
         if let Some(busy) = &self.busy {
             // ABDADA: a later move whose position another processor is searching waits
             // until the first pass is done; by then its result is likely in the table.
-            if !f.second_pass && f.moves_searched > 0 && f.deferred_count < MAX_DEFERRED && busy.is_busy(child.hash()) {
+            // Children of shallower nodes are too shallow to be marked (but for a check
+            // extension): looking would cost a shared cache line per move for nothing.
+            let markable = f.depth > MIN_BUSY_DEPTH;
+            if markable && !f.second_pass && f.moves_searched > 0 && f.deferred_count < MAX_DEFERRED && busy.is_busy(child.hash()) {
                 f.deferred[f.deferred_count] = mv;
                 f.deferred_count += 1;
                 return Progress::Running;

@@ -4,7 +4,10 @@
 // command search the same Bratko-Kopec positions to the same depth, one after the other.
 // Prints SPE (sum of serial times over sum of parallel times), SO and idle time per
 // algorithm for both. Needs ./build.sh build first; the machine should be quiet.
-// Usage (from www/): node tests/speedup-wasm-vs-native.mjs [depth] [algo,algo,...] [positions]
+// Rounds > 1 search the positions that many times over, in one interleaved run: a
+// parallel search's tree differs from run to run and a shared machine's speed drifts,
+// so one round of 24 positions can land 0.3 either side of the mean.
+// Usage (from www/): node tests/speedup-wasm-vs-native.mjs [depth] [algo,algo,...] [positions] [rounds]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,15 +18,17 @@ import { NATIVE, openWorker } from './engine-harness.mjs';
 const depth = Number(process.argv[2] ?? 12);
 const algorithms = (process.argv[3] ?? 'pvsplit,ybwc,jamboree,dts,tdsab,lazysmp,abdada').split(',');
 const positions = Number(process.argv[4] ?? 24);
+const rounds = Number(process.argv[5] ?? 1);
 const suite = join(WWW, '..', '..', 'shared', 'data', 'bratko-kopec.epd');
 const records = readFileSync(suite, 'utf8')
   .split('\n')
   .filter((l) => l.trim() && !l.startsWith('#'))
   .slice(0, positions);
-const fens = records.map((l) => `${l.split(' ').slice(0, 4).join(' ')} 0 1`);
+const searched = Array.from({ length: rounds }, () => records).flat();
+const fens = searched.map((l) => `${l.split(' ').slice(0, 4).join(' ')} 0 1`);
 const dir = mkdtempSync(join(tmpdir(), 'meshmate-speedup-'));
 const epd = join(dir, 'positions.epd');
-writeFileSync(epd, records.map((l) => `${l}\n`).join(''));
+writeFileSync(epd, searched.map((l) => `${l}\n`).join(''));
 
 /** Sums rows into SPE, SO and idle time for one algorithm. */
 function totals(rows, algorithm) {
@@ -61,7 +66,7 @@ try {
   const engine = await openWorker(page, '?threads=2&events=0');
   await engine.send('uci', 'isready');
   await engine.waitFor(/^readyok$/);
-  console.log(`time-to-depth speedup at 2 threads, ${fens.length} Bratko-Kopec positions, depth ${depth}`);
+  console.log(`time-to-depth speedup at 2 threads, ${records.length} Bratko-Kopec positions × ${rounds} rounds, depth ${depth}`);
   console.log('algorithm   native SPE   SO     idle ms |  wasm SPE   SO     idle ms');
   for (const algorithm of algorithms) {
     const n = totals(native(algorithm), algorithm);
