@@ -1,7 +1,7 @@
-//! ABDADA (Weill 1996, in the simplified form of a busy table): all processors search
-//! the same iterations; entering a node marks its position busy, and a processor that
-//! meets a busy position as a later move at some node defers it to the end of that node's
-//! move list, by when the other processor's result is usually in the table.
+//! ABDADA (Weill 1996, in the simplified form of a busy table): processors search the
+//! same iterations over the shared table; entering a node marks its position busy, and a
+//! processor that meets a busy position as a later move at some node defers it to the end
+//! of that node's move list, by when the other processor's result is usually in the table.
 //!
 //! Odd helpers start one ply ahead, as in Lazy SMP: a helper that reaches an iteration
 //! first leaves table entries the others skip through, and the busy table then spreads

@@ -188,8 +188,6 @@ pub fn search<Mach: Machine>(
     with_total_nodes(main.into_result(), counters, threads)
 }
 
-/// Processor 0's result with the nodes of all `threads` processors, as their counters
-/// hold them at the end (including spare searchers a processor used while its own waited).
 /// Keeps a value on cache lines of its own. The flags every processor reads at every step
 /// (`helpers_stop`, `deepest`) live on processor 0's stack beside its program, which it
 /// writes at every step: sharing a line with it would stall every reader at every write.
@@ -205,6 +203,8 @@ impl<T> std::ops::Deref for OwnLines<T> {
     }
 }
 
+/// Processor 0's result with the nodes of all `threads` processors, as their counters
+/// hold them at the end (including spare searchers a processor used while its own waited).
 fn with_total_nodes(mut result: SearchResult, counters: &Counters, threads: usize) -> SearchResult {
     result.nodes = counters.snapshot()[..threads].iter().map(|p| p.nodes).sum();
     result

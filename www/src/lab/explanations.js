@@ -20,8 +20,8 @@ export const EXPLANATIONS = {
     'Lazy SMP (modern engines). Every processor runs its own iterative deepening over the one shared transposition table; ' +
     'they share only what the table remembers. No messages, little control, surprisingly good on shared memory.',
   abdada:
-    'ABDADA. Processors search the same iteration over a shared table; a position another processor is already searching is deferred ' +
-    'and taken up later, so processors spread over different moves without explicit messages.',
+    'ABDADA. Processors deepen over a shared table, odd ones a ply ahead as in Lazy SMP; a position another processor is already ' +
+    'searching is deferred and taken up later, so processors spread over different moves without explicit messages.',
 };
 
 /** The explanation of `algorithm`, or a neutral line for one without a text. */
