@@ -112,10 +112,14 @@ pub fn measure_speedup(
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let settings = SearchSettings::default();
     let mut searchers: Vec<Searcher> = Vec::new();
+    // One table, emptied before each search as `ucinewgame` does. A fresh one per search
+    // would put the release of the last one (searchers hold it until the next search
+    // takes its table) inside the timed search.
+    let tt = Arc::new(TranspositionTable::try_new(hash_mib).map_err(|e| e.to_string())?);
     let mut rows = Vec::new();
     for (position, board) in boards.iter().enumerate() {
         let mut run = |algorithm: Algorithm, p: usize| -> Result<(f64, u64, Activity), String> {
-            let tt = Arc::new(TranspositionTable::try_new(hash_mib).map_err(|e| e.to_string())?);
+            tt.clear();
             for s in searchers.iter_mut() {
                 s.clear_heuristics();
             }
