@@ -29,6 +29,11 @@ pub trait Machine {
     /// finished (helpers then see their stop signal and must finish promptly). A
     /// program must not rely on being stepped while it waits for nothing.
     fn run<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters);
+    /// Plies from the root whose nodes the searchers should report through
+    /// [`Processor::tree`]: none by default (the simulator asks while it traces).
+    fn tree_plies(&self) -> usize {
+        0
+    }
 }
 
 /// What a program's step left behind.
@@ -81,11 +86,6 @@ pub trait Processor<M> {
     /// distance charges the accesses to other processors' parts; shared memory (the
     /// threads machine) ignores them.
     fn table_accesses(&mut self, _accesses: &[Access]) {}
-    /// Plies from the root whose nodes the machine wants reported through
-    /// [`Processor::tree`]: none by default (the simulator asks while it traces).
-    fn tree_plies(&self) -> usize {
-        0
-    }
     /// Takes a node of the top plies entered, left or split (the Lab's tree view).
     fn tree(&mut self, _event: TreeEvent) {}
     /// The time this processor has spent working in this run so far, on machines that

@@ -122,7 +122,6 @@ impl<L: Listener> Program for DeepeningProgram<'_, L> {
 
     fn step(&mut self, cpu: &mut dyn Processor<NoMessage>) -> Activity {
         let Some(deepening) = self.deepening.as_mut() else { return Activity::Finished };
-        self.searcher.set_tree_plies(cpu.tree_plies());
         let mut done = deepening.step(self.searcher, self.tt, self.control, &mut self.listener);
         let own = deepening.completed().depth;
         if own > self.deepest.depth() {

@@ -134,6 +134,8 @@ pub(super) struct SplitProgram<'a, L: Listener> {
     /// The own searcher while no context uses it.
     own: Option<&'a mut Searcher>,
     spares: Vec<Box<Searcher>>,
+    /// Plies of tree events the searchers report (spares made here are set to it too).
+    tree_plies: usize,
     /// Processor 0 stops the others through this when it is done.
     helpers_stop: &'a Control,
     seeking: Seeking,
@@ -155,7 +157,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     pub(super) fn main(searcher: &'a mut Searcher, tt: &'a Arc<TranspositionTable>, policy: &'a Policy, task: &Task<'_>, control: &'a Control, helpers_stop: &'a Control, listener: L) -> Self {
         searcher.set_tests_first(policy.tests_first);
         let deepening = Deepening::new(task.board, task.history, task.limits, task.settings);
-        let mut program = SplitProgram::new(None, tt, policy, task, helpers_stop);
+        let mut program = SplitProgram::new(None, searcher.tree_plies(), tt, policy, task, helpers_stop);
         program.contexts.push(Context { searcher: Slot::Own(searcher), job: None, waiting: false });
         program.root = Some(Root { deepening: Some(deepening), control, listener, result: None });
         program
@@ -166,12 +168,12 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         self.root.and_then(|r| r.result).expect("processor 0 ran to its end")
     }
 
-    fn new(own: Option<&'a mut Searcher>, tt: &'a Arc<TranspositionTable>, policy: &'a Policy, task: &Task<'_>, helpers_stop: &'a Control) -> Self {
+    fn new(own: Option<&'a mut Searcher>, tree_plies: usize, tt: &'a Arc<TranspositionTable>, policy: &'a Policy, task: &Task<'_>, helpers_stop: &'a Control) -> Self {
         let options = task.settings.options;
         let (root, contexts, spares, seeking) = (None, Vec::with_capacity(MAX_CONTEXTS), Vec::new(), Seeking::Not);
         let until_root_check = ROOT_CHECK_INTERVAL;
         let (held_requests, speed) = (Vec::new(), Speedometer::default());
-        SplitProgram { tt, policy, options, root, contexts, own, spares, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, speed, until_serve: SERVE_INTERVAL, until_root_check }
+        SplitProgram { tt, policy, options, root, contexts, own, spares, tree_plies, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, speed, until_serve: SERVE_INTERVAL, until_root_check }
     }
 
     /// The best split point over this processor's searches for a requester of speed
@@ -293,7 +295,11 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         self.help_unanswered = false;
         let mut searcher = match self.own.take() {
             Some(own) => Slot::Own(own),
-            None => Slot::Spare(self.spares.pop().unwrap_or_else(|| Box::new(Searcher::new(self.tt.clone())))),
+            None => Slot::Spare(self.spares.pop().unwrap_or_else(|| {
+                let mut spare = Box::new(Searcher::new(self.tt.clone()));
+                spare.set_tree_plies(self.tree_plies);
+                spare
+            })),
         };
         searcher.set_tests_first(self.policy.tests_first);
         searcher.set_options(self.options);
@@ -355,10 +361,9 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     /// Steps context `i`; returns whether it did a node's work.
     fn step_context(&mut self, i: usize, cpu: &mut dyn Processor<Message>) -> bool {
         if i == 0 && self.root.is_some() {
-            return self.step_root(cpu);
+            return self.step_root();
         }
         let context = &mut self.contexts[i];
-        context.searcher.set_tree_plies(cpu.tree_plies());
         match context.searcher.step() {
             Progress::Running => true,
             Progress::Waiting => {
@@ -378,11 +383,10 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         }
     }
 
-    fn step_root(&mut self, cpu: &mut dyn Processor<Message>) -> bool {
+    fn step_root(&mut self) -> bool {
         let root = self.root.as_mut().expect("processor 0");
         let context = &mut self.contexts[0];
         let Some(deepening) = root.deepening.as_mut() else { return false };
-        context.searcher.set_tree_plies(cpu.tree_plies());
         if !deepening.step(&mut context.searcher, self.tt, root.control, &mut root.listener) {
             context.waiting = deepening.waiting();
             return !context.waiting;
@@ -451,7 +455,8 @@ impl<'a> SplitProgram<'a, NoReports> {
     /// A helper: idle until it finds work; stops when processor 0 is done.
     pub(super) fn helper(searcher: &'a mut Searcher, tt: &'a Arc<TranspositionTable>, policy: &'a Policy, task: &Task<'_>, helpers_stop: &'a Control) -> Self {
         searcher.reset_counters();
-        SplitProgram::new(Some(searcher), tt, policy, task, helpers_stop)
+        let tree_plies = searcher.tree_plies();
+        SplitProgram::new(Some(searcher), tree_plies, tt, policy, task, helpers_stop)
     }
 }
 

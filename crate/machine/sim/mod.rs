@@ -203,4 +203,12 @@ impl Machine for Sim {
         }
         self.last_run = Some(report);
     }
+
+    fn tree_plies(&self) -> usize {
+        if self.trace.is_some() {
+            TREE_PLIES
+        } else {
+            0
+        }
+    }
 }

@@ -23,7 +23,7 @@ use super::cpu::Cpus;
 use super::links::Links;
 use super::random::Random;
 use super::table::{serving_ns, RemoteAccesses, TableMessage};
-use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE, TREE_PLIES};
+use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE};
 use super::RunReport;
 use crate::machine::{Activity, Counters, MessageKind, Note, Payload, Processor, Program};
 use crate::search::TreeEvent;
@@ -135,7 +135,6 @@ struct View<'v, M> {
     notes: &'v mut Vec<Note>,
     /// Tree events of the step (asked for only while tracing).
     trees: &'v mut Vec<TreeEvent>,
-    tree_plies: usize,
     random: &'v mut Random,
     counters: &'v Counters,
     remote: &'v mut RemoteAccesses,
@@ -179,10 +178,6 @@ impl<M: Payload> Processor<M> for View<'_, M> {
 
     fn table_accesses(&mut self, accesses: &[Access]) {
         self.remote.note(self.id, self.count, accesses);
-    }
-
-    fn tree_plies(&self) -> usize {
-        self.tree_plies
     }
 
     fn tree(&mut self, event: TreeEvent) {
@@ -323,7 +318,6 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             outbox: &mut self.outbox,
             notes: &mut self.notes,
             trees: &mut self.trees,
-            tree_plies: if self.trace.is_some() { TREE_PLIES } else { 0 },
             random: &mut proc.random,
             counters: self.counters,
             remote: &mut self.remote,

@@ -143,6 +143,11 @@ impl Searcher {
         self.tree_plies = plies;
     }
 
+    /// Plies whose nodes are reported (0: none).
+    pub fn tree_plies(&self) -> usize {
+        self.tree_plies
+    }
+
     /// The tree events since the last call (taken: the caller passes them on).
     pub fn take_tree_events(&mut self) -> std::vec::Drain<'_, TreeEvent> {
         self.tree_events.drain(..)
