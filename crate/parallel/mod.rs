@@ -137,8 +137,7 @@ pub fn search<Mach: Machine>(
     while searchers.len() < threads {
         searchers.push(Searcher::new(tables.of_processor(searchers.len()).clone()));
     }
-    // TDSAB's workers pass no tree events on: their searchers must not collect any.
-    let tree_plies = if algorithm == Algorithm::Tdsab { 0 } else { machine.tree_plies() };
+    let tree_plies = machine.tree_plies();
     for (id, s) in searchers.iter_mut().enumerate() {
         s.set_table(tables.of_processor(id).clone());
         s.set_busy_table(None);

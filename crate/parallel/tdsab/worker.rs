@@ -116,6 +116,9 @@ impl<'a> Worker<'a> {
     pub(super) fn new(searcher: &'a mut Searcher, tt: &'a TranspositionTable, history: &'a [u64], options: SearchOptions, horizon: Horizon) -> Worker<'a> {
         searcher.set_options(options);
         searcher.reset_counters();
+        // Its nodes are spread by hash, with no line from the root to report: it passes
+        // no tree events on, so its searcher must collect none.
+        searcher.set_tree_plies(0);
         Worker {
             searcher,
             tt,
