@@ -30,6 +30,19 @@ impl Heuristics {
         self.killers[ply]
     }
 
+    /// The killers of the `N` plies from `ply` on (what a subtree handed to another
+    /// processor takes along).
+    pub fn killers_from<const N: usize>(&self, ply: usize) -> [[Option<Move>; 2]; N] {
+        std::array::from_fn(|i| self.killers.get(ply + i).copied().unwrap_or([None; 2]))
+    }
+
+    /// Takes over killers handed on with a subtree (see [`Heuristics::killers_from`]).
+    pub fn set_killers_from<const N: usize>(&mut self, ply: usize, killers: &[[Option<Move>; 2]; N]) {
+        for (slot, k) in self.killers.iter_mut().skip(ply).zip(killers) {
+            *slot = *k;
+        }
+    }
+
     /// Clears the killers of `ply` (children of a new node start fresh at ply + 2).
     pub fn clear_killers(&mut self, ply: usize) {
         if ply <= MAX_PLY {

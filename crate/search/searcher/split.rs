@@ -46,7 +46,14 @@ pub struct Subproblem {
     /// The moves from the root of the whole search (its first plies: enough for the
     /// tree events, which report only nodes that shallow).
     pub line: TreePath,
+    /// The giver's killers for the subtree's first plies: learned in the brothers searched
+    /// before it, they order its moves as they would have in the serial search.
+    pub killers: [[Option<Move>; 2]; HANDED_KILLER_PLIES],
 }
+
+/// Plies of killers a subproblem takes along: its root's and its children's (the
+/// grandchildren's are cleared when the root generates its moves).
+const HANDED_KILLER_PLIES: usize = 2;
 
 /// Something the processor program must tell another processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +110,7 @@ impl Searcher {
     /// Prepares a search of a subproblem given by another processor.
     pub fn start_subproblem(&mut self, problem: &Subproblem) {
         self.prepare(&problem.path, problem.ply, problem.line);
+        self.heuristics.set_killers_from(problem.ply, &problem.killers);
         let pv_node = problem.kind == NodeKind::Pv;
         self.init_frame(0, problem.board.clone(), problem.alpha, problem.beta, problem.depth, pv_node, true);
         self.frames[0].kind = problem.kind;
@@ -159,7 +167,8 @@ impl Searcher {
         if ply <= self.tree_plies {
             self.report_split(frame, processor);
         }
-        Some(Subproblem { board: plan.child, path, alpha: plan.alpha, beta: plan.beta, depth: plan.depth, ply, kind, line })
+        let killers = self.heuristics.killers_from(ply);
+        Some(Subproblem { board: plan.child, path, alpha: plan.alpha, beta: plan.beta, depth: plan.depth, ply, kind, line, killers })
     }
 
     /// Takes the value `value` (from the child's side) of subproblem `job` with its
@@ -324,4 +333,36 @@ fn can_split(f: &Frame) -> bool {
         && f.moves.remaining() > 0
         && f.alpha < f.beta
         && f.remote + f.deferred_count < MAX_DEFERRED
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tt::TranspositionTable;
+    use std::sync::Arc;
+
+    /// A subtree given away orders its first moves with the killers its giver learned in
+    /// the brothers before it, as the serial search would have.
+    #[test]
+    fn a_subproblem_takes_the_givers_killers_along() {
+        let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
+        let board: Board = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".parse().unwrap();
+        let mut giver = Searcher::new(tt.clone());
+        giver.start(&board, &[], -30_000, 30_000, 6, &[]);
+        let candidate = loop {
+            assert!(matches!(giver.step(), Progress::Running), "the search ended before any node could split");
+            if let Some(c) = giver.split_candidates().find(|c| c.depth >= 3 && c.frame > 0) {
+                break c;
+            }
+        };
+        let problem = giver.give_away(candidate.frame, 1, SplitWindow::Test, 7).expect("a move to give");
+        let expected: [[Option<Move>; 2]; HANDED_KILLER_PLIES] = giver.heuristics.killers_from(problem.ply);
+        assert!(expected.iter().flatten().any(Option::is_some), "the giver has learned killers by now");
+        assert_eq!(problem.killers, expected);
+
+        let mut taker = Searcher::new(tt);
+        taker.start_subproblem(&problem);
+        let taken: [[Option<Move>; 2]; HANDED_KILLER_PLIES] = taker.heuristics.killers_from(problem.ply);
+        assert_eq!(taken, expected);
+    }
 }
