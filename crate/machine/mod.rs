@@ -76,6 +76,13 @@ pub trait Processor<M> {
     fn send(&mut self, to: usize, message: M);
     /// The next message that has arrived, with its sender.
     fn receive(&mut self) -> Option<(usize, M)>;
+    /// Whether a program with more work may do another node within this step rather than
+    /// return: on real threads while no message waits, as a step's bookkeeping costs
+    /// about as much as a node; never on a simulated machine, whose clock charges each
+    /// step (and delivers messages only between steps).
+    fn may_go_on(&self) -> bool {
+        false
+    }
     /// A random number from this processor's own generator (reproducible on a
     /// simulated machine).
     fn random(&mut self) -> u64;

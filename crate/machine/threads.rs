@@ -93,6 +93,10 @@ impl<M: Payload> Processor<M> for ThreadProcessor<'_, M> {
         Some(envelope)
     }
 
+    fn may_go_on(&self) -> bool {
+        self.held.is_none() && self.unread[self.id].0.load(Ordering::Acquire) == 0
+    }
+
     fn random(&mut self) -> u64 {
         // xorshift64*: small, fast, and good enough to pick whom to ask for work.
         self.random_state ^= self.random_state >> 12;

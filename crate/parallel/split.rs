@@ -112,6 +112,9 @@ const MAX_CONTEXTS: usize = 8;
 /// Steps between two looks for a split point while work requests are held.
 const SERVE_INTERVAL: u32 = 8;
 
+/// Nodes a step may search on a machine that lets it go on (see `Processor::may_go_on`).
+const NODES_PER_STEP: u32 = 16;
+
 /// Steps between two looks at a waiting root search (for `stop` and the clock).
 const ROOT_CHECK_INTERVAL: u32 = 1024;
 
@@ -490,7 +493,16 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         }
         let mut worked = false;
         if let Some(i) = self.contexts.iter().position(|c| !c.waiting) {
+            let contexts = self.contexts.len();
             worked = self.step_context(i, cpu);
+            // Where the machine allows, more nodes of the same search before the
+            // bookkeeping below, while it goes on and nobody asks for anything.
+            for _ in 1..NODES_PER_STEP {
+                if !(worked && self.contexts.len() == contexts && self.held_requests.is_empty() && cpu.may_go_on()) {
+                    break;
+                }
+                worked = self.step_context(i, cpu);
+            }
             if let Some(c) = self.contexts.get_mut(i) {
                 send_notices(&mut c.searcher, cpu);
             }
