@@ -64,7 +64,8 @@ fn ybwc_reports_legal_paths_and_leaves_every_node_it_enters() {
                 received += usize::from(r);
                 types[meshmate::machine::sim::node_kind_index(kind)] += 1;
                 if r {
-                    assert!(p != 0 && !path.is_empty(), "a received subproblem is a child somewhere below the root");
+                    // Processor 0 too takes subproblems while its own search waits (the helpful master).
+                    assert!(!path.is_empty(), "a received subproblem is a child somewhere below the root");
                 }
             }
             TreeEvent::Leave { path, cut, aborted, .. } => {
