@@ -13,7 +13,8 @@
 //! finished by its owner, not by whichever processor ends last; the owner is never idle
 //! meanwhile, though: it helps elsewhere until the values are back (see `split`).
 //!
-//! Shared state: the table; killers and history per processor.
+//! Shared state: the table; killers and history per processor (a subproblem carries its
+//! giver's killers for its first plies).
 
 use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};
 use crate::search::{NodeKind, SplitCandidate, SplitWindow};

@@ -3,7 +3,8 @@
 //! serially, after the node's tests are all back; a child that cuts aborts its brothers
 //! (abort-and-return). Idle processors steal posted tests at random, nearest the root first.
 //!
-//! Shared state: only the table; killers and history per processor.
+//! Shared state: only the table; killers and history per processor (a subproblem carries
+//! its giver's killers for its first plies).
 
 use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};
 use crate::search::{SplitCandidate, SplitWindow};

@@ -9,7 +9,9 @@
 //!   [`pvsplit`], [`jamboree`], [`dts`]).
 //!
 //! In all of them processor 0 reports and decides; the others stop when it is done.
-//! Killers and history stay per processor (they describe one processor's tree walk); the
+//! History stays per processor (it describes one processor's tree walk); killers too, but
+//! a subtree handed to another processor takes its giver's killers for its first two
+//! plies along, so its moves are ordered as the serial search would order them. The
 //! table is shared, or on a simulated machine placed as the run asks ([`Placement`]: each
 //! processor's searchers use its table, and pass their accesses to a split table on to
 //! the machine). With `Pure` on, processor 0 returns the exact minimax value of the

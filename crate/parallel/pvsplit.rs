@@ -3,7 +3,8 @@
 //! first; then its other sons go to the idle processors with the node's window, and the
 //! node waits for them. Everywhere off the principal variation the search is serial.
 //!
-//! Shared state: only the table; killers and history per processor.
+//! Shared state: only the table; killers and history per processor (a subproblem carries
+//! its giver's killers for its first plies).
 
 use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};
 use crate::search::{NodeKind, SplitCandidate, SplitWindow};

@@ -6,6 +6,7 @@
 //!
 //! Shared state: only the table. Killers and history stay per processor: they describe
 //! one processor's walk of the tree, and Zugzwang's processors kept them locally too.
+//! A subproblem carries its giver's killers for its first plies (see `crate::parallel`).
 
 use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};
 use crate::search::{SplitCandidate, SplitWindow};
