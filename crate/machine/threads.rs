@@ -10,6 +10,8 @@ use super::{Activity, Counters, Machine, Note, Payload, Processor, Program};
 use crate::clock::now_ms;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::OnceLock;
+use std::thread::Thread;
 use std::time::Duration;
 
 /// How many processors can run at once: natively any number (threads are started per
@@ -41,9 +43,9 @@ impl Machine for Threads {
 /// Steps between two updates of a processor's node counter.
 const PUBLISH_INTERVAL: u32 = 256;
 
-/// How long a waiting processor sleeps before it looks again (it wakes at once for a
-/// message natively; in the browser, where timed channel waits need a clock wasm lacks,
-/// it sleeps this long).
+/// How long a waiting processor sleeps at most before it looks again (a message wakes it
+/// at once: the sender unparks it, which in the browser is wasm's `memory.atomic.notify`
+/// on the worker's `memory.atomic.wait32`; timed channel waits need a clock wasm lacks).
 const WAIT: Duration = Duration::from_micros(50);
 
 /// Looks at the inbox before a waiting processor sleeps (some tens of microseconds).
@@ -51,10 +53,15 @@ const SPINS: u32 = 2_000;
 
 type Envelope<M> = (usize, M);
 
-/// Messages sent to a processor and not yet received, on a cache line of its own.
+/// Messages sent to a processor and not yet received, on a cache line of its own, and
+/// the thread that reads them, which a sender wakes when it sleeps.
 #[repr(align(128))]
 #[derive(Default)]
-struct Unread(AtomicUsize);
+struct Unread {
+    count: AtomicUsize,
+    /// Set by the reading processor's thread when it starts.
+    reader: OnceLock<Thread>,
+}
 
 /// One processor's view of the threads machine.
 struct ThreadProcessor<'a, M> {
@@ -83,7 +90,11 @@ impl<M: Payload> Processor<M> for ThreadProcessor<'_, M> {
         // while anyone could still read it.
         if self.mailboxes[to].send((self.id, message)).is_ok() {
             // Counted after it is in the channel: a reader that sees the count finds it.
-            self.unread[to].0.fetch_add(1, Ordering::Release);
+            let unread = &self.unread[to];
+            unread.count.fetch_add(1, Ordering::Release);
+            if let Some(reader) = unread.reader.get() {
+                reader.unpark();
+            }
         }
     }
 
@@ -94,7 +105,7 @@ impl<M: Payload> Processor<M> for ThreadProcessor<'_, M> {
     }
 
     fn may_go_on(&self) -> bool {
-        self.held.is_none() && self.unread[self.id].0.load(Ordering::Acquire) == 0
+        self.held.is_none() && self.unread[self.id].count.load(Ordering::Acquire) == 0
     }
 
     fn random(&mut self) -> u64 {
@@ -113,7 +124,7 @@ impl<M: Payload> Processor<M> for ThreadProcessor<'_, M> {
 impl<M> ThreadProcessor<'_, M> {
     /// The next message in the inbox, looking into the channel only when one is there.
     fn take_from_inbox(&mut self) -> Option<Envelope<M>> {
-        let unread = &self.unread[self.id].0;
+        let unread = &self.unread[self.id].count;
         if unread.load(Ordering::Acquire) == 0 {
             return None;
         }
@@ -136,20 +147,8 @@ impl<M> ThreadProcessor<'_, M> {
             }
             std::hint::spin_loop();
         }
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            self.held = self.inbox.recv_timeout(WAIT).ok();
-            if self.held.is_some() {
-                self.unread[self.id].0.fetch_sub(1, Ordering::Relaxed);
-            }
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            self.held = self.take_from_inbox();
-            if self.held.is_none() {
-                std::thread::sleep(WAIT);
-            }
-        }
+        // A sender unparks this thread; the timeout lets it see the end of the search.
+        std::thread::park_timeout(WAIT);
     }
 }
 
@@ -176,6 +175,7 @@ pub fn run_on_threads<M: Payload>(main: &mut dyn Program<Message = M>, helpers: 
 /// Steps one program to its end, publishing its counters; returns when it finished.
 fn drive<M: Payload>(program: &mut dyn Program<Message = M>, mut processor: ThreadProcessor<'_, M>) -> f64 {
     let (id, counters) = (processor.id, processor.counters);
+    let _ = processor.unread[id].reader.set(std::thread::current());
     counters.set_working(id, true);
     let mut working = true;
     let mut since = now_ms();
