@@ -39,6 +39,32 @@ fn every_algorithm_returns_the_serial_minimax_value_in_pure_mode() {
     }
 }
 
+/// On one processor every algorithm is the serial search, node for node, with every
+/// pruning on: ABDADA's processor never defers a move for a mark of its own, and the
+/// others have nobody to give work to.
+#[test]
+fn on_one_thread_every_algorithm_searches_the_serial_tree() {
+    // Deep enough that moves back into positions on the searcher's own path are met at
+    // nodes that mark the busy table.
+    let limits = Limits { depth: Some(12), ..Limits::default() };
+    let settings = SearchSettings::default();
+    let counters = Counters::new(1);
+    let bratko_kopec = parse_epd_file(&common::shared_data("bratko-kopec.epd")).unwrap();
+    for (i, board) in bratko_kopec.iter().map(|e| &e.board).enumerate().step_by(3) {
+        let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
+        let mut searchers = Vec::new();
+        let serial = search(&mut Threads, Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        for algorithm in Algorithm::ALL.into_iter().filter(|&a| !matches!(a, Algorithm::Serial | Algorithm::Tdsab)) {
+            tt.clear();
+            for s in searchers.iter_mut() {
+                s.clear_heuristics();
+            }
+            let result = search(&mut Threads, algorithm, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+            assert_eq!((result.score, result.nodes), (serial.score, serial.nodes), "position {i} {algorithm:?}");
+        }
+    }
+}
+
 /// A uniform draw below `n` from the engine's own noise generator (seeded, so reproducible).
 fn below(rng: &mut Noise, n: u64) -> u64 {
     (rng.next_unit() * n as f64) as u64

@@ -14,7 +14,7 @@
 
 pub(super) use super::lazysmp::depth_offset;
 use crate::search::Searcher;
-use crate::tt::BusyTable;
+use crate::tt::{BusyMarks, BusyTable};
 use std::sync::Arc;
 
 /// Slots of the busy table (2^16 hashes, 512 KiB).
@@ -23,8 +23,8 @@ const BUSY_BITS: u32 = 16;
 /// Gives every processor the same fresh busy table (all start at depth 1).
 pub(super) fn share_busy_table(main: &mut Searcher, helpers: &mut [Searcher]) {
     let busy = Arc::new(BusyTable::new(BUSY_BITS));
-    main.set_busy_table(Some(busy.clone()));
-    for h in helpers {
-        h.set_busy_table(Some(busy.clone()));
+    main.set_busy_table(Some(BusyMarks::new(busy.clone(), 0)));
+    for (i, h) in helpers.iter_mut().enumerate() {
+        h.set_busy_table(Some(BusyMarks::new(busy.clone(), i + 1)));
     }
 }

@@ -27,7 +27,7 @@ use super::qsearch::{quiescence, QuiescenceStats};
 use super::score::{from_table, to_table, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::chess::has_insufficient_material;
 use crate::eval::evaluate;
-use crate::tt::{Access, AccessKind, Bound, BusyTable, Entry, TranspositionTable};
+use crate::tt::{Access, AccessKind, Bound, BusyMarks, Entry, TranspositionTable};
 use cozy_chess::{Board, Move, Piece};
 use span::Span;
 use std::sync::Arc;
@@ -234,7 +234,7 @@ pub struct Searcher {
     nodes: u64,
     seldepth: usize,
     root_move: Option<RootMove>,
-    busy: Option<Arc<BusyTable>>,
+    busy: Option<BusyMarks>,
     /// Ply of frame 0: 0 at the root of the game tree, deeper for a subproblem.
     base_ply: usize,
     next_serial: u32,
@@ -309,8 +309,9 @@ impl Searcher {
         }
     }
 
-    /// Shares a busy table with other processors (ABDADA): busy positions are deferred.
-    pub fn set_busy_table(&mut self, busy: Option<Arc<BusyTable>>) {
+    /// Shares a busy table with other processors (ABDADA): positions they are searching
+    /// are deferred.
+    pub fn set_busy_table(&mut self, busy: Option<BusyMarks>) {
         self.busy = busy;
     }
 
@@ -613,7 +614,7 @@ impl Searcher {
             // Children of shallower nodes are too shallow to be marked (but for a check
             // extension): looking would cost a shared cache line per move for nothing.
             let markable = f.depth > MIN_BUSY_DEPTH;
-            if markable && !f.second_pass && f.moves_searched > 0 && f.deferred_count < MAX_DEFERRED && busy.is_busy(child.hash()) {
+            if markable && !f.second_pass && f.moves_searched > 0 && f.deferred_count < MAX_DEFERRED && busy.busy_elsewhere(child.hash()) {
                 f.deferred[f.deferred_count] = mv;
                 f.deferred_count += 1;
                 return Progress::Running;

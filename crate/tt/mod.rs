@@ -12,7 +12,7 @@ mod entry;
 mod placement;
 
 pub use access::{Access, AccessKind};
-pub use busy::BusyTable;
+pub use busy::{BusyMarks, BusyTable};
 pub use entry::{Bound, Entry};
 pub use placement::{Placement, Tables};
 
