@@ -115,6 +115,18 @@ const SERVE_INTERVAL: u32 = 8;
 /// Nodes a step may search on a machine that lets it go on (see `Processor::may_go_on`).
 const NODES_PER_STEP: u32 = 16;
 
+/// What one step of a context's search did.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stepped {
+    /// Searched a node; the search goes on.
+    Node,
+    /// The search ended: a subproblem's result went to its owner and its context closed,
+    /// or processor 0's root search finished.
+    Ended,
+    /// It waits for values from other processors.
+    Waiting,
+}
+
 /// Steps between two looks at a waiting root search (for `stop` and the clock).
 const ROOT_CHECK_INTERVAL: u32 = 1024;
 
@@ -361,17 +373,17 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         }
     }
 
-    /// Steps context `i`; returns whether it did a node's work.
-    fn step_context(&mut self, i: usize, cpu: &mut dyn Processor<Message>) -> bool {
+    /// Steps context `i`.
+    fn step_context(&mut self, i: usize, cpu: &mut dyn Processor<Message>) -> Stepped {
         if i == 0 && self.root.is_some() {
             return self.step_root();
         }
         let context = &mut self.contexts[i];
         match context.searcher.step() {
-            Progress::Running => true,
+            Progress::Running => Stepped::Node,
             Progress::Waiting => {
                 context.waiting = true;
-                false
+                Stepped::Waiting
             }
             Progress::Done(value) => {
                 let job = context.job.as_ref().expect("only processor 0's root search has no job");
@@ -381,23 +393,23 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 self.thrashing = if small { (self.thrashing + 1).min(MAX_THRASHING) } else { 0 };
                 let context = self.close_context(i);
                 self.recycle(context, cpu);
-                true
+                Stepped::Ended
             }
         }
     }
 
-    fn step_root(&mut self) -> bool {
+    fn step_root(&mut self) -> Stepped {
         let root = self.root.as_mut().expect("processor 0");
         let context = &mut self.contexts[0];
-        let Some(deepening) = root.deepening.as_mut() else { return false };
+        let Some(deepening) = root.deepening.as_mut() else { return Stepped::Ended };
         if !deepening.step(&mut context.searcher, self.tt, root.control, &mut root.listener) {
             context.waiting = deepening.waiting();
-            return !context.waiting;
+            return if context.waiting { Stepped::Waiting } else { Stepped::Node };
         }
         let deepening = root.deepening.take().expect("checked above");
         root.result = Some(deepening.finish(&context.searcher));
         self.helpers_stop.stop();
-        false
+        Stepped::Ended
     }
 
     /// Asks for work if not asking already.
@@ -493,16 +505,16 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         }
         let mut worked = false;
         if let Some(i) = self.contexts.iter().position(|c| !c.waiting) {
-            let contexts = self.contexts.len();
-            worked = self.step_context(i, cpu);
+            let mut stepped = self.step_context(i, cpu);
             // Where the machine allows, more nodes of the same search before the
             // bookkeeping below, while it goes on and nobody asks for anything.
             for _ in 1..NODES_PER_STEP {
-                if !(worked && self.contexts.len() == contexts && self.held_requests.is_empty() && cpu.may_go_on()) {
+                if !(stepped == Stepped::Node && self.held_requests.is_empty() && cpu.may_go_on()) {
                     break;
                 }
-                worked = self.step_context(i, cpu);
+                stepped = self.step_context(i, cpu);
             }
+            worked = stepped != Stepped::Waiting;
             if let Some(c) = self.contexts.get_mut(i) {
                 send_notices(&mut c.searcher, cpu);
             }
