@@ -4,7 +4,7 @@ mod common;
 use meshmate::chess::{legal_moves, parse_epd_file, Board, Game};
 use meshmate::machine::{Counters, Threads};
 use meshmate::parallel::{search, Algorithm};
-use meshmate::search::{Control, Limits, NoReports, Noise, SearchOptions, SearchSettings};
+use meshmate::search::{Control, Limits, NoReports, Noise, SearchOptions, SearchResult, SearchSettings};
 use meshmate::tt::TranspositionTable;
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,18 +24,9 @@ fn every_algorithm_returns_the_serial_minimax_value_in_pure_mode() {
     assert!(boards.len() >= 30);
     let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
     let limits = Limits { depth: Some(4), ..Limits::default() };
-    let counters = Counters::new(4);
+    let algorithms: Vec<Algorithm> = Algorithm::ALL.into_iter().filter(|&a| a != Algorithm::Serial).collect();
     for (i, board) in boards.iter().enumerate() {
-        let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
-        let mut searchers = Vec::new();
-        let serial = search(&mut Threads, Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
-        for algorithm in Algorithm::ALL.into_iter().filter(|&a| a != Algorithm::Serial) {
-            for threads in 1..=4 {
-                tt.clear();
-                let result = search(&mut Threads, algorithm, threads, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
-                assert_eq!(result.score, serial.score, "position {i} {algorithm:?} with {threads} threads");
-            }
-        }
+        assert_like_serial(board, &limits, &settings, &algorithms, 1..=4, |r| r.score, &format!("position {i}"));
     }
 }
 
@@ -47,20 +38,37 @@ fn on_one_thread_every_algorithm_searches_the_serial_tree() {
     // Deep enough that moves back into positions on the searcher's own path are met at
     // nodes that mark the busy table.
     let limits = Limits { depth: Some(12), ..Limits::default() };
-    let settings = SearchSettings::default();
-    let counters = Counters::new(1);
+    let algorithms: Vec<Algorithm> = Algorithm::ALL.into_iter().filter(|&a| !matches!(a, Algorithm::Serial | Algorithm::Tdsab)).collect();
     let bratko_kopec = parse_epd_file(&common::shared_data("bratko-kopec.epd")).unwrap();
     for (i, board) in bratko_kopec.iter().map(|e| &e.board).enumerate().step_by(3) {
-        let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
-        let mut searchers = Vec::new();
-        let serial = search(&mut Threads, Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
-        for algorithm in Algorithm::ALL.into_iter().filter(|&a| !matches!(a, Algorithm::Serial | Algorithm::Tdsab)) {
+        assert_like_serial(board, &limits, &SearchSettings::default(), &algorithms, 1..=1, |r| (r.score, r.nodes), &format!("position {i}"));
+    }
+}
+
+/// Searches `board` serially, then with each of `algorithms` on each number of `threads`,
+/// every search from an empty table and fresh heuristics, and asserts that `view` of
+/// each result equals `view` of the serial one.
+fn assert_like_serial<T: PartialEq + std::fmt::Debug>(
+    board: &Board,
+    limits: &Limits,
+    settings: &SearchSettings,
+    algorithms: &[Algorithm],
+    threads: std::ops::RangeInclusive<usize>,
+    view: impl Fn(&SearchResult) -> T,
+    label: &str,
+) {
+    let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
+    let counters = Counters::new(*threads.end());
+    let mut searchers = Vec::new();
+    let serial = search(&mut Threads, Algorithm::Serial, 1, &mut searchers, &tt, board, &[], limits, settings, &Control::default(), &mut NoReports, &counters);
+    for &algorithm in algorithms {
+        for threads in threads.clone() {
             tt.clear();
             for s in searchers.iter_mut() {
                 s.clear_heuristics();
             }
-            let result = search(&mut Threads, algorithm, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
-            assert_eq!((result.score, result.nodes), (serial.score, serial.nodes), "position {i} {algorithm:?}");
+            let result = search(&mut Threads, algorithm, threads, &mut searchers, &tt, board, &[], limits, settings, &Control::default(), &mut NoReports, &counters);
+            assert_eq!(view(&result), view(&serial), "{label} {algorithm:?} with {threads} threads");
         }
     }
 }
