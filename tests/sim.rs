@@ -119,6 +119,26 @@ fn the_same_seed_gives_the_same_trace_and_another_seed_another() {
     assert_ne!(hash(1), hash(2), "the seed chooses whom processor 0 sends to");
 }
 
+/// The seed also draws the node times' jitter. Lazy SMP makes no random choice, yet with
+/// another seed its processors meet the shared table in another order and search
+/// another tree: seeds sample how a parallel search varies with its timing.
+#[test]
+fn another_seed_gives_a_shared_table_search_other_timing_and_another_tree() {
+    let board = &boards("bratko-kopec.epd", 1)[0];
+    let limits = Limits { depth: Some(9), ..Limits::default() };
+    let counters = Counters::new(2);
+    let run = |seed| {
+        let mut sim = traced(presets::MULTICORE, Kind::Bus, 2, seed);
+        let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+        let result = search(&mut sim, Algorithm::LazySmp, 2, &mut Vec::new(), &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+        (sim.trace().unwrap().hash(), result.nodes)
+    };
+    let (first, again, other) = (run(1), run(1), run(2));
+    assert_eq!(first, again);
+    assert_ne!(first.0, other.0, "other node times");
+    assert_ne!(first.1, other.1, "another tree");
+}
+
 #[test]
 fn every_algorithm_searches_the_same_way_twice_with_the_same_seed() {
     let board = &boards("bratko-kopec.epd", 1)[0];

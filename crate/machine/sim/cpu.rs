@@ -3,9 +3,9 @@
 //! CPU-availability experiments of PV-splitting). Everything is integer nanoseconds and
 //! a deterministic function of (processor, time), so runs repeat on every platform.
 
-use super::random::mix;
+use super::random::{mix, seeded};
 
-/// Keeps the jitter's draws apart from the background load's.
+/// Keeps the jitter's draws apart from the background load's (moved by the run's seed).
 const JITTER_SALT: u64 = 0x6a09_e667_f3bc_c909;
 
 /// A background load: in each window of `period_ns` the processor gets a share of its
@@ -39,13 +39,16 @@ pub(super) struct Cpus {
     step_ns: u64,
     load: Option<Load>,
     jitter_permille: u32,
+    /// The jitter's draws for this run's seed: the same seed, the same node times.
+    jitter_salt: u64,
 }
 
 impl Cpus {
-    /// `processors` processors whose node times cycle through `pattern`.
-    pub(super) fn new(processors: usize, pattern: &[u64], step_ns: u64, load: Option<Load>, jitter_permille: u32) -> Cpus {
+    /// `processors` processors whose node times cycle through `pattern`, their jitter
+    /// drawn for `seed`.
+    pub(super) fn new(processors: usize, pattern: &[u64], step_ns: u64, load: Option<Load>, jitter_permille: u32, seed: u64) -> Cpus {
         let node_ns = (0..processors).map(|id| pattern[id % pattern.len()]).collect();
-        Cpus { node_ns, step_ns: step_ns.max(1), load, jitter_permille: jitter_permille.min(999) }
+        Cpus { node_ns, step_ns: step_ns.max(1), load, jitter_permille: jitter_permille.min(999), jitter_salt: seeded(JITTER_SALT, seed) }
     }
 
     /// Processor `id`'s time per node when it has the whole CPU.
@@ -61,7 +64,7 @@ impl Cpus {
         let mut full_speed = nodes * self.node_ns[id];
         if self.jitter_permille > 0 {
             let spread = 2 * self.jitter_permille as u64 + 1;
-            let permille = 1000 - self.jitter_permille as u64 + mix(id as u64 ^ JITTER_SALT, t) % spread;
+            let permille = 1000 - self.jitter_permille as u64 + mix(id as u64 ^ self.jitter_salt, t) % spread;
             full_speed = (full_speed * permille / 1000).max(1);
         }
         match self.load {

@@ -101,10 +101,11 @@ impl RunReport {
 
 impl Sim {
     /// `processors` processors of `preset` wired as `net`; `seed` seeds every processor's
-    /// random source.
+    /// random source and the node times' jitter, so runs with other seeds sample how a
+    /// parallel search's tree varies with its processors' relative timing.
     pub fn new(preset: Preset, net: Kind, processors: usize, seed: u64) -> Result<Sim, SimError> {
         let topology = Topology::new(net, processors)?;
-        let cpus = Cpus::new(processors, preset.node_ns, preset.step_ns, preset.load, preset.jitter_permille);
+        let cpus = Cpus::new(processors, preset.node_ns, preset.step_ns, preset.load, preset.jitter_permille, seed);
         let links = Links::new(&topology);
         Ok(Sim { preset, topology, cpus, links, seed, trace: None, next_label: String::new(), last_run: None })
     }

@@ -10,6 +10,12 @@ fn finalise(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// `salt` moved by `seed`: `salt` itself for seed 1, and for other seeds values far apart
+/// in the high bits, so that a processor number xored in never makes two seeds collide.
+pub(super) fn seeded(salt: u64, seed: u64) -> u64 {
+    salt ^ seed.wrapping_sub(1).wrapping_mul(GOLDEN)
+}
+
 /// A well-spread, platform-independent hash of two numbers.
 pub(super) fn mix(a: u64, b: u64) -> u64 {
     finalise(a.wrapping_mul(GOLDEN) ^ b.wrapping_add(0xD1B5_4A32_D192_ED03))

@@ -29,7 +29,7 @@ export class LabControls {
         <option value="modern">modern</option><option value="period">period (full width)</option></select></label>
       <label class="wide">Position <select name="position"></select></label>
       <label>Depth <input name="depth" type="number" min="1" step="1" /></label>
-      <label>Seed <input name="seed" type="number" min="0" step="1" /></label>`;
+      <label title="Draws the random work requests and each step's node time: another seed, another timing, and often another tree">Seed <input name="seed" type="number" min="0" step="1" /></label>`;
     form.addEventListener('change', () => onChange());
     form.addEventListener('submit', (e) => e.preventDefault());
   }
