@@ -17,17 +17,42 @@ use crate::search::Searcher;
 use crate::tt::{BusyMarks, BusyTable};
 use std::sync::Arc;
 
-/// Slots of the busy table (2^10 hashes, 8 KiB). Only the nodes on the processors' paths
-/// are marked at once, a few dozen, so a table this small rarely refuses a mark and stays
-/// in the first-level cache, where the look at every later move costs no miss. With 2^16
-/// slots (512 KiB) those misses cost ABDADA 5 % of serial's speed on one thread.
+/// Slots of the busy table (2^10 hashes, 8 KiB) for up to 1023 processors. Only the nodes
+/// on the processors' paths are marked at once, a few dozen each, so a table this small
+/// rarely refuses a mark and stays in the first-level cache, where the look at every later
+/// move costs no miss. With 2^16 slots (512 KiB) those misses cost ABDADA 5 % of serial's
+/// speed on one thread.
 const BUSY_BITS: u32 = 10;
+
+/// Bits of the busy table for `processors`: a slot keeps its marking processor's number
+/// plus one in the bits its index implies, so they must hold `processors`.
+fn busy_bits(processors: usize) -> u32 {
+    BUSY_BITS.max(usize::BITS - processors.leading_zeros())
+}
 
 /// Gives every processor the same fresh busy table (all start at depth 1).
 pub(super) fn share_busy_table(main: &mut Searcher, helpers: &mut [Searcher]) {
-    let busy = Arc::new(BusyTable::new(BUSY_BITS));
+    let busy = Arc::new(BusyTable::new(busy_bits(helpers.len() + 1)));
     main.set_busy_table(Some(BusyMarks::new(busy.clone(), 0)));
     for (i, h) in helpers.iter_mut().enumerate() {
         h.set_busy_table(Some(BusyMarks::new(busy.clone(), i + 1)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_processor_of_the_largest_machines_has_marks_of_its_own() {
+        for processors in [1, 2, 1023, 1024] {
+            let table = Arc::new(BusyTable::new(busy_bits(processors)));
+            let last = BusyMarks::new(table.clone(), processors - 1);
+            let first = BusyMarks::new(table, 0);
+            let hash = 0x5eed_1234_5678_9abc;
+            assert!(last.mark(hash), "{processors} processors");
+            assert!(!last.busy_elsewhere(hash), "{processors} processors: its own mark");
+            assert_eq!(first.busy_elsewhere(hash), processors > 1, "{processors} processors: another's mark");
+        }
     }
 }
