@@ -17,17 +17,17 @@ use crate::search::Searcher;
 use crate::tt::{BusyMarks, BusyTable};
 use std::sync::Arc;
 
-/// Slots of the busy table (2^10 hashes, 8 KiB) for up to 1023 processors. Only the nodes
-/// on the processors' paths are marked at once, a few dozen each, so a table this small
-/// rarely refuses a mark and stays in the first-level cache, where the look at every later
-/// move costs no miss. With 2^16 slots (512 KiB) those misses cost ABDADA 5 % of serial's
-/// speed on one thread.
-const BUSY_BITS: u32 = 10;
+/// Busy-table slots per processor. Only the nodes on a processor's path are marked, a few
+/// dozen at once, so with this many a mark is rarely refused for a taken slot. On 2
+/// processors the table is 2^10 slots (8 KiB) and stays in the first-level cache, where
+/// the look at every later move costs no miss; 2^16 slots (512 KiB) cost ABDADA 5 % of
+/// serial's speed on one thread.
+const SLOTS_PER_PROCESSOR: usize = 512;
 
-/// Bits of the busy table for `processors`: a slot keeps its marking processor's number
-/// plus one in the bits its index implies, so they must hold `processors`.
+/// Bits of the busy table for `processors`. They also hold each slot's marking processor
+/// (its number plus one, in the bits the slot index implies).
 fn busy_bits(processors: usize) -> u32 {
-    BUSY_BITS.max(usize::BITS - processors.leading_zeros())
+    (processors * SLOTS_PER_PROCESSOR).next_power_of_two().trailing_zeros()
 }
 
 /// Gives every processor the same fresh busy table (all start at depth 1).
