@@ -362,6 +362,44 @@ fn the_command_line_prints_the_table_and_writes_the_trace() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn the_command_line_runs_several_seeds_and_pools_them() {
+    let dir = std::env::temp_dir().join(format!("meshmate-seeds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let suite = dir.join("two.epd");
+    let records: Vec<String> = common::shared_data("bratko-kopec.epd").lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).take(2).map(String::from).collect();
+    std::fs::write(&suite, records.join("\n")).unwrap();
+    let run = |seeds: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_meshmate"))
+            .args(["sim", "--algo", "lazysmp", "--procs", "2", "--preset", "multicore", "--suite", suite.to_str().unwrap(), "--depth", "6"])
+            .args(seeds)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, json, _) = run(&["--seed", "1-3", "--json"]);
+    assert_eq!(code, Some(0));
+    // One row object per line, between separators.
+    let objects = |text: &str| -> Vec<String> { text.lines().filter_map(|l| Some(l[l.find(r#"{"seed""#)?..=l.rfind('}')?].to_string())).collect() };
+    let rows = objects(&json);
+    assert_eq!(rows.len(), 6, "two positions for each of three seeds: {json}");
+    for seed in 1..=3 {
+        assert_eq!(rows.iter().filter(|r| r.contains(&format!(r#""seed":{seed},"#))).count(), 2, "seed {seed}");
+    }
+    let (_, one, _) = run(&["--seed", "1", "--json"]);
+    let first_seed: Vec<&String> = rows.iter().filter(|r| r.contains(r#""seed":1,"#)).collect();
+    let alone = objects(&one);
+    assert_eq!(first_seed, alone.iter().collect::<Vec<_>>(), "a seed among others runs as it runs alone");
+    let (_, table, _) = run(&["--seed", "1,5"]);
+    assert!(table.contains("totals over 2 positions × 2 seeds") && table.contains("SPE of single seeds"), "{table}");
+    let (code, _, error) = run(&["--seed", "3-1"]);
+    assert_eq!(code, Some(2));
+    assert!(error.contains("ranges go upwards"), "{error}");
+    let (_, _, error) = run(&["--seed", "1-2", "--trace", dir.join("t.jsonl").to_str().unwrap()]);
+    assert!(error.contains("--trace records one run"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Breaks the contract: says it waits although nothing is on its way to it.
 struct WaitsForNothing;
 

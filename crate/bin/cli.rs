@@ -20,7 +20,7 @@ const USAGE: &str = "usage: meshmate [uci]
        meshmate speedup --algo A[,B...] --threads 1,2[,...] --suite FILE --depth D [--hash MIB] [--csv FILE] [--json FILE]
        meshmate sim --algo A[,B...] --procs P[,P2...] --preset NAME --suite FILE --depth D [--net NAME]
                     [--tt global|local|distributed|tds]
-                    [--seed S] [--hash MIB] [--pure] [--trace FILE.jsonl] [--json]
+                    [--seed S|S1-S2|S1,S2,...] [--hash MIB] [--pure] [--trace FILE.jsonl] [--json]
        meshmate sim --signature          (the trace hash of a fixed run: equal natively and in wasm)
        meshmate sim --bench [--preset NAME] [--algo A] [--procs 1,16,64,256,1024] [--depth D]";
 
@@ -89,6 +89,28 @@ fn uci_loop() {
 fn number<T: std::str::FromStr>(text: Option<&String>, what: &str) -> Result<T, String> {
     let text = text.ok_or_else(|| format!("{what} is missing"))?;
     text.parse().map_err(|_| format!("{what} '{text}' is not a valid number"))
+}
+
+/// The seeds `--seed` names: one (`7`), a range (`1-8`) or a list (`1,3,5`).
+fn seed_list(text: &str) -> Result<Vec<u64>, String> {
+    const MOST: usize = 1000;
+    let bad = || format!("--seed '{text}': give a seed, a range like 1-8 or a list like 1,3,5");
+    let mut seeds = Vec::new();
+    for part in text.split(',') {
+        let part = part.trim();
+        let (from, to) = match part.split_once('-') {
+            Some((from, to)) => (from.trim().parse::<u64>().map_err(|_| bad())?, to.trim().parse::<u64>().map_err(|_| bad())?),
+            None => {
+                let seed = part.parse::<u64>().map_err(|_| bad())?;
+                (seed, seed)
+            }
+        };
+        if from > to || seeds.len() as u64 + (to - from) >= MOST as u64 {
+            return Err(format!("--seed '{text}': ranges go upwards, and at most {MOST} seeds"));
+        }
+        seeds.extend(from..=to);
+    }
+    Ok(seeds)
 }
 
 fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a String> {
@@ -279,7 +301,7 @@ fn run_sim(args: &[String]) -> Result<(), String> {
         None => return Err("--preset is missing".into()),
     };
     let net = flag(args, "--net").map(String::as_str);
-    let seed: u64 = flag(args, "--seed").map(|t| number(Some(t), "--seed")).transpose()?.unwrap_or(1);
+    let seeds: Vec<u64> = flag(args, "--seed").map_or(Ok(vec![1]), |t| seed_list(t))?;
     let hash: usize = flag(args, "--hash").map(|t| number(Some(t), "--hash")).transpose()?.unwrap_or(16);
     let placement: Placement = flag(args, "--tt").map_or(Ok(Placement::Global), |name| name.parse()).map_err(|e| format!("--tt: {e}"))?;
     let depth: i32 = match flag(args, "--depth") {
@@ -306,43 +328,52 @@ fn run_sim(args: &[String]) -> Result<(), String> {
     let suite = flag(args, "--suite").ok_or("--suite is missing")?;
     let boards: Vec<Board> = parse_epd_file(&read_file(suite)?)?.into_iter().map(|e| e.board).collect();
     let mut trace = flag(args, "--trace").map(|path| TraceFile::new(path));
-    let mut build = |p: usize| -> Result<Sim, String> {
-        let mut sim = Sim::from_names(preset.name, net, p, seed).map_err(|e| e.to_string())?;
-        if let Some(trace) = trace.as_mut() {
-            trace.stream(&mut sim)?;
-        }
-        Ok(sim)
-    };
-    let mut serial = build(1)?;
-    let mut machines: Vec<Sim> = procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
+    if trace.is_some() && seeds.len() > 1 {
+        return Err("--trace records one run: give one seed".into());
+    }
     let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.iter().any(|a| a == "--pure") }, ..SearchSettings::default() };
     let json = args.iter().any(|a| a == "--json");
-    if !json {
-        println!("{}; network {}; table {placement}; depth {depth}; seed {seed}; T in virtual seconds", preset.title, serial.topology().kind());
-        println!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7} {:>10} {:>10} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE", "W(p)", "C(p)", "W/C");
-    }
     let suite = SimSuite { boards: &boards, depth, hash_mib: hash, placement, settings };
-    let rows = simulate_suite(&mut serial, &mut machines, &suite, &algorithms, &mut |r| {
-        if !json && r.algorithm != "serial" {
-            let secs = |ns: u64| ns as f64 / 1e9;
-            let (span, parallelism) = match (r.critical_path_ns, r.parallelism()) {
-                (Some(c), Some(w_c)) => (format!("{:.4}", secs(c)), format!("{w_c:.2}")),
-                _ => ("-".to_string(), "-".to_string()),
-            };
-            println!(
-                "{:>4} {:<8} {:>5} {:>11} {:>10.4} {:>11} {:>10.4} {:>5.2} {:>7.3} {:>7.2} {:>10.4} {:>10} {:>7}",
-                r.position + 1, r.algorithm, r.processors, r.serial_nodes, secs(r.serial_ns), r.nodes, secs(r.time_ns), r.load, r.search_overhead(), r.speedup(), secs(r.work_ns), span, parallelism
-            );
+    // Each seed's rows; with several seeds the totals pool them (ΣT(1) / ΣT(p) over all).
+    let mut runs: Vec<(u64, Vec<SimRow>)> = Vec::with_capacity(seeds.len());
+    for &seed in &seeds {
+        let mut build = |p: usize| -> Result<Sim, String> {
+            let mut sim = Sim::from_names(preset.name, net, p, seed).map_err(|e| e.to_string())?;
+            if let Some(trace) = trace.as_mut() {
+                trace.stream(&mut sim)?;
+            }
+            Ok(sim)
+        };
+        let mut serial = build(1)?;
+        let mut machines: Vec<Sim> = procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
+        if !json {
+            println!("{}; network {}; table {placement}; depth {depth}; seed {seed}; T in virtual seconds", preset.title, serial.topology().kind());
+            println!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7} {:>10} {:>10} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE", "W(p)", "C(p)", "W/C");
         }
-    })?;
-    let parallel: Vec<&SimRow> = rows.iter().filter(|r| r.algorithm != "serial").collect();
+        let rows = simulate_suite(&mut serial, &mut machines, &suite, &algorithms, &mut |r| {
+            if !json && r.algorithm != "serial" {
+                let secs = |ns: u64| ns as f64 / 1e9;
+                let (span, parallelism) = match (r.critical_path_ns, r.parallelism()) {
+                    (Some(c), Some(w_c)) => (format!("{:.4}", secs(c)), format!("{w_c:.2}")),
+                    _ => ("-".to_string(), "-".to_string()),
+                };
+                println!(
+                    "{:>4} {:<8} {:>5} {:>11} {:>10.4} {:>11} {:>10.4} {:>5.2} {:>7.3} {:>7.2} {:>10.4} {:>10} {:>7}",
+                    r.position + 1, r.algorithm, r.processors, r.serial_nodes, secs(r.serial_ns), r.nodes, secs(r.time_ns), r.load, r.search_overhead(), r.speedup(), secs(r.work_ns), span, parallelism
+                );
+            }
+        })?;
+        runs.push((seed, rows));
+    }
+    let seeded: Vec<(u64, &SimRow)> = runs.iter().flat_map(|(seed, rows)| rows.iter().map(move |r| (*seed, r))).filter(|(_, r)| r.algorithm != "serial").collect();
+    let parallel: Vec<&SimRow> = seeded.iter().map(|&(_, r)| r).collect();
     if json {
-        let items: Vec<String> = parallel
+        let items: Vec<String> = seeded
             .iter()
-            .map(|r| {
+            .map(|&(seed, r)| {
                 let kinds: Vec<String> = MessageKind::ALL.iter().map(|k| format!("\"{}\":{}", k.name(), r.messages_by_kind[k.index()])).collect();
                 format!(
-                    "{{\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"table\":\"{}\",\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"messages_by_kind\":{{{}}},\"score\":{},\"work_ns\":{},\"critical_path_ns\":{},\"synchronization\":{:.4},\"communication\":{:.4},\"link_mean\":{:.4},\"link_busiest\":{:.4}}}",
+                    "{{\"seed\":{seed},\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"table\":\"{}\",\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"messages_by_kind\":{{{}}},\"score\":{},\"work_ns\":{},\"critical_path_ns\":{},\"synchronization\":{:.4},\"communication\":{:.4},\"link_mean\":{:.4},\"link_busiest\":{:.4}}}",
                     r.position + 1, r.algorithm, r.processors, r.placement, r.serial_nodes, r.serial_ns, r.nodes, r.time_ns, r.load, r.search_overhead(), r.speedup(), r.messages, kinds.join(","), r.score,
                     r.work_ns, r.critical_path_ns.map_or("null".to_string(), |c| c.to_string()), r.overheads.synchronization, r.overheads.communication, r.links.mean, r.links.busiest
                 )
@@ -358,7 +389,8 @@ fn run_sim(args: &[String]) -> Result<(), String> {
             .collect();
         println!("{{\"rows\":[{}],\n\"fits\":[{}]}}", items.join(",\n"), fits.join(",\n"));
     } else {
-        println!("\ntotals over {} positions (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, LD mean):", boards.len());
+        let over = if seeds.len() > 1 { format!("{} positions × {} seeds", boards.len(), seeds.len()) } else { format!("{} positions", boards.len()) };
+        println!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, LD mean):");
         for algorithm in &algorithms {
             for &p in &procs {
                 let group: Vec<&&SimRow> = parallel.iter().filter(|r| r.algorithm == algorithm.name() && r.processors == p).collect();
@@ -375,6 +407,16 @@ fn run_sim(args: &[String]) -> Result<(), String> {
                     "  {:<8} p={p:<5} SPE {:.2}  SO {:.3}  LD {:.2}  T(p) {:.3} s  sync {:.3}  comm {:.3}{parallelism}",
                     algorithm.name(), t1 / tp.max(1.0), np / n1.max(1.0) - 1.0, load, tp / 1e9, sync, comm
                 );
+                if seeds.len() > 1 {
+                    let of_seed = |seed: u64| {
+                        let rows = seeded.iter().filter(|&&(s, r)| s == seed && r.algorithm == algorithm.name() && r.processors == p);
+                        let (t1, tp) = rows.fold((0, 0), |(t1, tp), (_, r)| (t1 + r.serial_ns, tp + r.time_ns));
+                        t1 as f64 / tp.max(1) as f64
+                    };
+                    let spe: Vec<f64> = seeds.iter().map(|&seed| of_seed(seed)).collect();
+                    let (low, high) = spe.iter().fold((f64::MAX, f64::MIN), |(l, h), &x| (l.min(x), h.max(x)));
+                    println!("  {:<8}         SPE of single seeds: {low:.2} to {high:.2}", "");
+                }
                 if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages_by_kind[k.index()]).sum()) {
                     println!("  {:<8}         messages: {messages}", "");
                 }
@@ -389,6 +431,5 @@ fn run_sim(args: &[String]) -> Result<(), String> {
             }
         }
     }
-    drop((serial, machines));
     trace.map_or(Ok(()), TraceFile::finish)
 }
