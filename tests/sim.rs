@@ -334,11 +334,7 @@ fn bad_names_and_counts_are_clear_errors() {
 
 #[test]
 fn the_command_line_prints_the_table_and_writes_the_trace() {
-    let dir = std::env::temp_dir().join(format!("meshmate-sim-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let suite = dir.join("two.epd");
-    let records: Vec<String> = common::shared_data("bratko-kopec.epd").lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).take(2).map(String::from).collect();
-    std::fs::write(&suite, records.join("\n")).unwrap();
+    let (dir, suite) = common::bratko_kopec_file("sim", "two.epd", 2);
     let trace = dir.join("trace.jsonl");
     let run = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_meshmate")).arg("sim").args(args).output().unwrap();
     let ok = run(&["--algo", "lazysmp", "--procs", "4", "--preset", "t800", "--suite", suite.to_str().unwrap(), "--depth", "3", "--trace", trace.to_str().unwrap()]);
@@ -364,11 +360,7 @@ fn the_command_line_prints_the_table_and_writes_the_trace() {
 
 #[test]
 fn the_command_line_runs_several_seeds_and_pools_them() {
-    let dir = std::env::temp_dir().join(format!("meshmate-seeds-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let suite = dir.join("two.epd");
-    let records: Vec<String> = common::shared_data("bratko-kopec.epd").lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).take(2).map(String::from).collect();
-    std::fs::write(&suite, records.join("\n")).unwrap();
+    let (dir, suite) = common::bratko_kopec_file("seeds", "two.epd", 2);
     let run = |seeds: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_meshmate"))
             .args(["sim", "--algo", "lazysmp", "--procs", "2", "--preset", "multicore", "--suite", suite.to_str().unwrap(), "--depth", "6"])

@@ -167,11 +167,7 @@ fn placements_an_algorithm_cannot_use_are_refused_with_a_reason() {
 
 #[test]
 fn the_command_line_runs_every_placement_and_says_which() {
-    let dir = std::env::temp_dir().join(format!("meshmate-sim-tables-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let suite = dir.join("one.epd");
-    let record = common::shared_data("bratko-kopec.epd").lines().find(|l| !l.starts_with('#') && !l.trim().is_empty()).unwrap().to_string();
-    std::fs::write(&suite, record).unwrap();
+    let (dir, suite) = common::bratko_kopec_file("sim-tables", "one.epd", 1);
     let run = |algo: &str, tt: &str, json: bool| {
         let mut args = vec!["sim", "--algo", algo, "--procs", "4", "--preset", "t800", "--suite", suite.to_str().unwrap(), "--depth", "3", "--tt", tt];
         if json {
