@@ -17,42 +17,11 @@ use crate::search::Searcher;
 use crate::tt::{BusyMarks, BusyTable};
 use std::sync::Arc;
 
-/// Busy-table slots per processor. Only the nodes on a processor's path are marked, a few
-/// dozen at once, so with this many a mark is rarely refused for a taken slot. On 2
-/// processors the table is 2^10 slots (8 KiB) and stays in the first-level cache, where
-/// the look at every later move costs no miss; 2^16 slots (512 KiB) cost ABDADA 5 % of
-/// serial's speed on one thread.
-const SLOTS_PER_PROCESSOR: usize = 512;
-
-/// Bits of the busy table for `processors`. They also hold each slot's marking processor
-/// (its number plus one, in the bits the slot index implies).
-fn busy_bits(processors: usize) -> u32 {
-    (processors * SLOTS_PER_PROCESSOR).next_power_of_two().trailing_zeros()
-}
-
 /// Gives every processor the same fresh busy table (all start at depth 1).
 pub(super) fn share_busy_table(main: &mut Searcher, helpers: &mut [Searcher]) {
-    let busy = Arc::new(BusyTable::new(busy_bits(helpers.len() + 1)));
+    let busy = Arc::new(BusyTable::for_processors(helpers.len() + 1));
     main.set_busy_table(Some(BusyMarks::new(busy.clone(), 0)));
     for (i, h) in helpers.iter_mut().enumerate() {
         h.set_busy_table(Some(BusyMarks::new(busy.clone(), i + 1)));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_processor_of_the_largest_machines_has_marks_of_its_own() {
-        for processors in [1, 2, 1023, 1024] {
-            let table = Arc::new(BusyTable::new(busy_bits(processors)));
-            let last = BusyMarks::new(table.clone(), processors - 1);
-            let first = BusyMarks::new(table, 0);
-            let hash = 0x5eed_1234_5678_9abc;
-            assert!(last.mark(hash), "{processors} processors");
-            assert!(!last.busy_elsewhere(hash), "{processors} processors: its own mark");
-            assert_eq!(first.busy_elsewhere(hash), processors > 1, "{processors} processors: another's mark");
-        }
     }
 }
