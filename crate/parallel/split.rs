@@ -115,6 +115,9 @@ const SERVE_INTERVAL: u32 = 8;
 /// Nodes a step may search on a machine that lets it go on (see `Processor::may_go_on`).
 const NODES_PER_STEP: u32 = 16;
 
+/// Steps between two looks at a waiting root search (for `stop` and the clock).
+const ROOT_CHECK_INTERVAL: u32 = 1024;
+
 /// What one step of a context's search did.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stepped {
@@ -126,9 +129,6 @@ enum Stepped {
     /// It waits for values from other processors.
     Waiting,
 }
-
-/// Steps between two looks at a waiting root search (for `stop` and the clock).
-const ROOT_CHECK_INTERVAL: u32 = 1024;
 
 /// Processor 0's part: the iterative deepening, the user's control and reports.
 struct Root<'a, L: Listener> {
