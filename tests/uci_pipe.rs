@@ -178,6 +178,7 @@ fn every_kind_of_malformed_input_is_answered_and_survived() {
         "speedup algo quantum threads 2 depth 4",
         "speedup algo ybwc threads 0 depth 4",
         "speedup algo ybwc threads 2 depth 4 hash",
+        "speedup algo ybwc threads 2 depth 4 rounds 0",
         "speedup algo ybwc threads 2 depth 4 fens 8/8/8/8/8/8/8/8 w - - 0 1",
         "\u{1b}[A\u{0}\u{7f}garbage",
     ] {
@@ -231,13 +232,13 @@ fn a_burst_of_commands_ends_with_the_last_search_answered() {
 fn speedup_measures_every_position_and_stops_on_request() {
     let mut e = Engine::start();
     let fens = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1; 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
-    e.send(&format!("speedup algo ybwc,lazysmp threads 2 depth 5 fens {fens}"));
+    e.send(&format!("speedup algo ybwc,lazysmp threads 2 depth 5 rounds 2 fens {fens}"));
     let lines = e.read_until(|l| l == "info string speedup done");
     let rows: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string speedup {")).collect();
-    // Per position: the serial reference, then each algorithm at 2 threads.
-    assert_eq!(rows.len(), 2 * 3, "{lines:?}");
+    // Round after round, per position: the serial reference, then each algorithm at 2 threads.
+    assert_eq!(rows.len(), 2 * 2 * 3, "{lines:?}");
     for (i, row) in rows.iter().enumerate() {
-        assert!(row.contains(&format!("\"position\":{}", i / 3 + 1)), "{row}");
+        assert!(row.contains(&format!("\"round\":{},\"position\":{}", i / 6 + 1, i / 3 % 2 + 1)), "{row}");
         assert!(row.contains("\"messages\":{"), "{row}");
         assert!(!row.contains("\"nodes\":0,"), "{row}");
     }

@@ -4,10 +4,10 @@ use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, B
 use meshmate::machine::sim::{fit_work_span, simulate_suite, simulation_speed, Preset, Sim, SimRow, SimSuite};
 use meshmate::parallel::Algorithm;
 use meshmate::machine::MessageKind;
-use meshmate::stats::{measure_speedup, SpeedupRow};
+use meshmate::stats::{measure_speedup, pooled_speedup, SpeedupPlan, SpeedupRow};
 use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, DEFAULT_BENCH_DEPTH};
 use meshmate::tt::{Placement, TranspositionTable};
-use meshmate::uci::{Engine, Host};
+use meshmate::uci::{Engine, Host, MAX_SPEEDUP_ROUNDS};
 use crate::trace_file::TraceFile;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -17,7 +17,7 @@ const USAGE: &str = "usage: meshmate [uci]
        meshmate perft DEPTH [FEN]
        meshmate perft --suite FILE [--max-depth N]
        meshmate suite FILE [--movetime MS] [--depth D] [--hash MIB]
-       meshmate speedup --algo A[,B...] --threads 1,2[,...] --suite FILE --depth D [--hash MIB] [--csv FILE] [--json FILE]
+       meshmate speedup --algo A[,B...] --threads 1,2[,...] --suite FILE --depth D [--hash MIB] [--rounds N] [--csv FILE] [--json FILE]
        meshmate sim --algo A[,B...] --procs P[,P2...] --preset NAME --suite FILE --depth D [--net NAME]
                     [--tt global|local|distributed|tds]
                     [--seed S|S1-S2|S1,S2,...] [--hash MIB] [--pure] [--trace FILE.jsonl] [--json]
@@ -222,21 +222,26 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
         .map(|t| t.parse().ok().filter(|&n| (1..=meshmate::uci::MAX_THREADS).contains(&n)).ok_or_else(|| format!("bad thread count '{t}'")))
         .collect::<Result<_, _>>()?;
     let depth: i32 = number(flag(args, "--depth"), "--depth")?;
-    let hash: usize = flag(args, "--hash").map(|t| number(Some(t), "--hash")).transpose()?.unwrap_or(64);
+    let hash_mib: usize = flag(args, "--hash").map(|t| number(Some(t), "--hash")).transpose()?.unwrap_or(64);
+    let rounds: usize = flag(args, "--rounds").map(|t| number(Some(t), "--rounds")).transpose()?.unwrap_or(1);
+    if !(1..=MAX_SPEEDUP_ROUNDS).contains(&rounds) {
+        return Err(format!("--rounds must be from 1 to {MAX_SPEEDUP_ROUNDS}"));
+    }
     let suite = flag(args, "--suite").ok_or("--suite is missing")?;
     let boards: Vec<Board> = parse_epd_file(&read_file(suite)?)?.into_iter().map(|e| e.board).collect();
-    println!("{:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
-    let rows = measure_speedup(&boards, &algorithms, &threads, depth, hash, &Control::default(), &mut |r: &SpeedupRow| {
+    let plan = SpeedupPlan { algorithms, threads, depth, hash_mib, rounds };
+    println!("{:>5} {:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "round", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
+    let rows = measure_speedup(&boards, &plan, &Control::default(), &mut |r: &SpeedupRow| {
         println!(
-            "{:>4} {:<8} {:>3} {:>10.1} {:>12} {:>6.2} {:>7.3} {:>5.2}",
-            r.position + 1, r.algorithm, r.threads, r.millis, r.nodes, r.speedup, r.search_overhead, r.load
+            "{:>5} {:>4} {:<8} {:>3} {:>10.1} {:>12} {:>6.2} {:>7.3} {:>5.2}",
+            r.round + 1, r.position + 1, r.algorithm, r.threads, r.millis, r.nodes, r.speedup, r.search_overhead, r.load
         );
     })?;
-    println!("\ntotals over {} positions (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1):", boards.len());
-    let serial: Vec<&SpeedupRow> = rows.iter().filter(|r| r.algorithm == "serial").collect();
-    let (t1, n1): (f64, u64) = (serial.iter().map(|r| r.millis).sum(), serial.iter().map(|r| r.nodes).sum());
-    for algorithm in &algorithms {
-        for &p in &threads {
+    let over = if rounds > 1 { format!("{} positions × {rounds} rounds", boards.len()) } else { format!("{} positions", boards.len()) };
+    println!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1):");
+    let n1: u64 = rows.iter().filter(|r| r.algorithm == "serial").map(|r| r.nodes).sum();
+    for algorithm in &plan.algorithms {
+        for &p in &plan.threads {
             let group: Vec<&SpeedupRow> = rows.iter().filter(|r| r.algorithm == algorithm.name() && r.threads == p).collect();
             if group.is_empty() {
                 continue;
@@ -249,8 +254,12 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
             let aborted: u64 = group.iter().map(|r| r.aborted_nodes).sum();
             println!(
                 "  {:<8} p={p:<3} SPE {:.2}  SO {:.3}  LD {:.2}  time {:.0} ms  nodes {n}  idle {idle:.0} ms  splits {splits}  aborted nodes {aborted}",
-                algorithm.name(), t1 / t.max(1e-3), n as f64 / n1.max(1) as f64 - 1.0, load, t
+                algorithm.name(), pooled_speedup(group.iter().copied()), n as f64 / n1.max(1) as f64 - 1.0, load, t
             );
+            if rounds > 1 {
+                let (low, high) = lowest_and_highest((0..rounds).map(|round| pooled_speedup(group.iter().copied().filter(|r| r.round == round))));
+                println!("  {:<8}        SPE of single rounds: {low:.2} to {high:.2}", "");
+            }
             if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages[k.index()]).sum()) {
                 println!("  {:<8}        messages: {messages}", "");
             }
@@ -265,6 +274,11 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
         std::fs::write(path, format!("[{}]\n", items.join(",\n"))).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     Ok(())
+}
+
+/// The lowest and the highest of `values` (the spread of single rounds or seeds).
+fn lowest_and_highest(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values.fold((f64::MAX, f64::MIN), |(low, high), x| (low.min(x), high.max(x)))
 }
 
 /// "kind count, ..." for the kinds of message that were sent at all (`None`: none were).
@@ -413,8 +427,7 @@ fn run_sim(args: &[String]) -> Result<(), String> {
                         let (t1, tp) = rows.fold((0, 0), |(t1, tp), (_, r)| (t1 + r.serial_ns, tp + r.time_ns));
                         t1 as f64 / tp.max(1) as f64
                     };
-                    let spe: Vec<f64> = seeds.iter().map(|&seed| of_seed(seed)).collect();
-                    let (low, high) = spe.iter().fold((f64::MAX, f64::MIN), |(l, h), &x| (l.min(x), h.max(x)));
+                    let (low, high) = lowest_and_highest(seeds.iter().map(|&seed| of_seed(seed)));
                     println!("  {:<8}         SPE of single seeds: {low:.2} to {high:.2}", "");
                 }
                 if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages_by_kind[k.index()]).sum()) {

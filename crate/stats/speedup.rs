@@ -6,6 +6,10 @@
 //!
 //! where T(1) and N(1) come from the serial searcher (speedups are measured against
 //! the best sequential algorithm, as StarTech and TDSAB insist).
+//!
+//! A parallel search's tree depends on timing, so one run of a suite is one draw: rounds
+//! repeat the whole suite (serial reference included, each round measured against its
+//! own), and totals pool them ([`pooled_speedup`]).
 
 use crate::machine::{Counters, Machine, MessageKind, ProcessorSnapshot, Threads};
 use crate::parallel::{search, Algorithm};
@@ -15,9 +19,26 @@ use crate::clock::now_ms;
 use cozy_chess::Board;
 use std::sync::Arc;
 
+/// What to measure on a suite of positions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpeedupPlan {
+    /// Algorithms to compare with the serial search.
+    pub algorithms: Vec<Algorithm>,
+    /// Processor counts.
+    pub threads: Vec<usize>,
+    /// Fixed depth of every search.
+    pub depth: i32,
+    /// Table size for each search, MiB.
+    pub hash_mib: usize,
+    /// Times the whole suite is measured.
+    pub rounds: usize,
+}
+
 /// One measured search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpeedupRow {
+    /// The round (from 0) that measured it.
+    pub round: usize,
     /// Index of the position in the suite.
     pub position: usize,
     /// The algorithm (`serial` for the reference).
@@ -26,6 +47,8 @@ pub struct SpeedupRow {
     pub threads: usize,
     /// Wall time to depth, ms.
     pub millis: f64,
+    /// The serial reference's time on the same position in the same round, ms.
+    pub serial_millis: f64,
     /// Positions visited by all processors.
     pub nodes: u64,
     /// T(1) / T(p).
@@ -48,26 +71,33 @@ impl SpeedupRow {
     /// The CSV header matching [`SpeedupRow::csv`].
     pub fn csv_header() -> String {
         let kinds: Vec<String> = MessageKind::ALL.iter().map(|k| format!("msg_{}", k.name().replace('-', "_"))).collect();
-        format!("position,algorithm,threads,ms,nodes,speedup,search_overhead,load,idle_ms,splits,aborted_nodes,{}", kinds.join(","))
+        format!("round,position,algorithm,threads,ms,serial_ms,nodes,speedup,search_overhead,load,idle_ms,splits,aborted_nodes,{}", kinds.join(","))
     }
 
-    /// One CSV line (positions counted from 1).
+    /// One CSV line (rounds and positions counted from 1).
     pub fn csv(&self) -> String {
         let counts: Vec<String> = self.messages.iter().map(u64::to_string).collect();
         format!(
-            "{},{},{},{:.3},{},{:.4},{:.4},{:.4},{:.3},{},{},{}",
-            self.position + 1, self.algorithm, self.threads, self.millis, self.nodes, self.speedup, self.search_overhead, self.load, self.idle_ms, self.splits, self.aborted_nodes, counts.join(",")
+            "{},{},{},{},{:.3},{:.3},{},{:.4},{:.4},{:.4},{:.3},{},{},{}",
+            self.round + 1, self.position + 1, self.algorithm, self.threads, self.millis, self.serial_millis, self.nodes, self.speedup, self.search_overhead, self.load, self.idle_ms, self.splits, self.aborted_nodes, counts.join(",")
         )
     }
 
-    /// One JSON object (positions counted from 1; messages by kind name).
+    /// One JSON object (rounds and positions counted from 1; messages by kind name).
     pub fn json(&self) -> String {
         let counts: Vec<String> = MessageKind::ALL.iter().map(|k| format!("\"{}\":{}", k.name(), self.messages[k.index()])).collect();
         format!(
-            "{{\"position\":{},\"algorithm\":\"{}\",\"threads\":{},\"ms\":{:.3},\"nodes\":{},\"speedup\":{:.4},\"search_overhead\":{:.4},\"load\":{:.4},\"idle_ms\":{:.3},\"splits\":{},\"aborted_nodes\":{},\"messages\":{{{}}}}}",
-            self.position + 1, self.algorithm, self.threads, self.millis, self.nodes, self.speedup, self.search_overhead, self.load, self.idle_ms, self.splits, self.aborted_nodes, counts.join(",")
+            "{{\"round\":{},\"position\":{},\"algorithm\":\"{}\",\"threads\":{},\"ms\":{:.3},\"serial_ms\":{:.3},\"nodes\":{},\"speedup\":{:.4},\"search_overhead\":{:.4},\"load\":{:.4},\"idle_ms\":{:.3},\"splits\":{},\"aborted_nodes\":{},\"messages\":{{{}}}}}",
+            self.round + 1, self.position + 1, self.algorithm, self.threads, self.millis, self.serial_millis, self.nodes, self.speedup, self.search_overhead, self.load, self.idle_ms, self.splits, self.aborted_nodes, counts.join(",")
         )
     }
+}
+
+/// ΣT(1) / ΣT(p) over `rows` (of one algorithm and processor count), each row against
+/// the serial reference of its own round and position.
+pub fn pooled_speedup<'a>(rows: impl IntoIterator<Item = &'a SpeedupRow>) -> f64 {
+    let (t1, tp) = rows.into_iter().fold((0.0, 0.0), |(t1, tp), r| (t1 + r.serial_millis, tp + r.millis));
+    t1 / f64::max(tp, 1e-3)
 }
 
 /// What one run measured besides its time and nodes.
@@ -94,30 +124,23 @@ impl Activity {
     }
 }
 
-/// Searches every board to `depth` with the serial searcher and then with each
-/// algorithm and processor count, a fresh table of `hash_mib` each time; `progress`
-/// receives each row as it is measured. `control` stops the measurement: the search
-/// running then ends early and no further row is measured.
-pub fn measure_speedup(
-    boards: &[Board],
-    algorithms: &[Algorithm],
-    threads: &[usize],
-    depth: i32,
-    hash_mib: usize,
-    control: &Control,
-    progress: &mut dyn FnMut(&SpeedupRow),
-) -> Result<Vec<SpeedupRow>, String> {
-    let most = threads.iter().copied().max().unwrap_or(1).max(1);
+/// Searches every board to the plan's depth with the serial searcher and then with each
+/// algorithm and processor count, a freshly emptied table each time, round after round;
+/// `progress` receives each row as it is measured. `control` stops the measurement: the
+/// search running then ends early and no further row is measured.
+pub fn measure_speedup(boards: &[Board], plan: &SpeedupPlan, control: &Control, progress: &mut dyn FnMut(&SpeedupRow)) -> Result<Vec<SpeedupRow>, String> {
+    let most = plan.threads.iter().copied().max().unwrap_or(1).max(1);
     let counters = Counters::new(most);
-    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let limits = Limits { depth: Some(plan.depth), ..Limits::default() };
     let settings = SearchSettings::default();
     let mut searchers: Vec<Searcher> = Vec::new();
     // One table, emptied before each search as `ucinewgame` does. A fresh one per search
     // would put the release of the last one (searchers hold it until the next search
     // takes its table) inside the timed search.
-    let tt = Arc::new(TranspositionTable::try_new(hash_mib).map_err(|e| e.to_string())?);
+    let tt = Arc::new(TranspositionTable::try_new(plan.hash_mib).map_err(|e| e.to_string())?);
     let mut rows = Vec::new();
-    for (position, board) in boards.iter().enumerate() {
+    let measured = (0..plan.rounds).flat_map(|round| boards.iter().enumerate().map(move |(position, board)| (round, position, board)));
+    for (round, position, board) in measured {
         let mut run = |algorithm: Algorithm, p: usize| -> Result<(f64, u64, Activity), String> {
             tt.clear();
             for s in searchers.iter_mut() {
@@ -132,18 +155,18 @@ pub fn measure_speedup(
         if control.stopped() {
             break;
         }
-        let serial = row(position, Algorithm::Serial, 1, (t1, n1), (t1, n1), activity);
+        let serial = row((round, position), Algorithm::Serial, 1, (t1, n1), (t1, n1), activity);
         progress(&serial);
         rows.push(serial);
-        for &algorithm in algorithms.iter().filter(|&&a| a != Algorithm::Serial) {
-            for &p in threads {
+        for &algorithm in plan.algorithms.iter().filter(|&&a| a != Algorithm::Serial) {
+            for &p in &plan.threads {
                 // No more processors than the machine can run at once (the browser's pool).
                 let p = p.min(Threads.processors());
                 let (t, n, activity) = run(algorithm, p)?;
                 if control.stopped() {
                     return Ok(rows);
                 }
-                let row = row(position, algorithm, p, (t, n), (t1, n1), activity);
+                let row = row((round, position), algorithm, p, (t, n), (t1, n1), activity);
                 progress(&row);
                 rows.push(row);
             }
@@ -153,12 +176,14 @@ pub fn measure_speedup(
 }
 
 /// A row from a run's time and nodes, the serial reference's, and its activity.
-fn row(position: usize, algorithm: Algorithm, threads: usize, (t, n): (f64, u64), (t1, n1): (f64, u64), a: Activity) -> SpeedupRow {
+fn row((round, position): (usize, usize), algorithm: Algorithm, threads: usize, (t, n): (f64, u64), (t1, n1): (f64, u64), a: Activity) -> SpeedupRow {
     SpeedupRow {
+        round,
         position,
         algorithm: algorithm.name(),
         threads,
         millis: t,
+        serial_millis: t1,
         nodes: n,
         speedup: t1 / t.max(1e-3),
         search_overhead: (n as f64 - n1 as f64) / n1.max(1) as f64,

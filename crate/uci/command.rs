@@ -5,6 +5,7 @@ use super::options::MAX_THREADS;
 use crate::chess::{parse_fen, parse_uci, Game, START_FEN};
 use crate::parallel::Algorithm;
 use crate::search::Limits;
+use crate::stats::SpeedupPlan;
 use cozy_chess::{Board, Color};
 
 /// One parsed input line.
@@ -48,43 +49,42 @@ pub enum Command {
 /// What a `speedup` command asks for.
 #[derive(Clone, Debug)]
 pub struct SpeedupRequest {
-    /// Algorithms to compare with the serial search.
-    pub algorithms: Vec<Algorithm>,
-    /// Processor counts.
-    pub threads: Vec<usize>,
-    /// Fixed depth of every search.
-    pub depth: i32,
-    /// Table size for each search, MiB.
-    pub hash_mib: usize,
+    /// Algorithms, processor counts, depth, table size and rounds.
+    pub plan: SpeedupPlan,
     /// Positions; empty means the current position.
     pub boards: Vec<Board>,
 }
 
 /// Largest table a `speedup` request may ask for each search, MiB.
 const MAX_SPEEDUP_HASH: usize = 256;
+/// Most rounds a `speedup` request may ask for.
+pub const MAX_SPEEDUP_ROUNDS: usize = 100;
 
 fn parse_speedup(args: &[&str]) -> Result<SpeedupRequest, String> {
     let fens_at = args.iter().position(|&t| t == "fens").unwrap_or(args.len());
     let (settings, fens) = args.split_at(fens_at);
-    let mut request = SpeedupRequest { algorithms: Vec::new(), threads: Vec::new(), depth: 0, hash_mib: 16, boards: Vec::new() };
+    let plan = SpeedupPlan { algorithms: Vec::new(), threads: Vec::new(), depth: 0, hash_mib: 16, rounds: 1 };
+    let mut request = SpeedupRequest { plan, boards: Vec::new() };
+    let plan = &mut request.plan;
     for pair in settings.chunks(2) {
         let [name, value] = pair else { return Err(format!("speedup: '{}' needs a value", pair[0])) };
         match *name {
             "algo" => {
-                request.algorithms = value.split(',').map(|a| Algorithm::from_name(a).ok_or_else(|| format!("speedup: unknown algorithm '{a}'"))).collect::<Result<_, _>>()?
+                plan.algorithms = value.split(',').map(|a| Algorithm::from_name(a).ok_or_else(|| format!("speedup: unknown algorithm '{a}'"))).collect::<Result<_, _>>()?
             }
             "threads" => {
-                request.threads = value
+                plan.threads = value
                     .split(',')
                     .map(|t| t.parse().ok().filter(|n| (1..=MAX_THREADS).contains(n)).ok_or_else(|| format!("speedup: thread count '{t}' is not from 1 to {MAX_THREADS}")))
                     .collect::<Result<_, _>>()?
             }
-            "depth" => request.depth = value.parse().ok().filter(|d| (1..=64).contains(d)).ok_or_else(|| format!("speedup: depth '{value}' is not from 1 to 64"))?,
-            "hash" => request.hash_mib = value.parse().ok().filter(|m| (1..=MAX_SPEEDUP_HASH).contains(m)).ok_or_else(|| format!("speedup: hash '{value}' is not from 1 to {MAX_SPEEDUP_HASH} MiB"))?,
-            other => return Err(format!("speedup: unknown setting '{other}' (algo, threads, depth, hash, fens)")),
+            "depth" => plan.depth = value.parse().ok().filter(|d| (1..=64).contains(d)).ok_or_else(|| format!("speedup: depth '{value}' is not from 1 to 64"))?,
+            "hash" => plan.hash_mib = value.parse().ok().filter(|m| (1..=MAX_SPEEDUP_HASH).contains(m)).ok_or_else(|| format!("speedup: hash '{value}' is not from 1 to {MAX_SPEEDUP_HASH} MiB"))?,
+            "rounds" => plan.rounds = value.parse().ok().filter(|r| (1..=MAX_SPEEDUP_ROUNDS).contains(r)).ok_or_else(|| format!("speedup: rounds '{value}' is not from 1 to {MAX_SPEEDUP_ROUNDS}"))?,
+            other => return Err(format!("speedup: unknown setting '{other}' (algo, threads, depth, hash, rounds, fens)")),
         }
     }
-    if request.algorithms.is_empty() || request.threads.is_empty() || request.depth == 0 {
+    if plan.algorithms.is_empty() || plan.threads.is_empty() || plan.depth == 0 {
         return Err("speedup needs 'algo', 'threads' and 'depth'".to_string());
     }
     let fens = fens.get(1..).unwrap_or_default().join(" ");

@@ -10,7 +10,7 @@ mod options;
 mod report;
 mod runner;
 
-pub use command::{parse, Command};
+pub use command::{parse, Command, MAX_SPEEDUP_ROUNDS};
 pub use options::{declarations, Options, MAX_HASH_MIB, MAX_THREADS};
 
 use crate::chess::Game;

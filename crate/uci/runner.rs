@@ -154,7 +154,7 @@ impl Runner {
                 Job::Speedup(request, control) => {
                     let boards = request.boards;
                     let emit = &mut |row: &SpeedupRow| host.emit(&format!("info string speedup {}", row.json()));
-                    if let Err(e) = measure_speedup(&boards, &request.algorithms, &request.threads, request.depth, request.hash_mib, &control, emit) {
+                    if let Err(e) = measure_speedup(&boards, &request.plan, &control, emit) {
                         host.emit(&format!("info string error: speedup: {e}"));
                     }
                     lock(&self.state).active.retain(|(c, _)| !Arc::ptr_eq(c, &control));
