@@ -330,14 +330,7 @@ fn run_sim(args: &[String]) -> Result<(), String> {
         if placement != Placement::Global {
             return Err("--bench measures the simulator's speed with the global table; --tt applies to experiments".into());
         }
-        let board = parse_fen(START_FEN).map_err(|e| e.to_string())?;
-        let (serial_nps, rows) = simulation_speed(&board, depth, algorithms[0], preset, &procs, hash)?;
-        println!("serial engine: {serial_nps:.0} nodes/s; simulated {} on {} to depth {depth}:", algorithms[0].name(), preset.name);
-        println!("{:>5} {:>12} {:>10} {:>12} {:>6}", "p", "nodes", "wall ms", "sim nodes/s", "ratio");
-        for r in rows {
-            println!("{:>5} {:>12} {:>10.1} {:>12.0} {:>6.2}", r.processors, r.nodes, r.wall_ms, r.nodes_per_second, r.ratio);
-        }
-        return Ok(());
+        return print_simulation_speed(algorithms[0], preset, &procs, depth, hash);
     }
     let suite = flag(args, "--suite").ok_or("--suite is missing")?;
     let boards: Vec<Board> = parse_epd_file(&read_file(suite)?)?.into_iter().map(|e| e.board).collect();
@@ -366,83 +359,109 @@ fn run_sim(args: &[String]) -> Result<(), String> {
         }
         let rows = simulate_suite(&mut serial, &mut machines, &suite, &algorithms, &mut |r| {
             if !json && r.algorithm != "serial" {
-                let secs = |ns: u64| ns as f64 / 1e9;
-                let (span, parallelism) = match (r.critical_path_ns, r.parallelism()) {
-                    (Some(c), Some(w_c)) => (format!("{:.4}", secs(c)), format!("{w_c:.2}")),
-                    _ => ("-".to_string(), "-".to_string()),
-                };
-                println!(
-                    "{:>4} {:<8} {:>5} {:>11} {:>10.4} {:>11} {:>10.4} {:>5.2} {:>7.3} {:>7.2} {:>10.4} {:>10} {:>7}",
-                    r.position + 1, r.algorithm, r.processors, r.serial_nodes, secs(r.serial_ns), r.nodes, secs(r.time_ns), r.load, r.search_overhead(), r.speedup(), secs(r.work_ns), span, parallelism
-                );
+                print_sim_row(r);
             }
         })?;
         runs.push((seed, rows));
     }
     let seeded: Vec<(u64, &SimRow)> = runs.iter().flat_map(|(seed, rows)| rows.iter().map(move |r| (*seed, r))).filter(|(_, r)| r.algorithm != "serial").collect();
-    let parallel: Vec<&SimRow> = seeded.iter().map(|&(_, r)| r).collect();
     if json {
-        let items: Vec<String> = seeded
-            .iter()
-            .map(|&(seed, r)| {
-                let kinds: Vec<String> = MessageKind::ALL.iter().map(|k| format!("\"{}\":{}", k.name(), r.messages_by_kind[k.index()])).collect();
-                format!(
-                    "{{\"seed\":{seed},\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"table\":\"{}\",\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"messages_by_kind\":{{{}}},\"score\":{},\"work_ns\":{},\"critical_path_ns\":{},\"synchronization\":{:.4},\"communication\":{:.4},\"link_mean\":{:.4},\"link_busiest\":{:.4}}}",
-                    r.position + 1, r.algorithm, r.processors, r.placement, r.serial_nodes, r.serial_ns, r.nodes, r.time_ns, r.load, r.search_overhead(), r.speedup(), r.messages, kinds.join(","), r.score,
-                    r.work_ns, r.critical_path_ns.map_or("null".to_string(), |c| c.to_string()), r.overheads.synchronization, r.overheads.communication, r.links.mean, r.links.busiest
-                )
-            })
-            .collect();
-        let fits: Vec<String> = algorithms
-            .iter()
-            .filter_map(|a| {
-                let points: Vec<_> = parallel.iter().filter(|r| r.algorithm == a.name()).filter_map(|r| r.work_span()).collect();
-                let fit = fit_work_span(&points)?;
-                Some(format!("{{\"algorithm\":\"{}\",\"a\":{:.4},\"b\":{:.4},\"rms_relative_error\":{:.4},\"runs\":{}}}", a.name(), fit.a, fit.b, fit.rms_relative_error, fit.runs))
-            })
-            .collect();
-        println!("{{\"rows\":[{}],\n\"fits\":[{}]}}", items.join(",\n"), fits.join(",\n"));
+        print_sim_json(&seeded, &algorithms);
     } else {
         let over = if seeds.len() > 1 { format!("{} positions × {} seeds", boards.len(), seeds.len()) } else { format!("{} positions", boards.len()) };
         println!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, LD mean):");
         for algorithm in &algorithms {
             for &p in &procs {
-                let group: Vec<&&SimRow> = parallel.iter().filter(|r| r.algorithm == algorithm.name() && r.processors == p).collect();
-                if group.is_empty() {
-                    continue;
-                }
-                let sum = |f: fn(&SimRow) -> u64| group.iter().map(|r| f(r)).sum::<u64>() as f64;
-                let (t1, tp, n1, np) = (sum(|r| r.serial_ns), sum(|r| r.time_ns), sum(|r| r.serial_nodes), sum(|r| r.nodes));
-                let mean = |f: fn(&SimRow) -> f64| group.iter().map(|r| f(r)).sum::<f64>() / group.len() as f64;
-                let (load, sync, comm) = (mean(|r| r.load), mean(|r| r.overheads.synchronization), mean(|r| r.overheads.communication));
-                let spans: Vec<u64> = group.iter().filter_map(|r| r.critical_path_ns).collect();
-                let parallelism = if spans.len() == group.len() { format!("  W/C {:.2}", sum(|r| r.work_ns) / spans.iter().sum::<u64>().max(1) as f64) } else { String::new() };
-                println!(
-                    "  {:<8} p={p:<5} SPE {:.2}  SO {:.3}  LD {:.2}  T(p) {:.3} s  sync {:.3}  comm {:.3}{parallelism}",
-                    algorithm.name(), t1 / tp.max(1.0), np / n1.max(1.0) - 1.0, load, tp / 1e9, sync, comm
-                );
-                if seeds.len() > 1 {
-                    let of_seed = |seed: u64| {
-                        let rows = seeded.iter().filter(|&&(s, r)| s == seed && r.algorithm == algorithm.name() && r.processors == p);
-                        let (t1, tp) = rows.fold((0, 0), |(t1, tp), (_, r)| (t1 + r.serial_ns, tp + r.time_ns));
-                        t1 as f64 / tp.max(1) as f64
-                    };
-                    let (low, high) = lowest_and_highest(seeds.iter().map(|&seed| of_seed(seed)));
-                    println!("  {:<8}         SPE of single seeds: {low:.2} to {high:.2}", "");
-                }
-                if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages_by_kind[k.index()]).sum()) {
-                    println!("  {:<8}         messages: {messages}", "");
-                }
-                let (link_mean, busiest) = (mean(|r| r.links.mean), group.iter().map(|r| r.links.busiest).fold(0.0, f64::max));
-                if busiest > 0.0 {
-                    println!("  {:<8}         links: mean utilisation {:.1} %, busiest link {:.1} %", "", 100.0 * link_mean, 100.0 * busiest);
-                }
+                print_sim_totals(&seeded, &seeds, algorithm.name(), p);
             }
-            let points: Vec<_> = parallel.iter().filter(|r| r.algorithm == algorithm.name()).filter_map(|r| r.work_span()).collect();
+            let points: Vec<_> = seeded.iter().filter(|(_, r)| r.algorithm == algorithm.name()).filter_map(|(_, r)| r.work_span()).collect();
             if let Some(fit) = fit_work_span(&points) {
                 println!("  {:<8} fit T_P = a*W/P + b*C over {} runs: a {:.3}  b {:.3}  (rms error {:.1} %)", algorithm.name(), fit.runs, fit.a, fit.b, 100.0 * fit.rms_relative_error);
             }
         }
     }
     trace.map_or(Ok(()), TraceFile::finish)
+}
+
+/// `sim --bench`: the simulator's speed against the serial engine's.
+fn print_simulation_speed(algorithm: Algorithm, preset: Preset, procs: &[usize], depth: i32, hash: usize) -> Result<(), String> {
+    let board = parse_fen(START_FEN).map_err(|e| e.to_string())?;
+    let (serial_nps, rows) = simulation_speed(&board, depth, algorithm, preset, procs, hash)?;
+    println!("serial engine: {serial_nps:.0} nodes/s; simulated {} on {} to depth {depth}:", algorithm.name(), preset.name);
+    println!("{:>5} {:>12} {:>10} {:>12} {:>6}", "p", "nodes", "wall ms", "sim nodes/s", "ratio");
+    for r in rows {
+        println!("{:>5} {:>12} {:>10.1} {:>12.0} {:>6.2}", r.processors, r.nodes, r.wall_ms, r.nodes_per_second, r.ratio);
+    }
+    Ok(())
+}
+
+/// One position's line of the `sim` table (times in virtual seconds).
+fn print_sim_row(r: &SimRow) {
+    let secs = |ns: u64| ns as f64 / 1e9;
+    let (span, parallelism) = match (r.critical_path_ns, r.parallelism()) {
+        (Some(c), Some(w_c)) => (format!("{:.4}", secs(c)), format!("{w_c:.2}")),
+        _ => ("-".to_string(), "-".to_string()),
+    };
+    println!(
+        "{:>4} {:<8} {:>5} {:>11} {:>10.4} {:>11} {:>10.4} {:>5.2} {:>7.3} {:>7.2} {:>10.4} {:>10} {:>7}",
+        r.position + 1, r.algorithm, r.processors, r.serial_nodes, secs(r.serial_ns), r.nodes, secs(r.time_ns), r.load, r.search_overhead(), r.speedup(), secs(r.work_ns), span, parallelism
+    );
+}
+
+/// `sim --json`: every parallel run with its seed, and each algorithm's work-span fit.
+fn print_sim_json(seeded: &[(u64, &SimRow)], algorithms: &[Algorithm]) {
+    let items: Vec<String> = seeded
+        .iter()
+        .map(|&(seed, r)| {
+            let kinds: Vec<String> = MessageKind::ALL.iter().map(|k| format!("\"{}\":{}", k.name(), r.messages_by_kind[k.index()])).collect();
+            format!(
+                "{{\"seed\":{seed},\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"table\":\"{}\",\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"messages_by_kind\":{{{}}},\"score\":{},\"work_ns\":{},\"critical_path_ns\":{},\"synchronization\":{:.4},\"communication\":{:.4},\"link_mean\":{:.4},\"link_busiest\":{:.4}}}",
+                r.position + 1, r.algorithm, r.processors, r.placement, r.serial_nodes, r.serial_ns, r.nodes, r.time_ns, r.load, r.search_overhead(), r.speedup(), r.messages, kinds.join(","), r.score,
+                r.work_ns, r.critical_path_ns.map_or("null".to_string(), |c| c.to_string()), r.overheads.synchronization, r.overheads.communication, r.links.mean, r.links.busiest
+            )
+        })
+        .collect();
+    let fits: Vec<String> = algorithms
+        .iter()
+        .filter_map(|a| {
+            let points: Vec<_> = seeded.iter().filter(|(_, r)| r.algorithm == a.name()).filter_map(|(_, r)| r.work_span()).collect();
+            let fit = fit_work_span(&points)?;
+            Some(format!("{{\"algorithm\":\"{}\",\"a\":{:.4},\"b\":{:.4},\"rms_relative_error\":{:.4},\"runs\":{}}}", a.name(), fit.a, fit.b, fit.rms_relative_error, fit.runs))
+        })
+        .collect();
+    println!("{{\"rows\":[{}],\n\"fits\":[{}]}}", items.join(",\n"), fits.join(",\n"));
+}
+
+/// The totals of one algorithm on `p` processors, pooled over every seed's positions.
+fn print_sim_totals(seeded: &[(u64, &SimRow)], seeds: &[u64], algorithm: &str, p: usize) {
+    let group: Vec<&SimRow> = seeded.iter().map(|&(_, r)| r).filter(|r| r.algorithm == algorithm && r.processors == p).collect();
+    if group.is_empty() {
+        return;
+    }
+    let sum = |f: fn(&SimRow) -> u64| group.iter().map(|r| f(r)).sum::<u64>() as f64;
+    let (t1, tp, n1, np) = (sum(|r| r.serial_ns), sum(|r| r.time_ns), sum(|r| r.serial_nodes), sum(|r| r.nodes));
+    let mean = |f: fn(&SimRow) -> f64| group.iter().map(|r| f(r)).sum::<f64>() / group.len() as f64;
+    let (load, sync, comm) = (mean(|r| r.load), mean(|r| r.overheads.synchronization), mean(|r| r.overheads.communication));
+    let spans: Vec<u64> = group.iter().filter_map(|r| r.critical_path_ns).collect();
+    let parallelism = if spans.len() == group.len() { format!("  W/C {:.2}", sum(|r| r.work_ns) / spans.iter().sum::<u64>().max(1) as f64) } else { String::new() };
+    println!(
+        "  {:<8} p={p:<5} SPE {:.2}  SO {:.3}  LD {:.2}  T(p) {:.3} s  sync {:.3}  comm {:.3}{parallelism}",
+        algorithm, t1 / tp.max(1.0), np / n1.max(1.0) - 1.0, load, tp / 1e9, sync, comm
+    );
+    if seeds.len() > 1 {
+        let of_seed = |seed: u64| {
+            let rows = seeded.iter().filter(|&&(s, r)| s == seed && r.algorithm == algorithm && r.processors == p);
+            let (t1, tp) = rows.fold((0, 0), |(t1, tp), (_, r)| (t1 + r.serial_ns, tp + r.time_ns));
+            t1 as f64 / tp.max(1) as f64
+        };
+        let (low, high) = lowest_and_highest(seeds.iter().map(|&seed| of_seed(seed)));
+        println!("  {:<8}         SPE of single seeds: {low:.2} to {high:.2}", "");
+    }
+    if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages_by_kind[k.index()]).sum()) {
+        println!("  {:<8}         messages: {messages}", "");
+    }
+    let (link_mean, busiest) = (mean(|r| r.links.mean), group.iter().map(|r| r.links.busiest).fold(0.0, f64::max));
+    if busiest > 0.0 {
+        println!("  {:<8}         links: mean utilisation {:.1} %, busiest link {:.1} %", "", 100.0 * link_mean, 100.0 * busiest);
+    }
 }
