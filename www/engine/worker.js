@@ -100,16 +100,20 @@ class ThreadedEngine {
     this.crash = crashReporter();
     this.quit = false;
     this.activityTimer = null;
+    /** A `go` or `bench` was sent and has not answered yet. */
+    this.searching = false;
     this.watchOutput();
   }
 
-  /** Posts the search processors' activity while any is busy, and once more when all are idle. */
+  /** Posts the search processors' activity while a search is unanswered or any processor is
+   * busy, and once more when all are idle. (Idle processors alone do not end the sampling:
+   * a new search's first moments, before the pool takes it up, look idle too.) */
   sampleActivity() {
     if (!postEvents || this.activityTimer !== null) return;
     this.activityTimer = setInterval(() => {
       const workers = this.crash.crashed ? [] : this.engine.workerActivity();
       if (workers.length) self.postMessage({ type: 'workers', workers });
-      if (!workers.some((w) => w.busy)) {
+      if (!(this.searching && !this.crash.crashed) && !workers.some((w) => w.busy)) {
         clearInterval(this.activityTimer);
         this.activityTimer = null;
       }
@@ -128,7 +132,10 @@ class ThreadedEngine {
     }
     this.flush();
     if (this.quit) self.close();
-    else if (/^(go|bench)\b/.test(line)) this.sampleActivity();
+    else if (/^(go|bench)\b/.test(line)) {
+      this.searching = true;
+      this.sampleActivity();
+    }
   }
 
   /** Posts every pending output line, then reports a panic on a pool thread. */
@@ -140,7 +147,10 @@ class ThreadedEngine {
       this.crash.report(error?.message ?? error);
       return;
     }
-    for (const line of lines) post(line, postEvents ? this.wasm.uciEvent(line) : undefined);
+    for (const line of lines) {
+      if (/^bestmove\b|^\d+ nodes \d+ nps$/.test(line)) this.searching = false;
+      post(line, postEvents ? this.wasm.uciEvent(line) : undefined);
+    }
     if (!this.crash.crashed && this.engine.crashed()) this.crash.report('a search thread panicked (see the console)');
   }
 
