@@ -25,6 +25,8 @@ const MAX_RESTARTS = 4;
  * @property {string[]} [moves]      UCI moves played from `fen`
  * @property {object} go             search limits for `formatGo`
  * @property {string} [gameId]       a change of game id sends `ucinewgame` first
+ * @property {Record<string, string|number>} [options] option values for this search only;
+ *                                    the next job without them gets the wanted values back
  * @property {(info: object) => void} [onInfo]            each parsed `info` line with a score or pv
  * @property {(best: string|null, ponder: string|null) => void} [onBestMove] only for searches not superseded or stopped
  */
@@ -212,12 +214,24 @@ export class EngineClient {
     this.send('stop');
   }
 
+  /** The option values `job` searches with: its own, else the wanted ones, else (for an
+   * option an earlier job set for itself alone) the engine's default. */
+  optionsFor(job) {
+    const values = new Map(this.wantedOptions);
+    for (const name of this.sentOptions.keys()) {
+      const fallback = this.options.get(name)?.default;
+      if (!values.has(name) && fallback !== undefined) values.set(name, fallback);
+    }
+    for (const [name, value] of Object.entries(job.options ?? {})) values.set(name, String(value));
+    return values;
+  }
+
   /** Sends changed options, waits for `readyok` if any were sent, then position and go. */
   async launch(job) {
     this.current = job;
     this.currentWanted = true;
     this.setStatus(EngineStatus.Computing);
-    const changed = [...this.wantedOptions].filter(([name, value]) => this.options.has(name) && this.sentOptions.get(name) !== value);
+    const changed = [...this.optionsFor(job)].filter(([name, value]) => this.options.has(name) && this.sentOptions.get(name) !== value);
     const newGame = job.gameId !== undefined && job.gameId !== this.lastGameId;
     for (const [name, value] of changed) {
       this.send(this.options.get(name).type === 'button' ? `setoption name ${name}` : `setoption name ${name} value ${value}`);

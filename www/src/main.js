@@ -105,7 +105,7 @@ new ImportExport({
   onNote: (message) => notices.note(message),
 });
 
-const lab = new Lab({ root: $('.lab'), currentFen: () => session.game.fenAt(), engine });
+const lab = new Lab({ root: $('.lab'), currentFen: () => session.game.fenAt(), engine, maxThreads: device.maxThreads });
 
 function active() {
   return settings.mode === 'analyse' ? analysis : play;

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { RESULTS, collectErrors, servedApp, startServer } from './browser.mjs';
+import { RESULTS, collectErrors, recordUciTraffic, servedApp, startServer } from './browser.mjs';
 
 const ENGINE_READY_MS = 90000;
 const ENGINE_MOVE_MS = 60000;
@@ -22,34 +22,6 @@ async function openApp(t, { viewport = DESKTOP, url = app.server.url, contextOpt
   await page.goto(url);
   await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: ENGINE_READY_MS });
   return { page, errors };
-}
-
-/**
- * Init script: records the UCI lines the page sends to its workers ('> ...') and the text
- * lines they answer ('< ...') in window.uciTraffic, so a test can see what reached the engine;
- * window.engineWorkers holds the workers the page talked to.
- */
-function recordUciTraffic() {
-  window.uciTraffic = [];
-  window.engineWorkers = [];
-  const post = Worker.prototype.postMessage;
-  Worker.prototype.postMessage = function (message) {
-    if (!window.engineWorkers.includes(this)) window.engineWorkers.push(this);
-    if (typeof message === 'string') window.uciTraffic.push(`> ${message}`);
-    return post.call(this, message);
-  };
-  const onmessage = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage');
-  Object.defineProperty(Worker.prototype, 'onmessage', {
-    get() {
-      return onmessage.get.call(this);
-    },
-    set(handler) {
-      onmessage.set.call(this, (e) => {
-        if (typeof e.data === 'string') for (const line of e.data.split('\n')) window.uciTraffic.push(`< ${line}`);
-        return handler(e);
-      });
-    },
-  });
 }
 
 /** The centre of a square on screen, for the board's current orientation. */

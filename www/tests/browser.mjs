@@ -86,3 +86,31 @@ export function collectErrors(page) {
   page.on('pageerror', (err) => errors.push(`page: ${err.message}`));
   return errors;
 }
+
+/**
+ * Init script: records the UCI lines the page sends to its workers ('> ...') and the text
+ * lines they answer ('< ...') in window.uciTraffic, so a test can see what reached the engine;
+ * window.engineWorkers holds the workers the page talked to.
+ */
+export function recordUciTraffic() {
+  window.uciTraffic = [];
+  window.engineWorkers = [];
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message) {
+    if (!window.engineWorkers.includes(this)) window.engineWorkers.push(this);
+    if (typeof message === 'string') window.uciTraffic.push(`> ${message}`);
+    return post.call(this, message);
+  };
+  const onmessage = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage');
+  Object.defineProperty(Worker.prototype, 'onmessage', {
+    get() {
+      return onmessage.get.call(this);
+    },
+    set(handler) {
+      onmessage.set.call(this, (e) => {
+        if (typeof e.data === 'string') for (const line of e.data.split('\n')) window.uciTraffic.push(`< ${line}`);
+        return handler(e);
+      });
+    },
+  });
+}

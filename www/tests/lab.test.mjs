@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
-import { RESULTS, WWW, collectErrors, servedApp } from './browser.mjs';
+import { RESULTS, WWW, collectErrors, recordUciTraffic, servedApp } from './browser.mjs';
 
 const LAB_READY_MS = 60000;
 const RUN_MS = 120000;
@@ -21,9 +21,10 @@ after(() => {
 });
 
 /** A fresh page on the Lab tab with the simulator loaded, and its error log. */
-async function openLab(t) {
+async function openLab(t, { initScript = null } = {}) {
   const context = await app.browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
   t.after(() => context.close());
+  if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   const errors = collectErrors(page);
   await page.goto(app.server.url);
@@ -358,21 +359,42 @@ describe('Lab', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('real threads view: the Play engine web workers drawn from their activity events', { timeout: 120000 }, async (t) => {
-    const { page, errors } = await openLab(t);
+  test('real threads view: the Play engine web workers run the form\'s algorithm, drawn from their activity events', { timeout: 120000 }, async (t) => {
+    const { page, errors } = await openLab(t, { initScript: recordUciTraffic });
     await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 90000 });
-    await page.click('[data-lab="threads"]');
-    await page.waitForFunction(() => {
-      const s = window.__lab.snapshot();
-      return s.source === 'threads' && s.drawn.processors > 0 && s.totals?.nodes > 0 && s.totals.busy > 0;
-    }, null, { timeout: 30000 });
-    const snap = await snapshot(page);
     const pool = await page.evaluate(() => Number(document.querySelector('.worker-build')?.dataset.pool ?? 1));
+    // DTS sends HELP between the workers; the Play engine's own algorithm (serial) sends nothing.
+    await setForm(page, { algorithm: 'dts', position: 'BK.02' });
+    const sent = (line) => page.evaluate((l) => window.uciTraffic.includes(`> ${l}`), line);
+    await page.click('[data-lab="threads"]');
+    await page.waitForFunction((pool) => {
+      const s = window.__lab.snapshot();
+      return s.source === 'threads' && s.drawn.processors > 0 && s.totals?.nodes > 0 && s.totals.busy > 0 && (pool < 2 || s.totals.messages > 0);
+    }, pool, { timeout: 30000 });
+    const snap = await snapshot(page);
     assert.ok(snap.drawn.processors >= 1 && snap.drawn.processors <= Math.max(1, pool), `${snap.drawn.processors} processors, pool ${pool}`);
+    assert.ok(await sent('setoption name Algorithm value dts'), 'the form\'s algorithm reaches the engine');
+    assert.ok(await sent('setoption name Threads value ' + Math.min(pool, 16)), 'as many workers as the form has processors');
+    assert.match(snap.statusText, /BK\.02 with dts on \d web worker/);
+    const fen = await page.evaluate(() => window.uciTraffic.findLast((l) => l.startsWith('> position fen ')));
+    assert.match(fen, /^> position fen 3r1k2\/4npp1\/1ppr3p\/p6P\/P2PPPP1\/1NR5\/5K2\/2R5 w/, 'the form\'s position');
     await page.screenshot({ path: join(RESULTS, 'lab-threads.png') });
     await page.click('[data-lab="threads"]');
     assert.equal((await snapshot(page)).source, 'simulator');
     await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 30000 });
+    // The Play engine's next search has its own settings back (the default algorithm).
+    const mark = await page.evaluate(() => window.uciTraffic.length);
+    await page.click('[data-mode="analyse"]');
+    await page.waitForFunction((from) => window.uciTraffic.slice(from).includes('> go infinite'), mark, { timeout: 30000 });
+    const before = await page.evaluate((from) => { const t = window.uciTraffic.slice(from); return t.slice(0, t.indexOf('> go infinite')); }, mark);
+    assert.ok(before.includes('> setoption name Algorithm value serial'), before.join('\n'));
+    // A search that ends before the first sample (BK.01 is a quick mate) still leaves its
+    // workers drawn with their final counts.
+    await page.click('[data-mode="lab"]');
+    await setForm(page, { position: 'BK.01' });
+    await page.click('[data-lab="threads"]');
+    await page.waitForFunction(() => /finished its search/.test(window.__lab.snapshot().statusText), null, { timeout: 30000 });
+    await page.waitForFunction(() => window.__lab.snapshot().totals?.nodes > 0 && window.__lab.snapshot().drawn.processors >= 1, null, { timeout: 5000 });
     assert.deepEqual(errors, []);
   });
 

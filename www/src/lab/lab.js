@@ -41,14 +41,17 @@ const presetButton = (preset) => (preset.id === 'zugzwang' ? 'reproduce' : `repr
 
 export class Lab {
   /**
-   * @param {{ root: HTMLElement, currentFen: () => string, engine: import('../engineClient.js').EngineClient }} options
+   * @param {{ root: HTMLElement, currentFen: () => string, engine: import('../engineClient.js').EngineClient, maxThreads: number }} options
+   *   maxThreads: the engine's web workers (1 if the page is not cross-origin isolated)
    */
-  constructor({ root, currentFen, engine }) {
+  constructor({ root, currentFen, engine, maxThreads }) {
     this.root = root;
     this.currentFen = currentFen;
     this.engine = engine;
-    /** The real threads view's search (an engine job) and what its workers report, or null. */
-    this.threadsJob = null;
+    this.maxThreads = maxThreads;
+    /** The real threads view, or null: its search (an engine job), whether that ended, and
+     * the drawing of its workers (a promise, made at their first report). */
+    this.threads = null;
     root.innerHTML = `
       <div class="lab-grid">
         <div class="lab-left">
@@ -67,7 +70,7 @@ export class Lab {
             <button type="button" data-lab="restart" title="Run again with the same seed">Restart</button>
             <label>Speed <select name="speed">${SPEEDS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
             <button type="button" data-lab="present" aria-pressed="false" title="Large type, high contrast">Presentation</button>
-            <button type="button" data-lab="threads" aria-pressed="false" title="The Play engine's web workers searching the current board">Real threads</button>
+            <button type="button" data-lab="threads" aria-pressed="false" title="The Play engine's web workers searching this position with this algorithm">Real threads</button>
           </div>
           <p class="lab-status" role="status"></p>
           <div class="lab-views">
@@ -163,7 +166,7 @@ export class Lab {
       this.sweepCharts?.resize();
     });
     for (const preset of PRESETS) on(presetButton(preset), () => this.reproduce(preset));
-    on('threads', () => (this.threadsJob ? this.stopThreads() : this.watchThreads()));
+    on('threads', () => (this.threads && !this.threads.ended ? this.stopThreads() : this.watchThreads()));
     on('export-trace', async () => {
       try {
         download(await this.client.exportTrace(), `meshmate-trace-${this.fileStem()}.jsonl`);
@@ -292,58 +295,77 @@ export class Lab {
     }
   }
 
-  /** Real threads view: the Play engine searches the current board; its workers are drawn. */
+  /** Real threads view: the Play engine searches the form's position with the form's
+   * algorithm on as many of its web workers as the form has processors; they are drawn.
+   * The Play settings are back for the engine's next search. */
   watchThreads() {
     if (!this.catalogue) return;
+    const { request, position, error } = this.controls.read();
+    if (error) {
+      this.setStatus('error', error);
+      return;
+    }
     this.playback = null;
-    this.charts.reset(this.catalogue.messageKinds);
+    this.charts.reset(this.catalogue.messageKinds, 'ms');
     this.view.setDrawing(null);
+    const workers = Math.max(1, Math.min(request.processors, this.maxThreads, Number(this.engine.option('Threads')?.max ?? 1)));
+    const options = { Threads: workers };
+    if (this.engine.option('Algorithm')?.vars?.includes(request.algorithm)) options.Algorithm = request.algorithm;
     const job = {
-      fen: this.currentFen(),
+      fen: request.fen,
       go: { movetime: THREADS_SEARCH_MS },
+      options,
       onBestMove: () => this.threadsDone(job),
     };
-    this.threadsJob = job;
+    this.threads = { job, ended: false, finalSampleTaken: false, drawing: null };
     this.threadsPressed(true);
-    this.setStatus('threads', `The Play engine searches the current board for ${THREADS_SEARCH_MS / 1000} s; its web workers on shared memory are drawn as they report.`);
+    const algorithm = options.Algorithm ?? 'the Play algorithm';
+    this.setStatus('threads', `The Play engine searches ${position === 'board' ? 'the current board' : position} with ${algorithm} on ${workers} web worker${workers === 1 ? '' : 's'} for ${THREADS_SEARCH_MS / 1000} s; they are drawn as they report.`);
     this.engine.start(job);
   }
 
-  /** Takes a structured event of the Play engine; only `workers` events matter here. */
+  /** Takes a structured event of the Play engine; only `workers` events matter here: while
+   * the view's search runs, and the first one after it ends (the workers' final counts, all
+   * that a search shorter than the sampling period leaves to draw). */
   async receiveEngineEvent(event) {
-    if (!this.threadsJob || event?.type !== 'workers' || !Array.isArray(event.workers) || !event.workers.length) return;
-    if (!this.playback) {
-      const count = event.workers.length;
-      if (this.pendingDrawing) return;
-      this.pendingDrawing = true;
-      try {
-        const drawing = await this.client.network('bus', count);
-        if (!this.threadsJob) return;
-        this.view.setDrawing(drawing);
-        this.playback = new ThreadsActivity(count, drawing, this.catalogue.messageKinds);
-      } catch (error) {
-        this.setStatus('error', error.message);
-        return;
-      } finally {
-        this.pendingDrawing = false;
-      }
+    const threads = this.threads;
+    if (!threads || event?.type !== 'workers' || !Array.isArray(event.workers) || !event.workers.length) return;
+    if (threads.ended) {
+      if (threads.finalSampleTaken) return;
+      threads.finalSampleTaken = true;
+    }
+    threads.drawing ??= this.client.network('bus', event.workers.length);
+    let drawing;
+    try {
+      drawing = await threads.drawing;
+    } catch (error) {
+      this.setStatus('error', error.message);
+      return;
+    }
+    if (this.threads !== threads) return;
+    if (!(this.playback instanceof ThreadsActivity)) {
+      this.view.setDrawing(drawing);
+      this.playback = new ThreadsActivity(event.workers.length, drawing, this.catalogue.messageKinds);
     }
     this.playback.receive(event.workers);
   }
 
   threadsDone(job) {
-    if (this.threadsJob !== job) return;
-    this.threadsJob = null;
+    if (this.threads?.job !== job) return;
+    this.threads.ended = true;
     this.threadsPressed(false);
     this.setStatus('done', 'The Play engine finished its search; the drawing shows its workers at the end.');
   }
 
+  /** Ends the view: stops its search if it still runs; the drawing stays. */
   stopThreads() {
-    if (!this.threadsJob) return;
-    this.engine.cancel(this.threadsJob);
-    this.threadsJob = null;
+    if (!this.threads) return;
+    if (!this.threads.ended) {
+      this.engine.cancel(this.threads.job);
+      this.setStatus('done', 'Real threads view stopped.');
+    }
+    this.threads = null;
     this.threadsPressed(false);
-    this.setStatus('done', 'Real threads view stopped.');
   }
 
   threadsPressed(on) {
