@@ -31,10 +31,11 @@ export function formatNps(nps) {
   return `${Math.round(nps / 1e3)} kn/s`;
 }
 
-/** "12.3 M", "450 k", "900". */
+/** "12.3 M", "450 k", "2.5 k", "900". */
 export function formatCount(n) {
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
-  if (n >= 1e3) return `${Math.round(n / 1e3)} k`;
+  if (n >= 1e4) return `${Math.round(n / 1e3)} k`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)} k`;
   return String(n);
 }
 

@@ -4,10 +4,13 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { KIND_COLORS } from './networkView.js';
+import { formatCount } from '../format.js';
 
 /** Most utilisation samples kept; beyond it every other one is dropped. */
 const MAX_SAMPLES = 1200;
 const AXIS = { stroke: '#8b949e', grid: { stroke: '#30363d', width: 1 }, ticks: { stroke: '#30363d' } };
+/** Tick steps for an axis of processor numbers (no half processors). */
+const WHOLE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
 
 /**
  * A bar chart of one series; `colors(i)` colours bar i (one colour when absent), `xValues`
@@ -23,7 +26,7 @@ function barChart(target, title, label, color, { colors = null, xValues = null }
       legend: { show: false },
       cursor: { show: true, points: { show: false } },
       scales: { x: { time: false, range: (u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (u, min, max) => [0, Math.max(1, max)] } },
-      axes: [xValues ? { ...AXIS, values: xValues, rotate: -45, size: 70 } : AXIS, { ...AXIS, size: 50 }],
+      axes: [xValues ? { ...AXIS, values: xValues, rotate: -45, size: 70 } : { ...AXIS, incrs: WHOLE_STEPS }, { ...AXIS, size: 56, values: (u, splits) => splits.map(formatCount) }],
       series: [{}, { label, fill: color, stroke: color, width: colors ? 0 : 1, paths, points: { show: false } }],
     },
     [[], []],
@@ -61,9 +64,11 @@ export class LabCharts {
     this.resize();
   }
 
-  /** Forgets the last run's samples. */
-  reset(kinds) {
+  /** Forgets the last run's samples; `timeLabel` names the utilisation's time axis (the
+   * simulator's virtual time, or the wall clock of the real threads). */
+  reset(kinds, timeLabel = 'virtual ms') {
     this.kinds = kinds;
+    this.utilisation.axes[0].label = timeLabel;
     this.samples = [[], [], []];
     this.utilisation.setData(this.samples);
     this.nodes.setData([[], []]);
