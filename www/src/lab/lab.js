@@ -12,7 +12,7 @@ import { download, downloadCsv, downloadPng } from './exports.js';
 import { LabClient } from './labClient.js';
 import { DETAIL_LIMIT, KIND_COLORS, NetworkView, STATE_COLORS } from './networkView.js';
 import { Playback } from './playback.js';
-import { MARK_COLORS, TYPE_COLORS, TreeView, describeNode, processorColor } from './treeView.js';
+import { MARK_COLORS, TYPE_COLORS, TreeView, UNTREED_THREADS, describeNode, processorColor } from './treeView.js';
 import { ThreadsActivity } from './threadsActivity.js';
 import { COLUMNS, ResultsTable, rowCells } from './resultsTable.js';
 import { PRESETS, PRESET_COLUMNS, presetCells, reproduceRows } from './reproduce.js';
@@ -460,7 +460,7 @@ export class Lab {
     this.lastFrame = now;
     if (this.running && this.playback instanceof Playback) this.playback.advanceTo(this.playback.clock + this.speed() * dt);
     this.view.draw(this.playback);
-    this.treeView.draw(this.playback?.tree ?? null, now);
+    this.treeView.draw(this.playback?.tree ?? null, now, this.playback instanceof ThreadsActivity ? UNTREED_THREADS : undefined);
     if (this.playback) this.charts.sample(this.playback);
     if (now - this.lastChart >= CHART_MS) {
       this.lastChart = now;

@@ -20,6 +20,11 @@ const REDRAW_MS = 100;
 /** Nodes narrower than this (CSS pixels) are not drawn, nor anything below them. */
 const MIN_NODE_PX = 0.75;
 
+/** What the tree panel says before a replay has drawn any node. */
+export const UNTREED_REPLAY = ['The top of the search tree appears here as the replay runs.', '(TDSAB hands its top nodes around as messages: not drawn.)'];
+/** What it says while the real threads are shown: they report activity, not their tree. */
+export const UNTREED_THREADS = ['Real threads report their activity, not their tree:', 'the tree is drawn for simulated runs (Run).'];
+
 /** A processor's colour: hues spread by the golden angle, so neighbours differ. */
 export function processorColor(p, lightness = 48) {
   return `hsl(${(p * 137.508) % 360}, 62%, ${lightness}%)`;
@@ -48,13 +53,13 @@ export class TreeView {
     this.ratio = fitCanvas(this.canvas, 200, 120);
   }
 
-  /** Draws `tree` (a SearchTree, or null) at wall time `now` (ms) if anything changed since
-   * the last drawing: at once for another tree, highlight or size, else at most every
-   * REDRAW_MS. */
-  draw(tree, now) {
+  /** Draws `tree` (a SearchTree, or null: then the lines of `untreed`) at wall time `now`
+   * (ms) if anything changed since the last drawing: at once for another tree, highlight or
+   * size, else at most every REDRAW_MS. */
+  draw(tree, now, untreed = UNTREED_REPLAY) {
     this.fit();
     const frameKey = `${this.highlight}:${this.canvas.width}x${this.canvas.height}`;
-    const key = `${tree?.iteration}:${tree?.version}:${frameKey}`;
+    const key = `${tree?.iteration}:${tree?.version}:${tree ? '' : untreed[0]}:${frameKey}`;
     if (key === this.drawnKey && this.lastTree === tree) return;
     const onlyGrew = this.lastTree === tree && this.drawnKey?.endsWith(`:${frameKey}`);
     if (onlyGrew && now - this.drawnAt < REDRAW_MS) return;
@@ -72,8 +77,7 @@ export class TreeView {
     if (!tree?.root) {
       ctx.fillStyle = '#8b949e';
       ctx.font = '13px system-ui, sans-serif';
-      ctx.fillText('The top of the search tree appears here as the replay runs.', 10, 22);
-      ctx.fillText('(TDSAB hands its top nodes around as messages: not drawn.)', 10, 40);
+      untreed.forEach((line, i) => ctx.fillText(line, 10, 22 + 18 * i));
       this.lastFrame = { nodes: 0, labels: [], highlighted: 0, marks: {} };
       return;
     }
