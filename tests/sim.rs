@@ -162,6 +162,24 @@ fn every_algorithm_searches_the_same_way_twice_with_the_same_seed() {
     }
 }
 
+/// The Lab's "nodes per processor" chart reads the trace's node counts. On a Transputer a
+/// node takes 2 ms, so a count sampled only every 1024 nodes stayed at zero for most of a
+/// replay; it is sampled at most 1 ms of virtual time apart while it moves.
+#[test]
+fn a_slow_processors_node_count_is_traced_as_it_grows() {
+    let board = &boards("bratko-kopec.epd", 1)[0];
+    let limits = Limits { depth: Some(5), ..Limits::default() };
+    let counters = Counters::new(16);
+    let mut sim = traced(presets::T800, Kind::DeBruijn, 16, 1);
+    let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+    search(&mut sim, Algorithm::Ybwc, 16, &mut Vec::new(), &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+    let samples: Vec<(u64, u64)> = sim.trace().unwrap().events().iter().filter_map(|e| if let Event::Nodes { t, p: 0, nodes } = *e { Some((t, nodes)) } else { None }).collect();
+    let total = counters.snapshot()[0].nodes;
+    assert!(total < 1024, "processor 0 searches fewer nodes than one sample by count ({total})");
+    assert!(samples.len() as u64 * 4 > total, "{} samples of {total} nodes", samples.len());
+    assert!(samples.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1), "each sample later and higher");
+}
+
 #[test]
 fn a_message_costs_its_send_overhead_and_a_hop_time_per_link() {
     // Processor 0 works three nodes of 1 µs and sends on the third to a random processor.

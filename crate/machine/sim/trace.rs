@@ -16,7 +16,7 @@
 //! | `hop`     | `msg`, `link`, `from`, `to`, `start`, `end` | it crosses a link; `start` later than its arrival means it queued |
 //! | `deliver` | `t`, `msg`, `to` | it is in the receiver's mailbox (`tt-*` of a distributed table: at its table service) |
 //! | `note`    | `t`, `p`, `note` (`split`, `aborted`), `nodes` (for `aborted`) | what the program reported |
-//! | `nodes`   | `t`, `p`, `nodes` | a processor's node count, every [`NODE_SAMPLE`] nodes |
+//! | `nodes`   | `t`, `p`, `nodes` | a processor's node count, every [`NODE_SAMPLE`] nodes or [`NODE_SAMPLE_NS`] |
 //! | `end`     | `run`, `t`, `end` | processor 0 finished at `t`, the last processor at `end` |
 //! | `node`    | `t`, `p`, `path`, `depth`, `alpha`, `beta`, `type` (`pv`, `cut`, `all`), `received` | a processor entered a node of the top [`TREE_PLIES`] plies |
 //! | `leave`   | `t`, `p`, `path`, `value`, `cut`, `tt`, `aborted` | it is done with that node |
@@ -35,8 +35,13 @@ use std::io::Write;
 /// Nodes of plies `0..TREE_PLIES` are traced as `node`, `leave` and `split` lines.
 pub const TREE_PLIES: usize = 4;
 
-/// A processor's node count is recorded each time it passes a multiple of this.
+/// A processor's node count is recorded each time it passes a multiple of this, and
+/// besides every [`NODE_SAMPLE_NS`] of virtual time while it moves: on a slow machine (a
+/// Transputer's node takes 2 ms) a count sampled by nodes alone stays at zero for most of
+/// a replay.
 pub const NODE_SAMPLE: u64 = 1024;
+/// Virtual time between two samples of a moving node count, at most.
+pub const NODE_SAMPLE_NS: u64 = 1_000_000;
 
 /// A processor's state as traced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
