@@ -38,7 +38,7 @@ pub use experiment::{signature, simulate_suite, SimRow, SimSuite};
 pub use measures::{fit_work_span, LinkUse, Overheads, WorkSpan, WorkSpanFit};
 pub use presets::Preset;
 pub use throughput::{simulation_speed, SpeedRow};
-pub use trace::{node_kind_index, Event, ProcessorState, Trace, TraceMode, TraceSink, NODE_KIND_NAMES, NODE_SAMPLE, NODE_SAMPLE_NS, TREE_PLIES};
+pub use trace::{node_kind_index, Event, ProcessorState, Trace, TraceMode, TraceSink, NODE_KIND_NAMES, NODE_SAMPLE_GROWTH, TREE_PLIES};
 
 use super::{Counters, Machine, Payload, Program};
 use crate::net::{Kind, Topology};

@@ -23,7 +23,7 @@ use super::cpu::Cpus;
 use super::links::Links;
 use super::random::Random;
 use super::table::{serving_ns, RemoteAccesses, TableMessage};
-use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE, NODE_SAMPLE_NS};
+use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE_GROWTH};
 use super::RunReport;
 use crate::machine::{Activity, Counters, MessageKind, Note, Payload, Processor, Program};
 use crate::search::TreeEvent;
@@ -61,9 +61,8 @@ struct Proc {
     clock: u64,
     /// Its program's node count after its last step.
     nodes: u64,
-    /// The node count at which the next `nodes` event is due, and the last one's time and count.
+    /// The node count at which the next `nodes` event is due.
     next_sample: u64,
-    sampled: (u64, u64),
     busy_ns: u64,
     idle_ns: u64,
     /// Busy time spent handling messages: send overheads, and steps that visited no node
@@ -206,8 +205,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
                 phase: Phase::Scheduled,
                 clock: 0,
                 nodes: programs[id].nodes(),
-                next_sample: NODE_SAMPLE,
-                sampled: (0, 0),
+                next_sample: 1,
                 busy_ns: 0,
                 idle_ns: 0,
                 handling_ns: 0,
@@ -388,13 +386,10 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             self.record(Event::Tree { t: time, p: id as u32, event });
         }
         self.trees = trees;
-        let proc = &mut self.procs[id];
-        let (sampled_at, sampled_nodes) = proc.sampled;
         // Stamped, like the step's other events, with its start: a line stamped with its
         // end would hold up a replay that applies lines in order until its clock passes it.
-        if nodes >= proc.next_sample || (nodes > sampled_nodes && time >= sampled_at + NODE_SAMPLE_NS) {
-            proc.next_sample = (nodes / NODE_SAMPLE + 1) * NODE_SAMPLE;
-            proc.sampled = (time, nodes);
+        if nodes >= self.procs[id].next_sample {
+            self.procs[id].next_sample = nodes + (nodes / NODE_SAMPLE_GROWTH).max(1);
             self.record(Event::Nodes { t: time, p: id as u32, nodes });
         }
     }

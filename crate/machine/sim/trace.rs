@@ -16,7 +16,7 @@
 //! | `hop`     | `msg`, `link`, `from`, `to`, `start`, `end` | it crosses a link; `start` later than its arrival means it queued |
 //! | `deliver` | `t`, `msg`, `to` | it is in the receiver's mailbox (`tt-*` of a distributed table: at its table service) |
 //! | `note`    | `t`, `p`, `note` (`split`, `aborted`), `nodes` (for `aborted`) | what the program reported |
-//! | `nodes`   | `t`, `p`, `nodes` | a processor's node count, every [`NODE_SAMPLE`] nodes or [`NODE_SAMPLE_NS`] |
+//! | `nodes`   | `t`, `p`, `nodes` | a processor's node count after its step at `t`, whenever it grew by 1/[`NODE_SAMPLE_GROWTH`] |
 //! | `end`     | `run`, `t`, `end` | processor 0 finished at `t`, the last processor at `end` |
 //! | `node`    | `t`, `p`, `path`, `depth`, `alpha`, `beta`, `type` (`pv`, `cut`, `all`), `received` | a processor entered a node of the top [`TREE_PLIES`] plies |
 //! | `leave`   | `t`, `p`, `path`, `value`, `cut`, `tt`, `aborted` | it is done with that node |
@@ -35,13 +35,12 @@ use std::io::Write;
 /// Nodes of plies `0..TREE_PLIES` are traced as `node`, `leave` and `split` lines.
 pub const TREE_PLIES: usize = 4;
 
-/// A processor's node count is recorded each time it passes a multiple of this, and
-/// besides every [`NODE_SAMPLE_NS`] of virtual time while it moves: on a slow machine (a
-/// Transputer's node takes 2 ms) a count sampled by nodes alone stays at zero for most of
-/// a replay.
-pub const NODE_SAMPLE: u64 = 1024;
-/// Virtual time between two samples of a moving node count, at most.
-pub const NODE_SAMPLE_NS: u64 = 1_000_000;
+/// A processor's node count is recorded each time it has grown by this fraction (1/16)
+/// since the last record, and at least by one node: a few hundred records per processor
+/// from a handful of nodes to millions, so the Lab's chart moves on a Transputer (2 ms a
+/// node, where a sample every 1024 nodes stayed at zero for most of a replay) as on a
+/// multicore machine.
+pub const NODE_SAMPLE_GROWTH: u64 = 16;
 
 /// A processor's state as traced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
