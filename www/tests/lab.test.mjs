@@ -376,6 +376,7 @@ describe('Lab', () => {
     assert.ok(await sent('setoption name Algorithm value dts'), 'the form\'s algorithm reaches the engine');
     assert.ok(await sent('setoption name Threads value ' + Math.min(pool, 16)), 'as many workers as the form has processors');
     assert.match(snap.statusText, /BK\.02 with dts on \d web worker/);
+    assert.equal(snap.boardFen?.split(' ')[0], '3r1k2/4npp1/1ppr3p/p6P/P2PPPP1/1NR5/5K2/2R5', 'the board shows the searched position');
     const fen = await page.evaluate(() => window.uciTraffic.findLast((l) => l.startsWith('> position fen ')));
     assert.match(fen, /^> position fen 3r1k2\/4npp1\/1ppr3p\/p6P\/P2PPPP1\/1NR5\/5K2\/2R5 w/, 'the form\'s position');
     await page.screenshot({ path: join(RESULTS, 'lab-threads.png') });

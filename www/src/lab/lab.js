@@ -238,8 +238,15 @@ export class Lab {
   showNode(p) {
     const node = p === null ? null : this.playback?.tree?.current(p);
     if (!node?.fen) {
-      this.el.nodeText.textContent = p === null ? 'The searched position. Click a processor to see its current node.' : `P${p} has not entered a node of the top plies yet.`;
-      const fen = this.lastRequest?.fen;
+      // The real threads' search (its job, or the activity drawn once it ended) has a
+      // position but no current nodes.
+      const realThreads = this.threads?.job ?? (this.playback instanceof ThreadsActivity ? this.playback : null);
+      this.el.nodeText.textContent = realThreads
+        ? 'The searched position (real threads report no current node).'
+        : p === null
+          ? 'The searched position. Click a processor to see its current node.'
+          : `P${p} has not entered a node of the top plies yet.`;
+      const fen = realThreads ? realThreads.fen : this.lastRequest?.fen;
       if (fen && this.boardFen !== fen) {
         this.board.show(new Chess(fen), { movable: null });
         this.boardFen = fen;
@@ -319,6 +326,7 @@ export class Lab {
     };
     this.threads = { job, ended: false, finalSampleTaken: false, drawing: null };
     this.threadsPressed(true);
+    this.showNode(null);
     const algorithm = options.Algorithm ?? 'the Play algorithm';
     this.setStatus('threads', `The Play engine searches ${position === 'board' ? 'the current board' : position} with ${algorithm} on ${workers} web worker${workers === 1 ? '' : 's'} for ${THREADS_SEARCH_MS / 1000} s; they are drawn as they report.`);
     this.engine.start(job);
@@ -345,7 +353,7 @@ export class Lab {
     if (this.threads !== threads) return;
     if (!(this.playback instanceof ThreadsActivity)) {
       this.view.setDrawing(drawing);
-      this.playback = new ThreadsActivity(event.workers.length, drawing, this.catalogue.messageKinds);
+      this.playback = new ThreadsActivity(event.workers.length, drawing, this.catalogue.messageKinds, threads.job.fen);
     }
     this.playback.receive(event.workers);
   }

@@ -11,9 +11,11 @@ export class ThreadsActivity {
    * @param {number} processors workers drawn (the engine's Threads)
    * @param {{ links: number }} drawing the shared bus the workers sit on
    * @param {string[]} kinds message kinds, in the simulator's order
+   * @param {string} fen the searched position
    */
-  constructor(processors, drawing, kinds) {
+  constructor(processors, drawing, kinds, fen) {
     this.machine = { processors, links: drawing.links.length };
+    this.fen = fen;
     this.kindIndex = Object.fromEntries(kinds.map((k, i) => [k, i]));
     this.state = new Uint8Array(processors).fill(1);
     this.nodes = new Float64Array(processors);
