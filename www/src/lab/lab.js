@@ -46,7 +46,6 @@ export class Lab {
    */
   constructor({ root, currentFen, engine, maxThreads }) {
     this.root = root;
-    this.currentFen = currentFen;
     this.engine = engine;
     this.maxThreads = maxThreads;
     /** The real threads view, or null: its search (an engine job), whether that ended, and
