@@ -25,6 +25,8 @@ export class ImportExport {
     Object.assign(this, { panel, currentGame, onLoad, onError, onNote });
     this.text = panel.querySelector('textarea');
     this.file = panel.querySelector('input[type="file"]');
+    /** The last downloaded file's object URL, revoked when the next one is made. */
+    this.downloadUrl = null;
     const action = (name, fn) => panel.querySelector(`[data-action="${name}"]`).addEventListener('click', fn);
     action('load', () => this.load(this.text.value, 'the pasted text'));
     action('copy-fen', () => this.export(this.currentGame().fenAt(), 'FEN'));
@@ -64,13 +66,18 @@ export class ImportExport {
     }
   }
 
+  /**
+   * Saves the game as a file. The file's URL lives until the next download: the browser
+   * fetches it some time after the click, and on a busy machine a fixed delay before
+   * revoking it could lose the download.
+   */
   download() {
     const pgn = this.currentGame().toPgn();
-    const url = URL.createObjectURL(new Blob([pgn], { type: 'application/x-chess-pgn' }));
+    if (this.downloadUrl) URL.revokeObjectURL(this.downloadUrl);
+    this.downloadUrl = URL.createObjectURL(new Blob([pgn], { type: 'application/x-chess-pgn' }));
     const a = document.createElement('a');
-    a.href = url;
+    a.href = this.downloadUrl;
     a.download = `meshmate-${new Date().toISOString().slice(0, 10)}.pgn`;
     a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 }
