@@ -17,8 +17,13 @@ use crate::search::Searcher;
 use crate::tt::{BusyMarks, BusyTable};
 use std::sync::Arc;
 
-/// Gives every processor the same fresh busy table (all start at depth 1).
+/// Gives every processor the same fresh busy table (all start at depth 1). A processor
+/// alone gets none: nothing can be busy elsewhere, so it searches as the serial search
+/// does, at its speed.
 pub(super) fn share_busy_table(main: &mut Searcher, helpers: &mut [Searcher]) {
+    if helpers.is_empty() {
+        return;
+    }
     let busy = Arc::new(BusyTable::for_processors(helpers.len() + 1));
     main.set_busy_table(Some(BusyMarks::new(busy.clone(), 0)));
     for (i, h) in helpers.iter_mut().enumerate() {

@@ -115,8 +115,8 @@ impl Engine {
                         options: SearchOptions { pure: self.options.pure },
                     },
                     strength: self.options.limit_strength.then(|| Strength::new(self.options.elo)),
-                    algorithm: self.options.algorithm,
-                    threads: self.options.threads,
+                    algorithm: self.options.search_algorithm(),
+                    threads: self.options.search_threads(),
                     tt: self.tt.clone(),
                     limits,
                 };

@@ -51,7 +51,9 @@ impl Default for Options {
             limit_strength: false,
             elo: 1500,
             pure: false,
-            algorithm: Algorithm::Serial,
+            // ABDADA: on one thread it is the serial search, and `Threads` alone puts
+            // more processors to work.
+            algorithm: Algorithm::Abdada,
         }
     }
 }
@@ -101,6 +103,26 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
 }
 
 impl Options {
+    /// The algorithm a `go` runs. Weakened play (`UCI_LimitStrength`) searches serially
+    /// on one processor whatever `Algorithm` and `Threads` say: its node caps were
+    /// calibrated so, and a level should play alike on every machine.
+    pub fn search_algorithm(&self) -> Algorithm {
+        if self.limit_strength {
+            Algorithm::Serial
+        } else {
+            self.algorithm
+        }
+    }
+
+    /// The processors a `go` searches with (one for weakened play, as above).
+    pub fn search_threads(&self) -> usize {
+        if self.limit_strength {
+            1
+        } else {
+            self.threads
+        }
+    }
+
     /// Applies `setoption name <name> value <value>` (names are case-insensitive).
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
         match name.to_ascii_lowercase().as_str() {

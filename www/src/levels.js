@@ -6,12 +6,14 @@
 // engine matches (true) or is still the nominal UCI_Elo / an estimate (false, shown with "≈").
 // Measured by tests/tuning/levels.sh (method and figures in tests/tuning/README.md, "Playing
 // levels"): each level as the page plays it (these options and movetime, Hash 64, the
-// default serial search on one thread, native build) against Stockfish 15.1 limited to a
+// serial search on one thread, native build) against Stockfish 15.1 limited to a
 // UCI_Elo near it, both colours of each opening of the balanced book; rating = Stockfish's
 // UCI_Elo + the Elo difference of the score, rounded to 10. 95% intervals are about ±100.
 // The full-strength levels search the nodes one native core searches in their time (1.42 M
 // a second), so the machine's load did not weaken them; in the browser they depend on the
-// device (wasm speed, threads).
+// device (wasm speed, threads: they search with ABDADA on every core the Play panel
+// gives). The weakened levels search serially on one thread wherever they run (the
+// engine ignores Threads under UCI_LimitStrength), so their ratings hold on any device.
 //   Beginner     40 games vs 1350: 22.5% -> 1135 (970 to 1240)
 //   Novice       50 games vs 1350: 35.0% -> 1242 (1135 to 1330)
 //   Casual       50 games vs 1350: 52.0% -> 1364 (1270 to 1460)

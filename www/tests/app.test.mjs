@@ -252,11 +252,14 @@ describe('meshmate app in Chromium', () => {
     assert.ok(declared, 'the engine declares an Algorithm option');
     assert.deepEqual(offered, declared.split(' var ').slice(1), 'the choices are read from the option line');
     const threads = await page.locator('[name="threads"] option').allTextContents();
-    // A parallel algorithm, so that every thread the option asks for works.
-    await page.selectOption('[name="algorithm"]', 'lazysmp');
+    // The defaults put every core to work: the engine's default algorithm is parallel.
+    assert.equal(await page.inputValue('[name="algorithm"]'), 'abdada');
     await page.click('[data-mode="analyse"]');
     await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
-    assert.ok(await page.evaluate(() => window.uciTraffic.includes('> setoption name Algorithm value lazysmp')));
+    await page.waitForFunction((n) => document.querySelectorAll('.worker-row.busy').length === n, threads.length, { timeout: ENGINE_MOVE_MS });
+    // Another algorithm reaches the engine while it analyses.
+    await page.selectOption('[name="algorithm"]', 'lazysmp');
+    await page.waitForFunction(() => window.uciTraffic.includes('> setoption name Algorithm value lazysmp'), null, { timeout: ENGINE_MOVE_MS });
     // The default is every core; go down to one and back up (on a one-core device: just one).
     for (const n of threads.length > 1 ? ['1', threads.at(-1)] : []) {
       const mark = await page.evaluate(() => window.uciTraffic.length);

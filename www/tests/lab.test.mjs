@@ -388,7 +388,7 @@ describe('Lab', () => {
     await page.click('[data-mode="analyse"]');
     await page.waitForFunction((from) => window.uciTraffic.slice(from).includes('> go infinite'), mark, { timeout: 30000 });
     const before = await page.evaluate((from) => { const t = window.uciTraffic.slice(from); return t.slice(0, t.indexOf('> go infinite')); }, mark);
-    assert.ok(before.includes('> setoption name Algorithm value serial'), before.join('\n'));
+    assert.ok(before.includes('> setoption name Algorithm value abdada'), before.join('\n'));
     // A search that ends before the first sample (BK.01 is a quick mate) still leaves its
     // workers drawn with their final counts.
     await page.click('[data-mode="lab"]');
