@@ -21,6 +21,7 @@
 // messages and never parses text. The export runs the last experiment again with the
 // trace as JSON lines (same seed, same trace: the hash is checked).
 import init, { labCatalogue, labNetwork, labPanicMessage, labSimulate } from '../pkg/single/meshmate.js';
+import { inbox } from './inbox.js';
 
 /** Events per call of the simulator's sink. */
 const TRACE_BATCH = 4096;
@@ -32,16 +33,12 @@ const MIB = 2 ** 20;
 /** Memory in use at which an abort without a panic means the wasm memory (1 GiB at most) ran out. */
 const MEMORY_FULL_MIB = 768;
 
-const early = [];
-let ready = false;
 let crashed = false;
 /** The last run's request and report, for its export. */
 let lastRun = null;
 
-self.onmessage = (e) => {
-  if (ready) handle(e.data);
-  else early.push(e.data);
-};
+const requests = inbox(handle);
+self.onmessage = (e) => requests.receive(e.data);
 
 function handle(message) {
   if (crashed) {
@@ -129,5 +126,4 @@ function exportTrace(id) {
 
 const wasm = await init();
 self.postMessage({ type: 'ready', catalogue: labCatalogue() });
-ready = true;
-for (const message of early.splice(0)) handle(message);
+requests.open();

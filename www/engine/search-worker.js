@@ -4,16 +4,13 @@
 // emitted, as `{ line, event }`. `{ ready: true }` says the wasm is loaded; `{ crashed }`
 // that a panic killed the engine.
 import init, { WasmEngine, uciEvent } from '../pkg/single/meshmate.js';
+import { inbox } from './inbox.js';
 
 const postEvents = new URL(self.location.href).searchParams.get('events') !== '0';
-const early = [];
 let engine = null;
 let crashed = false;
-
-self.onmessage = (e) => {
-  if (engine) handle(e.data);
-  else early.push(e.data);
-};
+const lines = inbox(handle);
+self.onmessage = (e) => lines.receive(e.data);
 
 function handle(line) {
   if (crashed) return;
@@ -29,4 +26,4 @@ await init();
 engine = new WasmEngine();
 engine.listen((line) => self.postMessage({ line, event: postEvents ? uciEvent(line) : undefined }));
 self.postMessage({ ready: true });
-for (const line of early.splice(0)) handle(line);
+lines.open();

@@ -14,6 +14,8 @@
 //
 // Usage: new Worker(new URL('engine/worker.js', document.baseURI), { type: 'module' })
 
+import { inbox } from './inbox.js';
+
 /** Most pool threads we start: each is a web worker with its own stack and wasm instance. */
 const MAX_POOL_THREADS = 32;
 /** Fallback poll period of the output queue where Atomics.waitAsync is missing. */
@@ -26,10 +28,10 @@ const MAX_DEPTH = 100;
 const params = new URL(self.location.href).searchParams;
 const postEvents = params.get('events') !== '0';
 
-/** Lines received before the engine was up, handled in order once it is. */
-const early = [];
 /** @type {ThreadedEngine|SingleEngine|null} */
 let engine = null;
+/** Command lines, held until the engine is up. */
+const commands = inbox((line) => engine.handle(line));
 
 self.onmessage = (e) => {
   if (typeof e.data !== 'string') {
@@ -38,8 +40,7 @@ self.onmessage = (e) => {
   }
   for (const line of e.data.split('\n')) {
     if (!line.trim()) continue;
-    if (engine) engine.handle(line.trim());
-    else early.push(line.trim());
+    commands.receive(line.trim());
   }
 };
 
@@ -379,7 +380,7 @@ async function start() {
       : `info string meshmate wasm: single-thread build (the page is not cross-origin isolated: it needs the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), Threads fixed at 1, loaded in ${loadMs} ms`,
     { type: 'engine', build: threads ? 'threads' : 'single', poolThreads: pool, isolated: self.crossOriginIsolated === true, loadMs },
   );
-  for (const line of early.splice(0)) engine.handle(line);
+  commands.open();
 }
 
 start();
