@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { RESULTS, collectErrors, recordUciTraffic, servedApp, startServer } from './browser.mjs';
+import { RESULTS, collectErrors, rankNumbersOffTheirRanks, recordUciTraffic, servedApp, startServer } from './browser.mjs';
 
 const ENGINE_READY_MS = 90000;
 const ENGINE_MOVE_MS = 60000;
@@ -370,6 +370,7 @@ describe('meshmate app in Chromium', () => {
     assert.ok(width <= PHONE.width, `no horizontal scrolling (page is ${width}px wide)`);
     const board = await page.locator('.board-column cg-board').boundingBox();
     assert.ok(board.width >= PHONE.width * 0.85, `board uses the width (${board.width}px)`);
+    assert.deepEqual(await rankNumbersOffTheirRanks(page, '.board-column'), [], 'the rank numbers sit on their ranks');
     await drag(page, 'd2', 'd4');
     await waitForMoves(page, 2);
     // A finger: tap the knight, then its square.

@@ -114,3 +114,26 @@ export function recordUciTraffic() {
     },
   });
 }
+
+/**
+ * The rank numbers of the chessground board inside `selector` whose text lies outside its
+ * own rank's row (on a small board chessground's default offsets put each one a rank up).
+ * @returns {Promise<string[]>} the misplaced numbers, empty when all are on their ranks
+ */
+export function rankNumbersOffTheirRanks(page, selector) {
+  return page.evaluate((selector) => {
+    const board = document.querySelector(`${selector} cg-board`).getBoundingClientRect();
+    const square = board.height / 8;
+    const white = !document.querySelector(`${selector} coords.ranks.black`);
+    return [...document.querySelectorAll(`${selector} coords.ranks coord`)]
+      .filter((coord) => {
+        const range = document.createRange();
+        range.selectNodeContents(coord);
+        const text = range.getBoundingClientRect();
+        const rank = Number(coord.textContent);
+        const rowTop = board.top + (white ? 8 - rank : rank - 1) * square;
+        return text.top < rowTop - 1 || text.bottom > rowTop + square + 1;
+      })
+      .map((coord) => coord.textContent);
+  }, selector);
+}

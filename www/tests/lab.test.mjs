@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
-import { RESULTS, WWW, collectErrors, recordUciTraffic, servedApp } from './browser.mjs';
+import { RESULTS, WWW, collectErrors, rankNumbersOffTheirRanks, recordUciTraffic, servedApp } from './browser.mjs';
 
 const LAB_READY_MS = 60000;
 const RUN_MS = 120000;
@@ -150,6 +150,7 @@ describe('Lab', () => {
     // chessground animates from the board shown before: wait for the pieces to settle.
     await page.waitForFunction((n) => document.querySelectorAll('.lab-board cg-board piece:not(.ghost):not(.fading)').length === n, pieces, { timeout: 5000 });
     await page.waitForFunction((p) => window.__lab.snapshot().tree.drawn.highlighted > 0, helper.p);
+    assert.deepEqual(await rankNumbersOffTheirRanks(page, '.lab-board'), [], 'the small board\'s rank numbers sit on their ranks');
     await page.screenshot({ path: join(RESULTS, 'lab-tree-selected-16.png') });
     assert.deepEqual(errors, []);
   });
