@@ -1,6 +1,8 @@
 //! Which processors a UCI `go` puts to work: `Threads` alone uses them all (the default
-//! algorithm is parallel), and weakened play stays on one, as its levels were measured.
+//! algorithm is parallel), and weakened play stays on one, as its levels were measured;
+//! and what watchers see of them while they search (the line each is on).
 
+use meshmate::chess::Game;
 use meshmate::uci::{Engine, Host};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -21,14 +23,18 @@ impl Host for Collecting {
     }
 }
 
-/// Runs `commands` on a fresh engine, waits for `bestmove`, and returns the nodes each of
-/// the first `threads` processors searched.
-fn nodes_per_processor(commands: &[&str], threads: usize) -> Vec<u64> {
+/// A fresh engine that has been given `commands`.
+fn engine_after(commands: &[&str]) -> (Engine, Arc<Collecting>) {
     let host = Arc::new(Collecting::default());
     let mut engine = Engine::new(host.clone());
     for line in commands {
         assert!(engine.handle_line(line));
     }
+    (engine, host)
+}
+
+/// Waits for `bestmove` and checks that nothing was refused.
+fn await_bestmove(host: &Collecting) {
     let start = Instant::now();
     while !host.lines.lock().unwrap().iter().any(|l| l.starts_with("bestmove")) {
         assert!(start.elapsed() < Duration::from_secs(60), "no bestmove: {:?}", host.lines.lock().unwrap());
@@ -36,6 +42,13 @@ fn nodes_per_processor(commands: &[&str], threads: usize) -> Vec<u64> {
     }
     let errors: Vec<String> = host.lines.lock().unwrap().iter().filter(|l| l.contains("error")).cloned().collect();
     assert!(errors.is_empty(), "{errors:?}");
+}
+
+/// Runs `commands` on a fresh engine, waits for `bestmove`, and returns the nodes each of
+/// the first `threads` processors searched.
+fn nodes_per_processor(commands: &[&str], threads: usize) -> Vec<u64> {
+    let (engine, host) = engine_after(commands);
+    await_bestmove(&host);
     engine.processors().iter().take(threads).map(|p| p.nodes).collect()
 }
 
@@ -50,4 +63,33 @@ fn weakened_play_searches_on_one_processor_whatever_the_threads() {
     let commands = ["setoption name Threads value 2", "setoption name Algorithm value lazysmp", "setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2400", "position startpos moves e2e4 c7c5", "go depth 8"];
     let nodes = nodes_per_processor(&commands, 2);
     assert!(nodes[0] > 0 && nodes[1] == 0, "nodes per processor {nodes:?}");
+}
+
+#[test]
+fn while_they_search_every_processor_shows_a_legal_line_from_the_root() {
+    const MOVES: [&str; 2] = ["e2e4", "c7c5"];
+    for algorithm in ["abdada", "lazysmp", "ybwc", "dts"] {
+        let (mut engine, host) = engine_after(&["setoption name Threads value 2", &format!("setoption name Algorithm value {algorithm}"), "position startpos moves e2e4 c7c5", "go infinite"]);
+        // Lines of two plies or more seen per processor, until each has shown a few.
+        let mut seen = [0usize; 2];
+        let start = Instant::now();
+        while seen.iter().any(|&n| n < 3) {
+            assert!(start.elapsed() < Duration::from_secs(30), "{algorithm}: lines seen per processor {seen:?}");
+            for (id, p) in engine.processors().iter().take(2).enumerate() {
+                let Some(line) = p.line else { continue };
+                let moves: Vec<String> = line.moves().map(|m| m.to_string()).collect();
+                let mut game = Game::default();
+                let played = game.play_uci_moves(MOVES.iter().copied().chain(moves.iter().map(String::as_str)));
+                assert!(played.is_ok(), "{algorithm}: processor {id} shows {moves:?}, not a line from the root");
+                if moves.len() >= 2 {
+                    seen[id] += 1;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(engine.handle_line("stop"));
+        await_bestmove(&host);
+        let lines: Vec<_> = engine.processors().iter().take(2).map(|p| p.line).collect();
+        assert_eq!(lines, [None, None], "{algorithm}: a finished search shows no line");
+    }
 }

@@ -4,6 +4,7 @@
 
 use super::message::MessageKind;
 use super::Note;
+use crate::search::TreePath;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// One processor's counters, on cache lines of its own (a processor writing its counters
@@ -19,7 +20,12 @@ struct Slot {
     received: [AtomicU64; MessageKind::COUNT],
     splits: AtomicU64,
     aborted_nodes: AtomicU64,
+    /// The line it is on: [`TreePath::packed`] with [`LINE_PRESENT`] set, or 0 for none.
+    line: AtomicU64,
 }
+
+/// Marks a stored line (a packed path never uses the top bit).
+const LINE_PRESENT: u64 = 1 << 63;
 
 /// Counters of every processor of a machine.
 pub struct Counters {
@@ -45,6 +51,8 @@ pub struct ProcessorSnapshot {
     pub splits: u64,
     /// Nodes of subproblems abandoned because a cutoff made them useless.
     pub aborted_nodes: u64,
+    /// The first plies of the line it was on when last sampled, from the root.
+    pub line: Option<TreePath>,
 }
 
 impl Counters {
@@ -66,7 +74,7 @@ impl Counters {
     /// Zeroes every counter for a new search.
     pub fn reset(&self) {
         for s in self.slots.iter() {
-            for counter in [&s.nodes, &s.busy_us, &s.idle_us, &s.splits, &s.aborted_nodes].into_iter().chain(&s.sent).chain(&s.received) {
+            for counter in [&s.nodes, &s.busy_us, &s.idle_us, &s.splits, &s.aborted_nodes, &s.line].into_iter().chain(&s.sent).chain(&s.received) {
                 counter.store(0, Relaxed);
             }
             s.working.store(false, Relaxed);
@@ -75,6 +83,10 @@ impl Counters {
 
     pub(super) fn set_nodes(&self, id: usize, nodes: u64) {
         self.slots[id].nodes.store(nodes, Relaxed);
+    }
+
+    pub(super) fn set_line(&self, id: usize, line: Option<TreePath>) {
+        self.slots[id].line.store(line.map_or(0, |l| l.packed() | LINE_PRESENT), Relaxed);
     }
 
     pub(super) fn set_working(&self, id: usize, working: bool) {
@@ -123,6 +135,10 @@ impl Counters {
                 received: load(&s.received),
                 splits: s.splits.load(Relaxed),
                 aborted_nodes: s.aborted_nodes.load(Relaxed),
+                line: match s.line.load(Relaxed) {
+                    0 => None,
+                    packed => Some(TreePath::from_packed(packed & !LINE_PRESENT)),
+                },
             })
             .collect()
     }

@@ -15,7 +15,7 @@ pub use sim::Sim;
 pub use threads::{available_processors, run_on_threads, Threads};
 
 use crate::tt::Access;
-use crate::search::TreeEvent;
+use crate::search::{TreeEvent, TreePath};
 
 /// Something that runs processor programs: real threads, or a simulated computer.
 pub trait Machine {
@@ -55,6 +55,11 @@ pub trait Program {
     fn step(&mut self, processor: &mut dyn Processor<Self::Message>) -> Activity;
     /// Positions this processor visited in the current search.
     fn nodes(&self) -> u64;
+    /// The line of the search it is stepping now, from the root (for watchers; sampled
+    /// now and then). `None` when it is on no line: idle, or searching no single path.
+    fn line(&self) -> Option<TreePath> {
+        None
+    }
 }
 
 /// Something a program wants counted besides nodes and messages.

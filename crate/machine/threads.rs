@@ -198,12 +198,14 @@ fn drive<M: Payload>(program: &mut dyn Program<Message = M>, mut processor: Thre
         until_publish -= 1;
         if until_publish == 0 {
             counters.set_nodes(id, program.nodes());
+            counters.set_line(id, if working { program.line() } else { None });
             until_publish = PUBLISH_INTERVAL;
         }
     }
     let end = now_ms();
     add_time(counters, id, working, end - since);
     counters.set_nodes(id, program.nodes());
+    counters.set_line(id, None);
     counters.set_working(id, false);
     end
 }

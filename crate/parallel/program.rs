@@ -3,7 +3,7 @@
 //! first processor to complete an iteration answers it for all ([`Deepest`]).
 
 use crate::machine::{Activity, MessageKind, Payload, Processor, Program};
-use crate::search::{Control, Deepening, Limits, Listener, NoReports, SearchResult, SearchSettings, Searcher};
+use crate::search::{Control, Deepening, Limits, Listener, NoReports, SearchResult, SearchSettings, Searcher, TreePath};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
@@ -152,5 +152,9 @@ impl<L: Listener> Program for DeepeningProgram<'_, L> {
 
     fn nodes(&self) -> u64 {
         self.searcher.nodes()
+    }
+
+    fn line(&self) -> Option<TreePath> {
+        self.deepening.as_ref().and_then(|_| self.searcher.line())
     }
 }

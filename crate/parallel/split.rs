@@ -19,7 +19,7 @@ use super::message::Message;
 use super::program::{forward_tree_events, pass_accesses, Task};
 use super::pvsplit_aware::{self, Speedometer};
 use crate::machine::{broadcast, random_other, Activity, Note, Processor, Program};
-use crate::search::{Control, Deepening, Listener, NoReports, Notice, Progress, SearchOptions, SearchResult, Searcher, SplitCandidate, SplitWindow, Subproblem};
+use crate::search::{Control, Deepening, Listener, NoReports, Notice, Progress, SearchOptions, SearchResult, Searcher, SplitCandidate, SplitWindow, Subproblem, TreePath};
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
 
@@ -542,5 +542,10 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         // Every searcher counts from this search's start, wherever it is now.
         let in_use: u64 = self.contexts.iter().map(|c| c.searcher.nodes()).sum();
         in_use + self.own.as_ref().map_or(0, |s| s.nodes()) + self.spares.iter().map(|s| s.nodes()).sum::<u64>()
+    }
+
+    fn line(&self) -> Option<TreePath> {
+        // The search it steps: the oldest that can go on.
+        self.contexts.iter().find(|c| !c.waiting).and_then(|c| c.searcher.line())
     }
 }

@@ -137,13 +137,24 @@ pub struct WorkerActivity {
     pub idle_ms: u64,
     /// Messages it sent, as [kind name, count] pairs (only kinds it sent).
     pub sent: Vec<(&'static str, u64)>,
+    /// Messages it received, of every kind.
+    pub received: u64,
     /// Subtrees it handed to other workers.
     pub splits: u64,
+    /// The first plies of the line it is on, from the root, as UCI moves separated by
+    /// spaces ("" for the root itself); absent when it is on no line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<String>,
 }
 
 impl From<&ProcessorSnapshot> for WorkerActivity {
     fn from(p: &ProcessorSnapshot) -> Self {
         let sent = MessageKind::ALL.iter().map(|k| (k.name(), p.sent[k.index()])).filter(|&(_, n)| n > 0).collect();
-        WorkerActivity { busy: p.working, nodes: p.nodes, busy_ms: p.busy_us / 1000, idle_ms: p.idle_us / 1000, sent, splits: p.splits }
+        let line = p.line.map(|path| {
+            let mut text = String::new();
+            path.write_uci(&mut text);
+            text
+        });
+        WorkerActivity { busy: p.working, nodes: p.nodes, busy_ms: p.busy_us / 1000, idle_ms: p.idle_us / 1000, sent, received: p.received.iter().sum(), splits: p.splits, line }
     }
 }

@@ -380,6 +380,21 @@ describe('Lab', () => {
     assert.equal(snap.boardFen?.split(' ')[0], '3r1k2/4npp1/1ppr3p/p6P/P2PPPP1/1NR5/5K2/2R5', 'the board shows the searched position');
     const fen = await page.evaluate(() => window.uciTraffic.findLast((l) => l.startsWith('> position fen ')));
     assert.match(fen, /^> position fen 3r1k2\/4npp1\/1ppr3p\/p6P\/P2PPPP1\/1NR5\/5K2\/2R5 w/, 'the form\'s position');
+    // Clicking a worker shows the line it is on: its first plies in SAN, and their end on the board.
+    const last = snap.drawn.processors - 1;
+    const [x, y] = await page.evaluate((p) => window.__lab.processorPoint(p), last);
+    const canvas = await page.locator('.lab-canvas').boundingBox();
+    await page.mouse.click(canvas.x + x, canvas.y + y);
+    await page.waitForFunction((p) => new RegExp(`^P${p} on (?!the root)`).test(window.__lab.snapshot().nodeText), last, { timeout: 15000 });
+    const shown = await snapshot(page);
+    const san = shown.nodeText.match(/^P\d+ on (.*?)(?: …)? \(/)[1].split(' ');
+    const chess = new Chess(fen.slice('> position fen '.length));
+    for (const move of san) chess.move(move);
+    assert.equal(shown.boardFen, chess.fen(), `the board shows the end of ${san.join(' ')}`);
+    // Its tooltip counts what it received too (DTS's workers answer each other's HELP).
+    await page.mouse.move(canvas.x + x + 1, canvas.y + y);
+    const received = Number((await page.textContent('.lab-tooltip')).match(/received (\d+)/)[1]);
+    assert.ok(pool < 2 || received > 0, `P${last} received ${received} messages`);
     await page.screenshot({ path: join(RESULTS, 'lab-threads.png') });
     await page.click('[data-lab="threads"]');
     assert.equal((await snapshot(page)).source, 'simulator');

@@ -80,6 +80,17 @@ impl TreePath {
         moves | (self.len().min(MAX_TREE_PLY) as u64) << (MOVE_BITS * MAX_TREE_PLY as u32)
     }
 
+    /// The path [`TreePath::packed`] gave.
+    pub fn from_packed(packed: u64) -> TreePath {
+        let len = (packed >> (MOVE_BITS * MAX_TREE_PLY as u32)) as usize & 7;
+        let mut path = TreePath::default();
+        for (i, slot) in path.moves.iter_mut().enumerate().take(len.min(MAX_TREE_PLY)) {
+            *slot = (packed >> (MOVE_BITS * i as u32)) as u16 & ((1 << MOVE_BITS) - 1);
+        }
+        path.len = len.min(MAX_TREE_PLY) as u8;
+        path
+    }
+
     /// The moves as UCI text separated by spaces (the trace's `path`).
     pub fn write_uci(&self, out: &mut String) {
         for (i, mv) in self.moves().enumerate() {
@@ -164,6 +175,24 @@ impl Searcher {
             }
         }
         path
+    }
+
+    /// The line this searcher is on: the first [`MAX_TREE_PLY`] moves from the root of the
+    /// whole search to its current node, short of a null move (a watcher's view of where
+    /// a processor is; it costs a few frames' look, so callers sample it now and then).
+    /// `None` when its subproblem lies below a null move.
+    pub fn line(&self) -> Option<TreePath> {
+        let mut path = self.tree_base;
+        if !path.is_moves() {
+            return None;
+        }
+        for f in self.frames[..self.top].iter().take(MAX_TREE_PLY.saturating_sub(path.len())) {
+            match (f.phase, f.current) {
+                (Phase::Awaiting(Pending::NullMove | Pending::NullVerify), _) | (_, None) => break,
+                (_, Some(mv)) => path.push(to_standard_castling(&f.board, mv)),
+            }
+        }
+        Some(path)
     }
 
     /// The path to frame `index`, if its nodes are reported.

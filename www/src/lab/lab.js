@@ -217,8 +217,14 @@ export class Lab {
     tree.addEventListener('mouseleave', () => (treeTooltip.hidden = true));
   }
 
-  /** Processor `p`'s current subtree in words: its innermost open node (or the last it entered). */
+  /** Processor `p`'s current subtree in words: its innermost open node (or the last it
+   * entered); for a real worker, the line it is on. */
   subtreeText(p) {
+    if (this.playback instanceof ThreadsActivity) {
+      const line = this.playback.line(p);
+      if (!line) return 'on no single line now: idle, or (TDSAB) working through a queue of nodes';
+      return `on ${line.san.length ? line.san.join(' ') : 'the root'}${line.san.length < 4 ? '' : ' …'}`;
+    }
     const node = this.playback?.tree?.current(p);
     if (!node) return this.playback?.tree ? 'no node of the top plies yet' : '';
     const path = node.san.length ? node.san.join(' ') : 'root';
@@ -235,13 +241,13 @@ export class Lab {
 
   /** Shows processor `p`'s current node on the Lab's board. */
   showNode(p) {
+    if (p !== null && this.playback instanceof ThreadsActivity) return this.showWorkerLine(p);
     const node = p === null ? null : this.playback?.tree?.current(p);
     if (!node?.fen) {
-      // The real threads' search (its job, or the activity drawn once it ended) has a
-      // position but no current nodes.
+      // The real threads' search (its job, or the activity drawn once it ended).
       const realThreads = this.threads?.job ?? (this.playback instanceof ThreadsActivity ? this.playback : null);
       this.el.nodeText.textContent = realThreads
-        ? 'The searched position (real threads report no current node).'
+        ? 'The searched position. Click a worker to see the line it is on.'
         : p === null
           ? 'The searched position. Click a processor to see its current node.'
           : `P${p} has not entered a node of the top plies yet.`;
@@ -257,6 +263,17 @@ export class Lab {
     this.board.show(chess, { movable: null, lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : undefined });
     this.boardFen = node.fen;
     this.el.nodeText.textContent = `P${p}: ${this.subtreeText(p)}`;
+  }
+
+  /** Shows where real worker `p` is: the position at the end of its line's first plies. */
+  showWorkerLine(p) {
+    const pb = this.playback;
+    const line = pb.line(p);
+    const fen = line?.fen ?? pb.fen;
+    this.el.nodeText.textContent = line ? `P${p} ${this.subtreeText(p)} (the first plies of its line, sampled every quarter second).` : `P${p} is ${this.subtreeText(p)}.`;
+    if (this.boardFen === fen) return;
+    this.board.show(new Chess(fen), { movable: null, lastMove: line?.lastMove });
+    this.boardFen = fen;
   }
 
   /** Shows or hides the view (the app's tab); the animation runs only while shown. */
@@ -490,7 +507,7 @@ export class Lab {
 
   readout() {
     const pb = this.playback;
-    if (this.view.selected !== null && pb instanceof Playback) this.showNode(this.view.selected);
+    if (this.view.selected !== null && pb) this.showNode(this.view.selected);
     if (!pb) {
       this.el.readout.textContent = '';
       return;
@@ -644,6 +661,7 @@ export class Lab {
       nextCode: pb instanceof Playback && !pb.atEnd ? pb.events.code[pb.cursor] : null,
       selected: this.view.selected,
       boardFen: this.boardFen,
+      nodeText: this.el.nodeText.textContent,
       table: this.tableRows,
       sweep: { state: this.sweepState, points: this.sweepPoints, fit: this.sweepCharts?.fit ?? null, plotted: this.sweepCharts?.plotted() ?? null },
     };

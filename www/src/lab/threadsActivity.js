@@ -1,8 +1,10 @@
 // The real threads view's source: the Play engine's web workers as the processors of a
 // shared-memory machine, from the `workers` events its engine worker posts while it
 // searches (www/engine/worker.js: busy, nodes, busyMs, idleMs, sent [kind, count] pairs,
-// splits). It offers what the drawing and the charts read from a Playback, with wall-clock
-// time in place of virtual time; there are no per-message events, so no messages move.
+// received, splits, line). It offers what the drawing and the charts read from a Playback, with
+// wall-clock time in place of virtual time; there are no per-message events, so no
+// messages move, and no tree: each worker tells only the first plies of the line it is on.
+import { Chess } from 'chess.js';
 import { STATES } from './eventColumns.js';
 import { processorTotals } from './playback.js';
 
@@ -22,6 +24,10 @@ export class ThreadsActivity {
     this.sent = new Uint32Array(processors);
     this.received = new Uint32Array(processors);
     this.splits = new Uint32Array(processors);
+    /** Per worker: the line it is on as UCI moves from the root ('' the root), or null. */
+    this.lines = new Array(processors).fill(null);
+    /** Per worker: the last line put into SAN, `{ uci, line }`. */
+    this.shownLines = new Array(processors).fill(null);
     this.kindCounts = new Uint32Array(kinds.length);
     this.linkActive = new Uint16Array(drawing.links.length);
     this.flights = [];
@@ -33,7 +39,7 @@ export class ThreadsActivity {
     this.complete = false;
   }
 
-  /** Takes one `workers` event: `[{ busy, nodes, busyMs, idleMs, sent, splits }]`. */
+  /** Takes one `workers` event: `[{ busy, nodes, busyMs, idleMs, sent, received, splits, line }]`. */
   receive(workers) {
     const now = performance.now();
     this.started ??= now;
@@ -45,6 +51,8 @@ export class ThreadsActivity {
       this.stateCounts[this.state[p]]++;
       this.nodes[p] = w.nodes ?? 0;
       this.splits[p] = w.splits ?? 0;
+      this.received[p] = w.received ?? 0;
+      this.lines[p] = typeof w.line === 'string' ? w.line : null;
       let sent = 0;
       for (const [kind, count] of w.sent ?? []) {
         sent += count;
@@ -58,6 +66,17 @@ export class ThreadsActivity {
     this.linkActive.fill(this.stateCounts[0] > 0 ? 1 : 0);
   }
 
+  /**
+   * The line worker `p` is on: `{ san, fen, lastMove }` (the position at its end, the last
+   * move as [from, to]), or null when it is on none.
+   */
+  line(p) {
+    const uci = this.lines[p];
+    if (uci === null || uci === undefined) return null;
+    if (this.shownLines[p]?.uci !== uci) this.shownLines[p] = { uci, line: playLine(this.fen, uci) };
+    return this.shownLines[p].line;
+  }
+
   linkLoad() {
     return this.busyShare;
   }
@@ -69,4 +88,22 @@ export class ThreadsActivity {
   totals() {
     return processorTotals(this);
   }
+}
+
+/** Plays `uci` (moves separated by spaces) from `fen`; stops at a move that is not legal. */
+function playLine(fen, uci) {
+  const chess = new Chess(fen);
+  const san = [];
+  let lastMove;
+  for (const move of uci.split(' ').filter(Boolean)) {
+    let played;
+    try {
+      played = chess.move({ from: move.slice(0, 2), to: move.slice(2, 4), promotion: move[4] });
+    } catch {
+      break;
+    }
+    san.push(played.san);
+    lastMove = [played.from, played.to];
+  }
+  return { san, fen: chess.fen(), lastMove };
 }

@@ -23,7 +23,7 @@ const MIN_NODE_PX = 0.75;
 /** What the tree panel says before a replay has drawn any node. */
 export const UNTREED_REPLAY = ['The top of the search tree appears here as the replay runs.', '(TDSAB hands its top nodes around as messages: not drawn.)'];
 /** What it says while the real threads are shown: they report activity, not their tree. */
-export const UNTREED_THREADS = ['Real threads report their activity, not their tree:', 'the tree is drawn for simulated runs (Run).'];
+export const UNTREED_THREADS = ['Real threads report their activity and the line each is on', '(click a worker), not their tree: the tree is drawn for', 'simulated runs (Run).'];
 
 /** A processor's colour: hues spread by the golden angle, so neighbours differ. */
 export function processorColor(p, lightness = 48) {
