@@ -168,18 +168,29 @@ function resultFromHeader(result) {
 }
 
 /**
- * SAN of a line of UCI moves from a position, stopping at the first illegal move.
- * @returns {string[]}
+ * Plays a line of UCI moves from a position, stopping at the first illegal move (a line
+ * sampled from a search that moved on, say): the SAN of the moves played, the position
+ * they reach, the last one's squares, and whether every move was played.
+ * @returns {{ san: string[], fen: string, lastMove?: [string, string], complete: boolean }}
  */
-export function lineToSan(fen, uciMoves, max = Infinity) {
+export function playUciLine(fen, uciMoves) {
   const chess = new Chess(fen);
-  const sans = [];
-  for (const uci of uciMoves.slice(0, max)) {
+  const san = [];
+  let lastMove;
+  for (const uci of uciMoves) {
+    let move;
     try {
-      sans.push(chess.move(uciToMove(uci)).san);
+      move = chess.move(uciToMove(uci));
     } catch {
-      break;
+      return { san, fen: chess.fen(), lastMove, complete: false };
     }
+    san.push(move.san);
+    lastMove = [move.from, move.to];
   }
-  return sans;
+  return { san, fen: chess.fen(), lastMove, complete: true };
+}
+
+/** SAN of the first `max` moves of a line of UCI moves, up to the first illegal one. */
+export function lineToSan(fen, uciMoves, max = Infinity) {
+  return playUciLine(fen, uciMoves.slice(0, max)).san;
 }

@@ -30,7 +30,7 @@ notice.textContent = isolationMessage(device);
 notice.hidden = device.isolated;
 document.body.classList.toggle('not-isolated', !device.isolated);
 
-const workerView = new WorkerView($('.worker-view'));
+const workerView = new WorkerView($('.worker-view'), () => engine.current && { fen: engine.current.fen, moves: engine.current.moves });
 const engine = new EngineClient({
   // A plain module worker served as a static file next to the page (not bundled).
   createWorker: () => new Worker(new URL('engine/worker.js', document.baseURI), { type: 'module', name: 'meshmate-engine' }),

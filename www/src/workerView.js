@@ -1,13 +1,22 @@
 // A small live view of the engine's workers, fed by the structured events the engine
 // worker posts: which build runs (threaded with its pool of web workers, or single), the
 // search speed, and, when the engine reports them, one row per worker with its state
-// (busy or idle) and node count.
+// (busy or idle), node count and the first plies of the line it is on.
 import { formatCount, formatNps } from './format.js';
 import { oncePerFrame } from './frame.js';
+import { playUciLine } from './game.js';
 
 export class WorkerView {
-  constructor(el) {
+  /**
+   * @param {HTMLElement} el
+   * @param {() => ({ fen: string, moves?: string[] } | null)} searchedPosition the position
+   *   the engine searches now (the workers' lines start there), or null
+   */
+  constructor(el, searchedPosition = () => null) {
     this.el = el;
+    this.searchedPosition = searchedPosition;
+    /** The last line put into SAN: `{ key, san }` per worker. */
+    this.shownLines = [];
     el.innerHTML = '<div class="worker-build">Engine starting…</div><div class="worker-speed"></div><div class="worker-rows"></div>';
     this.build = el.querySelector('.worker-build');
     this.speed = el.querySelector('.worker-speed');
@@ -45,8 +54,21 @@ export class WorkerView {
             `<span class="worker-id">#${i}</span>` +
             `<span class="worker-state">${w.busy ? 'busy' : 'idle'}</span>` +
             `<span class="worker-bar"><span style="width:${(((w.nodes ?? 0) / maxNodes) * 100).toFixed(1)}%"></span></span>` +
-            `<span class="worker-nodes">${(w.nodes ?? 0).toLocaleString('en')}</span></div>`,
+            `<span class="worker-nodes">${(w.nodes ?? 0).toLocaleString('en')}</span>` +
+            `<span class="worker-line">${w.busy ? this.lineText(i, w.line) : ''}</span></div>`,
         )
         .join('');
+  }
+
+  /** Worker `i`'s line (UCI moves from the searched position) in SAN, or '' if unknown. */
+  lineText(i, uci) {
+    const position = this.searchedPosition();
+    if (typeof uci !== 'string' || !uci || !position) return '';
+    const key = `${position.fen} ${(position.moves ?? []).join(' ')} | ${uci}`;
+    if (this.shownLines[i]?.key !== key) {
+      const played = position.moves ?? [];
+      this.shownLines[i] = { key, san: playUciLine(position.fen, [...played, ...uci.split(' ')]).san.slice(played.length).join(' ') };
+    }
+    return this.shownLines[i].san;
   }
 }

@@ -3,6 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { Chess } from 'chess.js';
 import { RESULTS, collectErrors, rankNumbersOffTheirRanks, recordUciTraffic, servedApp, startServer } from './browser.mjs';
 
 const ENGINE_READY_MS = 90000;
@@ -257,6 +258,12 @@ describe('meshmate app in Chromium', () => {
     await page.click('[data-mode="analyse"]');
     await page.waitForSelector('.analysis-line', { timeout: ENGINE_MOVE_MS });
     await page.waitForFunction((n) => document.querySelectorAll('.worker-row.busy').length === n, threads.length, { timeout: ENGINE_MOVE_MS });
+    // Each busy worker shows the line it is on, in SAN from the analysed position.
+    await page.waitForFunction(() => [...document.querySelectorAll('.worker-row.busy')].every((row) => row.querySelector('.worker-line').textContent.includes(' ')), null, { timeout: ENGINE_MOVE_MS });
+    for (const line of await page.locator('.worker-row.busy .worker-line').allTextContents()) {
+      const chess = new Chess();
+      for (const san of line.split(' ')) assert.doesNotThrow(() => chess.move(san), `${line}: ${san} is not legal there`);
+    }
     // Another algorithm reaches the engine while it analyses.
     await page.selectOption('[name="algorithm"]', 'lazysmp');
     await page.waitForFunction(() => window.uciTraffic.includes('> setoption name Algorithm value lazysmp'), null, { timeout: ENGINE_MOVE_MS });

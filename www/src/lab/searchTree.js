@@ -4,7 +4,7 @@
 // Each processor's open nodes are kept too (its "current subtree" for the hover and the
 // board). Moves arrive as numbers (crate/wasm/lab.rs `tree_words`) and get their SAN from
 // chess.js, played from the run's position.
-import { Chess } from 'chess.js';
+import { playUciLine } from '../game.js';
 import { EV } from './eventColumns.js';
 
 /** Node types by the simulator's index. */
@@ -29,17 +29,9 @@ export function decodePath(b, c, length) {
 }
 
 /** Plays UCI moves from `fen`: the SAN of each and the final position (null if one is illegal). */
-export function playLine(fen, uciMoves) {
-  const chess = new Chess(fen);
-  const san = [];
-  for (const uci of uciMoves) {
-    try {
-      san.push(chess.move({ from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] || undefined }).san);
-    } catch {
-      return null;
-    }
-  }
-  return { san, fen: chess.fen() };
+function playLine(fen, uciMoves) {
+  const line = playUciLine(fen, uciMoves);
+  return line.complete ? line : null;
 }
 
 export class SearchTree {

@@ -4,7 +4,7 @@
 // received, splits, line). It offers what the drawing and the charts read from a Playback, with
 // wall-clock time in place of virtual time; there are no per-message events, so no
 // messages move, and no tree: each worker tells only the first plies of the line it is on.
-import { Chess } from 'chess.js';
+import { playUciLine } from '../game.js';
 import { STATES } from './eventColumns.js';
 import { processorTotals } from './playback.js';
 
@@ -73,7 +73,7 @@ export class ThreadsActivity {
   line(p) {
     const uci = this.lines[p];
     if (uci === null || uci === undefined) return null;
-    if (this.shownLines[p]?.uci !== uci) this.shownLines[p] = { uci, line: playLine(this.fen, uci) };
+    if (this.shownLines[p]?.uci !== uci) this.shownLines[p] = { uci, line: playUciLine(this.fen, uci.split(' ').filter(Boolean)) };
     return this.shownLines[p].line;
   }
 
@@ -90,20 +90,3 @@ export class ThreadsActivity {
   }
 }
 
-/** Plays `uci` (moves separated by spaces) from `fen`; stops at a move that is not legal. */
-function playLine(fen, uci) {
-  const chess = new Chess(fen);
-  const san = [];
-  let lastMove;
-  for (const move of uci.split(' ').filter(Boolean)) {
-    let played;
-    try {
-      played = chess.move({ from: move.slice(0, 2), to: move.slice(2, 4), promotion: move[4] });
-    } catch {
-      break;
-    }
-    san.push(played.san);
-    lastMove = [played.from, played.to];
-  }
-  return { san, fen: chess.fen(), lastMove };
-}
