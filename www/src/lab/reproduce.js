@@ -13,7 +13,8 @@ export const PRESET_COLUMNS = ['position', 'algorithm', 'p', 'N', 'T (virtual ms
 /**
  * Each preset: the button's `id` (data-lab="reproduce" for Zugzwang, "reproduce-<id>" for
  * the others), what it shows, the form settings, the algorithms run on each position, and
- * the published rows (PRESET_COLUMNS order).
+ * the published figures: `{ label, algorithm, processors?, speedup? }` (what the paper
+ * gives; the other columns stay empty).
  */
 export const PRESETS = [
   {
@@ -23,7 +24,7 @@ export const PRESETS = [
     note: 'the paper reports SPE 34.77 on 64 processors at 7 plies (its Figure 5); 16 processors and 5 plies give less. Switch Search to modern to see how selective search leaves little to share.',
     settings: { algorithm: 'ybwc', net: 'debruijn', processors: 16, preset: 't800', search: 'period', depth: 5, seed: 1 },
     positions: BRATKO_KOPEC.positions.slice(0, 4),
-    published: [['Zugzwang, Figure 5 (published)', 'ybwc', 64, '', '', '', '', '34.77', '', '', '']],
+    published: [{ label: 'Zugzwang, Figure 5 (published)', algorithm: 'ybwc', processors: 64, speedup: '34.77' }],
   },
   {
     id: 'crayblitz',
@@ -32,7 +33,7 @@ export const PRESETS = [
     note: 'the paper reports a mean speedup of 11.1 on 16 processors over its 24 positions at 10 to 11 plies.',
     settings: { algorithm: 'dts', net: 'bus', processors: 16, preset: 'c916', search: 'period', depth: 5, seed: 1 },
     positions: CRAY_BLITZ.positions.slice(0, 4),
-    published: [['Cray Blitz, Table 6 (published)', 'dts', 16, '', '', '', '', '11.1', '', '', '']],
+    published: [{ label: 'Cray Blitz, Table 6 (published)', algorithm: 'dts', processors: 16, speedup: '11.1' }],
   },
   {
     id: 'startech',
@@ -41,7 +42,7 @@ export const PRESETS = [
     note: "StarTech's own a and b were not at hand here; the sweep charts show W/P, C and the fitted a·W/P + b·C against p.",
     settings: { algorithm: 'jamboree', net: 'fattree', processors: 16, preset: 'cm5', search: 'modern', depth: 4, seed: 1 },
     positions: BRATKO_KOPEC.positions.slice(0, 3),
-    published: [['StarTech (published a, b not at hand)', 'jamboree', '', '', '', '', '', '', '', '', '']],
+    published: [{ label: 'StarTech (published a, b not at hand)', algorithm: 'jamboree' }],
     sweep: true,
   },
   {
@@ -51,7 +52,7 @@ export const PRESETS = [
     note: "Kishimoto and Schaeffer's Tables 1–2 (8 to 64 processors) were not at hand here; sync = idle share, comm = message-handling share.",
     settings: { algorithm: 'tdsab', net: 'full', processors: 16, preset: 'p3-ethernet', search: 'modern', depth: 5, seed: 1 },
     positions: BRATKO_KOPEC.positions.slice(0, 3),
-    published: [['TDSAB, Tables 1–2 (published figures not at hand)', 'tdsab', '8–64', '', '', '', '', '', '', '', '']],
+    published: [{ label: 'TDSAB, Tables 1–2 (published figures not at hand)', algorithm: 'tdsab', processors: '8–64' }],
   },
   {
     id: 'lan',
@@ -94,5 +95,11 @@ export function reproduceRows(preset, rows, reports) {
       mean((r) => r.searchOverhead).toFixed(3), mean((r) => r.speedup).toFixed(2), fixed(parallelism, 2), mean((r) => r.synchronization).toFixed(3), mean((r) => r.communication).toFixed(3),
     ]);
   }
-  return [...rows, ...means, ...preset.published];
+  return [...rows, ...means, ...preset.published.map(publishedCells)];
+}
+
+/** A published figure as a table row: the paper's cells under their columns, the rest empty. */
+function publishedCells({ label, algorithm, processors = '', speedup = '' }) {
+  const cells = { position: label, algorithm, p: processors, SPE: speedup };
+  return PRESET_COLUMNS.map((column) => cells[column] ?? '');
 }
