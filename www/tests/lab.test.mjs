@@ -380,6 +380,8 @@ describe('Lab', () => {
     assert.equal(snap.boardFen?.split(' ')[0], '3r1k2/4npp1/1ppr3p/p6P/P2PPPP1/1NR5/5K2/2R5', 'the board shows the searched position');
     const fen = await page.evaluate(() => window.uciTraffic.findLast((l) => l.startsWith('> position fen ')));
     assert.match(fen, /^> position fen 3r1k2\/4npp1\/1ppr3p\/p6P\/P2PPPP1\/1NR5\/5K2\/2R5 w/, 'the form\'s position');
+    // Each busy worker's line is written beside it.
+    await page.waitForFunction(() => window.__lab.snapshot().drawn.lines >= 1, null, { timeout: 15000 });
     // Clicking a worker shows the line it is on: its first plies in SAN, and their end on the board.
     const last = snap.drawn.processors - 1;
     const [x, y] = await page.evaluate((p) => window.__lab.processorPoint(p), last);

@@ -6,6 +6,9 @@
 import { fitCanvas } from './canvasFit.js';
 import { STATES } from './eventColumns.js';
 
+/** Most real workers whose lines are written beside them. */
+const MAX_LINE_LABELS = 16;
+
 /** Most processors drawn one by one; above, the aggregate view. */
 export const DETAIL_LIMIT = 128;
 
@@ -136,6 +139,7 @@ export class NetworkView {
       }
     }
     this.drawLabels(r);
+    const lines = this.drawLines(r, playback);
     let messages = 0;
     if (playback) {
       for (const flight of playback.flights) {
@@ -151,7 +155,7 @@ export class NetworkView {
       }
     }
     this.seen += messages;
-    this.lastFrame = { processors: drawing.processors, messages, seen: this.seen, mode: 'detailed' };
+    this.lastFrame = { processors: drawing.processors, messages, seen: this.seen, mode: 'detailed', lines };
   }
 
   drawLabels(r) {
@@ -174,6 +178,25 @@ export class NetworkView {
       ctx.fillStyle = '#00e5ff';
       ctx.fillText(`P${this.selected}`, x, y + r + 12);
     }
+  }
+
+  /** Real workers tell the line they are on (see ThreadsActivity.line): written beside
+   * each, in SAN, while there are few enough to read. Returns how many were written. */
+  drawLines(r, playback) {
+    if (typeof playback?.line !== 'function' || this.drawing.processors > MAX_LINE_LABELS) return 0;
+    const { ctx } = this;
+    ctx.textAlign = 'left';
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.fillStyle = '#c9d1d9';
+    let written = 0;
+    for (let p = 0; p < this.drawing.processors; p++) {
+      const line = playback.line(p);
+      if (!line?.san.length) continue;
+      const [x, y] = this.point(p);
+      ctx.fillText(line.san.join(' '), x + r + 8, y);
+      written++;
+    }
+    return written;
   }
 
   /** Grid geometry of the aggregate view: processors on the left, links on the right. */
