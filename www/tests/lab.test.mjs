@@ -417,6 +417,48 @@ describe('Lab', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('measure on this device: the form\'s algorithm against the serial search on the Play engine\'s workers, round by round', { timeout: 180000 }, async (t) => {
+    const { page, errors } = await openLab(t, { initScript: recordUciTraffic });
+    await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 90000 });
+    const pool = await page.evaluate(() => Number(document.querySelector('.worker-build')?.dataset.pool ?? 1));
+    await setForm(page, { algorithm: 'abdada', position: 'BK.02' });
+    await page.click('[data-lab="measure"]');
+    if (pool < 2) {
+      await page.waitForFunction(() => /no speedup to measure/.test(window.__lab.snapshot().statusText));
+      return;
+    }
+    assert.equal(await page.getAttribute('[data-lab="measure"]', 'aria-pressed'), 'true');
+    await page.waitForFunction(() => /^On this device/.test(window.__lab.snapshot().statusText), null, { timeout: 150000 });
+    const { table, statusText } = await snapshot(page);
+    // Five rounds and the pooled row, each against its own serial search at one depth.
+    assert.deepEqual(table.map((row) => String(row[0])), ['1', '2', '3', '4', '5', 'all']);
+    const depth = Number(table[0][3]);
+    assert.ok(depth >= 6, `depth ${depth}`);
+    for (const row of table) {
+      assert.deepEqual([row[1], Number(row[2]), Number(row[3])], ['abdada', Math.min(pool, 16), depth]);
+      assert.ok(Number(row[4]) > 0 && Number(row[5]) > 0 && Number(row[6]) > 0 && Number(row[7]) > 0, row.join(' '));
+    }
+    const [t1, tp] = [Number(table[5][4]), Number(table[5][5])];
+    assert.equal(Number(table[5][4]), table.slice(0, 5).reduce((s, row) => s + Number(row[4]), 0), 'the pooled T(1) is the sum');
+    assert.match(statusText, new RegExp(`abdada on ${Math.min(pool, 16)} web workers .* BK\\.02 at depth ${depth}: SPE ${(t1 / tp).toFixed(2).replace('.', '\\.')}`));
+    figures.push(`On this device: ${statusText}`);
+    // The engine was asked for exactly that: serial on one thread, then abdada on the pool, to the depth.
+    const sent = await page.evaluate(() => window.uciTraffic.filter((l) => /^> (setoption name (Threads|Algorithm)|go )/.test(l)));
+    assert.ok(sent.includes('> setoption name Algorithm value serial') && sent.includes('> setoption name Threads value 1'), sent.join('\n'));
+    assert.ok(sent.includes('> setoption name Algorithm value abdada'), sent.join('\n'));
+    assert.equal(sent.filter((l) => l === `> go depth ${depth}`).length, 10, sent.join('\n'));
+    assert.equal(await page.getAttribute('[data-lab="measure"]', 'aria-pressed'), 'false');
+    assert.equal((await snapshot(page)).boardFen?.split(' ')[0], '3r1k2/4npp1/1ppr3p/p6P/P2PPPP1/1NR5/5K2/2R5', 'the board shows the measured position');
+    await page.screenshot({ path: join(RESULTS, 'lab-device.png') });
+    // A second press stops a measurement at once, and the engine is free again.
+    await page.click('[data-lab="measure"]');
+    await page.click('[data-lab="measure"]');
+    await page.waitForFunction(() => /^(Measurement stopped|On this device)/.test(window.__lab.snapshot().statusText), null, { timeout: 10000 });
+    assert.equal(await page.getAttribute('[data-lab="measure"]', 'aria-pressed'), 'false');
+    await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 10000 });
+    assert.deepEqual(errors, []);
+  });
+
   test('presentation mode: large type and the algorithm explained', { timeout: 120000 }, async (t) => {
     const { page, errors } = await openLab(t);
     const before = await page.evaluate(() => parseFloat(getComputedStyle(document.body).fontSize));

@@ -16,6 +16,7 @@ import { MARK_COLORS, TYPE_COLORS, TreeView, UNTREED_THREADS, describeNode, proc
 import { ThreadsActivity } from './threadsActivity.js';
 import { COLUMNS, ResultsTable, rowCells } from './resultsTable.js';
 import { PRESETS, PRESET_COLUMNS, presetCells, reproduceRows } from './reproduce.js';
+import { DEVICE_COLUMNS, DeviceSpeedup, PROBE_MS, ROUNDS, deviceRows, pooled, searchOverhead, speedup } from './deviceSpeedup.js';
 
 /** Virtual time per wall second offered by the speed menu, in ns ('auto': the run in AUTO_SECONDS). */
 const SPEEDS = [
@@ -51,6 +52,8 @@ export class Lab {
     /** The real threads view, or null: its search (an engine job), whether that ended, and
      * the drawing of its workers (a promise, made at their first report). */
     this.threads = null;
+    /** The running measurement on this device (a DeviceSpeedup), or null. */
+    this.device = null;
     root.innerHTML = `
       <div class="lab-grid">
         <div class="lab-left">
@@ -70,6 +73,7 @@ export class Lab {
             <label>Speed <select name="speed">${SPEEDS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
             <button type="button" data-lab="present" aria-pressed="false" title="Large type, high contrast">Presentation</button>
             <button type="button" data-lab="threads" aria-pressed="false" title="The Play engine's web workers searching this position with this algorithm">Real threads</button>
+            <button type="button" data-lab="measure" aria-pressed="false" title="Time-to-depth speedup of this algorithm on this device's web workers against the serial search, at this position">Measure on this device</button>
           </div>
           <p class="lab-status" role="status"></p>
           <div class="lab-views">
@@ -166,6 +170,7 @@ export class Lab {
     });
     for (const preset of PRESETS) on(presetButton(preset), () => this.reproduce(preset));
     on('threads', () => (this.threads && !this.threads.ended ? this.stopThreads() : this.watchThreads()));
+    on('measure', () => (this.device ? this.device.stop() : this.measureOnDevice()));
     on('export-trace', async () => {
       try {
         download(await this.client.exportTrace(), `meshmate-trace-${this.fileStem()}.jsonl`);
@@ -252,17 +257,19 @@ export class Lab {
           ? 'The searched position. Click a processor to see its current node.'
           : `P${p} has not entered a node of the top plies yet.`;
       const fen = realThreads ? realThreads.fen : this.lastRequest?.fen;
-      if (fen && this.boardFen !== fen) {
-        this.board.show(new Chess(fen), { movable: null });
-        this.boardFen = fen;
-      }
+      if (fen) this.showBoard(fen);
       return;
     }
-    const chess = new Chess(node.fen);
     const last = node.path[node.path.length - 1];
-    this.board.show(chess, { movable: null, lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : undefined });
-    this.boardFen = node.fen;
+    this.showBoard(node.fen, last ? [last.slice(0, 2), last.slice(2, 4)] : undefined);
     this.el.nodeText.textContent = `P${p}: ${this.subtreeText(p)}`;
+  }
+
+  /** Puts `fen` on the Lab's board (`lastMove` marked), unless it is there already. */
+  showBoard(fen, lastMove) {
+    if (this.boardFen === fen) return;
+    this.board.show(new Chess(fen), { movable: null, lastMove });
+    this.boardFen = fen;
   }
 
   /** Shows where real worker `p` is: the position at the end of its line's first plies. */
@@ -271,9 +278,7 @@ export class Lab {
     const line = pb.line(p);
     const fen = line?.fen ?? pb.fen;
     this.el.nodeText.textContent = line ? `P${p} ${this.subtreeText(p)} (the first plies of its line, sampled every quarter second).` : `P${p} is ${this.subtreeText(p)}.`;
-    if (this.boardFen === fen) return;
-    this.board.show(new Chess(fen), { movable: null, lastMove: line?.lastMove });
-    this.boardFen = fen;
+    this.showBoard(fen, line?.lastMove);
   }
 
   /** Shows or hides the view (the app's tab); the animation runs only while shown. */
@@ -281,6 +286,7 @@ export class Lab {
     this.visible = visible;
     if (!visible) {
       this.stopThreads();
+      this.stopDevice();
       return;
     }
     if (!this.charts) this.charts = new LabCharts(this.root.querySelector('.lab-charts'));
@@ -323,6 +329,7 @@ export class Lab {
    * The Play settings are back for the engine's next search. */
   watchThreads() {
     if (!this.catalogue) return;
+    this.stopDevice();
     const { request, position, error } = this.controls.read();
     if (error) {
       this.setStatus('error', error);
@@ -331,7 +338,7 @@ export class Lab {
     this.playback = null;
     this.charts.reset(this.catalogue.messageKinds, 'ms');
     this.view.setDrawing(null);
-    const workers = Math.max(1, Math.min(request.processors, this.maxThreads, Number(this.engine.option('Threads')?.max ?? 1)));
+    const workers = this.engineWorkers(request);
     const options = { Threads: workers };
     if (this.engine.option('Algorithm')?.vars?.includes(request.algorithm)) options.Algorithm = request.algorithm;
     const job = {
@@ -392,6 +399,64 @@ export class Lab {
     this.threadsPressed(false);
   }
 
+  /** The Play engine's workers a request may use: its processors, at most the pool. */
+  engineWorkers(request) {
+    return Math.max(1, Math.min(request.processors, this.maxThreads, Number(this.engine.option('Threads')?.max ?? 1)));
+  }
+
+  /** Measures the form's algorithm against the serial search on this device's web workers
+   * (the Play engine) at the form's position; the rounds fill the table as they come. */
+  async measureOnDevice() {
+    if (!this.catalogue) return;
+    const { request, position, error } = this.controls.read();
+    if (error) return this.setStatus('error', error);
+    const workers = this.engineWorkers(request);
+    if (workers < 2) return this.setStatus('error', 'The Play engine has one worker here (one core, one processor in the form, or a page that is not cross-origin isolated): there is no speedup to measure.');
+    if (!this.engine.option('Algorithm')?.vars?.includes(request.algorithm)) return this.setStatus('error', `The engine does not offer ${request.algorithm}; choose another algorithm.`);
+    if (this.sweepState === 'running') return this.setStatus('error', 'The sweep runs on the same cores; measure once it is done.');
+    this.stopThreads();
+    const device = (this.device = new DeviceSpeedup(this.engine));
+    this.devicePressed(true);
+    this.showBoard(request.fen);
+    this.el.nodeText.textContent = 'The measured position.';
+    const where = `${request.algorithm} on ${workers} web workers against the serial search, ${position === 'board' ? 'the current board' : position}`;
+    this.setStatus('measuring', `Measuring ${where}: finding the depth the serial search completes in ${PROBE_MS / 1000} s…`);
+    const rows = [];
+    this.tableRows = [];
+    this.table.show(this.tableRows, DEVICE_COLUMNS);
+    const { depth } = await device.run({ algorithm: request.algorithm, threads: workers, fen: request.fen }, (row) => {
+      rows.push(row);
+      this.tableRows = deviceRows(rows);
+      this.table.show(this.tableRows, DEVICE_COLUMNS);
+      this.setStatus('measuring', `Measuring ${where} at depth ${row.depth}: round ${row.round} of ${ROUNDS} done…`);
+    });
+    // Other work (a run, the real threads view) ended it and has the status now.
+    if (this.device !== device) return;
+    this.device = null;
+    this.devicePressed(false);
+    if (!rows.length) return this.setStatus('done', 'Measurement stopped.');
+    const all = pooled(rows);
+    const singles = rows.map(speedup);
+    this.setStatus(
+      'done',
+      `On this device, ${where} at depth ${depth}: SPE ${speedup(all).toFixed(2)} (single rounds ${Math.min(...singles).toFixed(2)} to ${Math.max(...singles).toFixed(2)}), ` +
+        `search overhead ${searchOverhead(all).toFixed(3)}, ${rows.length} round${rows.length === 1 ? '' : 's'}. One position's parallel tree changes from run to run; ` +
+        'the native meshmate speedup pools a whole suite. The Play settings are back for the engine\'s next search.',
+    );
+  }
+
+  /** Ends a measurement on this device for other work, which takes over the status. */
+  stopDevice() {
+    if (!this.device) return;
+    this.device.stop();
+    this.device = null;
+    this.devicePressed(false);
+  }
+
+  devicePressed(on) {
+    this.root.querySelector('[data-lab="measure"]').setAttribute('aria-pressed', String(on));
+  }
+
   threadsPressed(on) {
     this.root.querySelector('[data-lab="threads"]').setAttribute('aria-pressed', String(on));
     this.root.dataset.source = on ? 'threads' : 'simulator';
@@ -401,6 +466,7 @@ export class Lab {
   async run(request = null, position = null) {
     if (!this.catalogue) return null;
     this.stopThreads();
+    this.stopDevice();
     await this.stopSweep();
     if (!request) {
       const read = this.controls.read();
