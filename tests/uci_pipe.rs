@@ -59,6 +59,16 @@ impl Engine {
         }
     }
 
+    /// Every line that arrives within `window`.
+    fn lines_for(&mut self, window: Duration) -> Vec<String> {
+        let deadline = Instant::now() + window;
+        let mut seen = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            seen.push(line);
+        }
+        seen
+    }
+
     fn sync(&mut self) {
         self.send("isready");
         self.read_until(|l| l == "readyok");
@@ -149,6 +159,48 @@ fn stop_ends_an_infinite_search_promptly_and_isready_answers_during_it() {
     assert!(stopped.elapsed() < Duration::from_secs(5), "stop took {:?}", stopped.elapsed());
     let board = meshmate::chess::parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
     assert!(parse_uci(&board, bestmove(lines.last().unwrap())).is_ok());
+    e.quit();
+}
+
+/// `go ponder` as a GUI uses it, with every algorithm on two threads: no `bestmove` while
+/// pondering, not even when the search has reached its depth; `ponderhit` turns a timed
+/// ponder search into a normal one that answers before its clock runs out; `stop` ends a
+/// ponder search at once.
+#[test]
+fn ponder_waits_for_ponderhit_or_stop_with_every_algorithm() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    let mut game = Game::default();
+    game.play_uci_moves(["e2e4", "e7e5", "g1f3"]).unwrap();
+    let legal = |lines: &[String], what: &str| {
+        let line = lines.last().unwrap();
+        assert!(parse_uci(game.board(), bestmove(line)).is_ok(), "{what}: {line}");
+    };
+    for algorithm in ["serial", "pvsplit", "ybwc", "jamboree", "dts", "tdsab", "lazysmp", "abdada"] {
+        e.send(&format!("setoption name Algorithm value {algorithm}"));
+        e.send("position startpos moves e2e4 e7e5 g1f3");
+        // Depth 4 is reached in milliseconds, yet the answer waits for the GUI.
+        e.send("go ponder depth 4");
+        let quiet = e.lines_for(Duration::from_millis(700));
+        assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{algorithm}: answered while pondering: {quiet:?}");
+        e.send("ponderhit");
+        legal(&e.read_until(|l| l.starts_with("bestmove")), algorithm);
+        // A clock of 5 s for Black: pondering takes none of it; after ponderhit it answers in time.
+        e.send("go ponder wtime 5000 btime 5000");
+        let quiet = e.lines_for(Duration::from_millis(700));
+        assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{algorithm}: answered while pondering: {quiet:?}");
+        let hit = Instant::now();
+        e.send("ponderhit");
+        legal(&e.read_until(|l| l.starts_with("bestmove")), algorithm);
+        assert!(hit.elapsed() < Duration::from_secs(5), "{algorithm}: answered {:?} after ponderhit on a 5 s clock", hit.elapsed());
+        // A ponder search the opponent's move refuted: `stop` ends it.
+        e.send("go ponder wtime 60000 btime 60000");
+        std::thread::sleep(Duration::from_millis(200));
+        let stopped = Instant::now();
+        e.send("stop");
+        legal(&e.read_until(|l| l.starts_with("bestmove")), algorithm);
+        assert!(stopped.elapsed() < Duration::from_secs(5), "{algorithm}: stop took {:?}", stopped.elapsed());
+    }
     e.quit();
 }
 
