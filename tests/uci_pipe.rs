@@ -8,6 +8,9 @@ use std::time::{Duration, Instant};
 /// Generous: the machines are shared and slow; a hang still fails the test.
 const PATIENCE: Duration = Duration::from_secs(60);
 
+/// Every value of the `Algorithm` option.
+const ALGORITHMS: [&str; 8] = ["serial", "pvsplit", "ybwc", "jamboree", "dts", "tdsab", "lazysmp", "abdada"];
+
 struct Engine {
     child: Child,
     stdin: ChildStdin,
@@ -116,7 +119,7 @@ fn every_algorithm_answers_over_uci_with_several_threads() {
     let lines = e.read_until(|l| l == "uciok");
     let combo = lines.iter().find(|l| l.starts_with("option name Algorithm")).unwrap().clone();
     let algorithms: Vec<&str> = combo.split(" var ").skip(1).collect();
-    for name in ["serial", "pvsplit", "ybwc", "jamboree", "dts", "tdsab", "lazysmp", "abdada"] {
+    for name in ALGORITHMS {
         assert!(algorithms.contains(&name), "{name} missing from {combo}");
     }
     e.send("setoption name Threads value 3");
@@ -162,6 +165,30 @@ fn stop_ends_an_infinite_search_promptly_and_isready_answers_during_it() {
     e.quit();
 }
 
+/// Time limits with every algorithm on two threads: `movetime` is used and kept, and on a
+/// clock the engine answers long before it would lose on time.
+#[test]
+fn every_algorithm_keeps_to_movetime_and_to_the_clock() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.send("position startpos moves d2d4");
+    for algorithm in ALGORITHMS {
+        e.send(&format!("setoption name Algorithm value {algorithm}"));
+        e.sync();
+        let asked = Instant::now();
+        e.send("go movetime 300");
+        e.read_until(|l| l.starts_with("bestmove"));
+        let took = asked.elapsed();
+        assert!(took >= Duration::from_millis(100) && took < Duration::from_millis(1500), "{algorithm}: movetime 300 took {took:?}");
+        e.sync();
+        let asked = Instant::now();
+        e.send("go wtime 3000 btime 3000 winc 100 binc 100");
+        e.read_until(|l| l.starts_with("bestmove"));
+        assert!(asked.elapsed() < Duration::from_secs(3), "{algorithm}: {:?} on a 3 s clock", asked.elapsed());
+    }
+    e.quit();
+}
+
 /// `go ponder` as a GUI uses it, with every algorithm on two threads: no `bestmove` while
 /// pondering, not even when the search has reached its depth; `ponderhit` turns a timed
 /// ponder search into a normal one that answers before its clock runs out; `stop` ends a
@@ -176,7 +203,7 @@ fn ponder_waits_for_ponderhit_or_stop_with_every_algorithm() {
         let line = lines.last().unwrap();
         assert!(parse_uci(game.board(), bestmove(line)).is_ok(), "{what}: {line}");
     };
-    for algorithm in ["serial", "pvsplit", "ybwc", "jamboree", "dts", "tdsab", "lazysmp", "abdada"] {
+    for algorithm in ALGORITHMS {
         e.send(&format!("setoption name Algorithm value {algorithm}"));
         e.send("position startpos moves e2e4 e7e5 g1f3");
         // Depth 4 is reached in milliseconds, yet the answer waits for the GUI.
