@@ -1,6 +1,7 @@
 //! Which processors a UCI `go` puts to work: `Threads` alone uses them all (the default
 //! algorithm is parallel), and weakened play stays on one, as its levels were measured;
-//! and what watchers see of them while they search (the line each is on).
+//! what watchers see of them while they search (the line each is on); and that the `info`
+//! lines count the nodes of them all.
 
 use meshmate::chess::Game;
 use meshmate::uci::{Engine, Host};
@@ -91,5 +92,18 @@ fn while_they_search_every_processor_shows_a_legal_line_from_the_root() {
         await_bestmove(&host);
         let lines: Vec<_> = engine.processors().iter().take(2).map(|p| p.line).collect();
         assert_eq!(lines, [None, None], "{algorithm}: a finished search shows no line");
+    }
+}
+
+#[test]
+fn info_lines_count_the_nodes_of_every_processor() {
+    for algorithm in ["pvsplit", "ybwc", "jamboree", "dts", "tdsab", "lazysmp", "abdada"] {
+        let commands = ["setoption name Threads value 2", &format!("setoption name Algorithm value {algorithm}"), "position startpos moves e2e4 c7c5 g1f3", "go depth 11"];
+        let (engine, host) = engine_after(&commands);
+        await_bestmove(&host);
+        let reported: u64 = host.lines.lock().unwrap().iter().rev().find_map(|l| l.strip_prefix("info depth ").and_then(|rest| rest.split(" nodes ").nth(1)).and_then(|n| n.split(' ').next()?.parse().ok())).expect("an info line with nodes");
+        let nodes: Vec<u64> = engine.processors().iter().take(2).map(|p| p.nodes).collect();
+        let (most, all) = (*nodes.iter().max().unwrap(), nodes.iter().sum::<u64>());
+        assert!(reported > most && reported <= all, "{algorithm}: info says {reported} nodes, the processors {nodes:?}");
     }
 }
