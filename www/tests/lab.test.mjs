@@ -456,6 +456,15 @@ describe('Lab', () => {
     await page.waitForFunction(() => /^(Measurement stopped|On this device)/.test(window.__lab.snapshot().statusText), null, { timeout: 10000 });
     assert.equal(await page.getAttribute('[data-lab="measure"]', 'aria-pressed'), 'false');
     await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 10000 });
+    // A checkmated board has nothing to measure, and says so.
+    await page.click('[data-mode="analyse"]');
+    await page.locator('details.import-export').evaluate((d) => (d.open = true));
+    await page.fill('.import-export textarea', 'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3');
+    await page.click('.import-export [data-action="load"]');
+    await page.click('[data-mode="lab"]');
+    await setForm(page, { position: 'board' });
+    await page.click('[data-lab="measure"]');
+    await page.waitForFunction(() => /nothing to search in this position/.test(window.__lab.snapshot().statusText), null, { timeout: 20000 });
     assert.deepEqual(errors, []);
   });
 

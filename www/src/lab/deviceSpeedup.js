@@ -32,12 +32,13 @@ export class DeviceSpeedup {
   /**
    * Measures `algorithm` on `threads` workers against the serial search at `fen`.
    * Calls `onRow` with each round as it is measured; resolves with the depth and the
-   * rounds (fewer if stopped).
-   * @returns {Promise<{ depth: number, rows: object[] }>}
+   * rounds (fewer if stopped, none if the position has no move to search).
+   * @returns {Promise<{ depth: number, rows: object[], searchable: boolean }>}
    */
   async run({ algorithm, threads, fen }, onRow) {
     const serial = { Threads: 1, Algorithm: 'serial' };
     const probe = await this.search(fen, { movetime: PROBE_MS }, serial);
+    if (!probe && !this.stopped) return { depth: 0, rows: [], searchable: false };
     const depth = Math.max(MIN_DEPTH, probe?.depth ?? 0);
     const rows = [];
     for (let round = 1; round <= ROUNDS && !this.stopped; round++) {
@@ -48,7 +49,7 @@ export class DeviceSpeedup {
       rows.push(row);
       onRow(row);
     }
-    return { depth, rows };
+    return { depth, rows, searchable: true };
   }
 
   /** Ends the measurement: the running search is withdrawn, no further one starts. */

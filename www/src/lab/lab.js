@@ -424,7 +424,7 @@ export class Lab {
     const rows = [];
     this.tableRows = [];
     this.table.show(this.tableRows, DEVICE_COLUMNS);
-    const { depth } = await device.run({ algorithm: request.algorithm, threads: workers, fen: request.fen }, (row) => {
+    const { depth, searchable } = await device.run({ algorithm: request.algorithm, threads: workers, fen: request.fen }, (row) => {
       rows.push(row);
       this.tableRows = deviceRows(rows);
       this.table.show(this.tableRows, DEVICE_COLUMNS);
@@ -434,6 +434,7 @@ export class Lab {
     if (this.device !== device) return;
     this.device = null;
     this.devicePressed(false);
+    if (!searchable) return this.setStatus('error', 'There is nothing to search in this position: the side to move has no legal move.');
     if (!rows.length) return this.setStatus('done', 'Measurement stopped.');
     const all = pooled(rows);
     const singles = rows.map(speedup);
