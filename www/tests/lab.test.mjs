@@ -46,6 +46,15 @@ async function setForm(page, values) {
   }
 }
 
+/** The Lab with the UCI traffic recorded, once the Play engine is ready; `pool` is its
+ * web workers. */
+async function openLabWithEngine(t) {
+  const { page, errors } = await openLab(t, { initScript: recordUciTraffic });
+  await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 90000 });
+  const pool = await page.evaluate(() => Number(document.querySelector('.worker-build')?.dataset.pool ?? 1));
+  return { page, errors, pool };
+}
+
 /** Presses Run and waits until the report is in and the drawing shows messages moving
  * (or, for an algorithm that sends none, virtual time moving). */
 async function runAndWatch(page, values, { messages = true } = {}) {
@@ -361,10 +370,8 @@ describe('Lab', () => {
   });
 
   test('real threads view: the Play engine web workers run the form\'s algorithm, drawn from their activity events', { timeout: 120000 }, async (t) => {
-    const { page, errors } = await openLab(t, { initScript: recordUciTraffic });
-    await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 90000 });
-    const pool = await page.evaluate(() => Number(document.querySelector('.worker-build')?.dataset.pool ?? 1));
-    // DTS sends HELP between the workers; the Play engine's own algorithm (serial) sends nothing.
+    const { page, errors, pool } = await openLabWithEngine(t);
+    // DTS sends HELP between the workers; the Play engine's own algorithm (ABDADA) sends none.
     await setForm(page, { algorithm: 'dts', position: 'BK.02' });
     const sent = (line) => page.evaluate((l) => window.uciTraffic.includes(`> ${l}`), line);
     await page.click('[data-lab="threads"]');
@@ -418,9 +425,7 @@ describe('Lab', () => {
   });
 
   test('measure on this device: the form\'s algorithm against the serial search on the Play engine\'s workers, round by round', { timeout: 180000 }, async (t) => {
-    const { page, errors } = await openLab(t, { initScript: recordUciTraffic });
-    await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 90000 });
-    const pool = await page.evaluate(() => Number(document.querySelector('.worker-build')?.dataset.pool ?? 1));
+    const { page, errors, pool } = await openLabWithEngine(t);
     await setForm(page, { algorithm: 'abdada', position: 'BK.02' });
     await page.click('[data-lab="measure"]');
     if (pool < 2) {
