@@ -38,6 +38,8 @@ const CHART_MS = 250;
 const SWEEP_MAX = 64;
 
 /** The button of a "reproduce a paper" preset (Zugzwang's keeps its first name). */
+/** The form's position in words. */
+const positionName = (position) => (position === 'board' ? 'the current board' : position);
 const presetButton = (preset) => (preset.id === 'zugzwang' ? 'reproduce' : `reproduce-${preset.id}`);
 
 export class Lab {
@@ -340,7 +342,7 @@ export class Lab {
     this.view.setDrawing(null);
     const workers = this.engineWorkers(request);
     const options = { Threads: workers };
-    if (this.engine.option('Algorithm')?.vars?.includes(request.algorithm)) options.Algorithm = request.algorithm;
+    if (this.engineOffers(request.algorithm)) options.Algorithm = request.algorithm;
     const job = {
       fen: request.fen,
       go: { movetime: THREADS_SEARCH_MS },
@@ -351,7 +353,7 @@ export class Lab {
     this.threadsPressed(true);
     this.showNode(null);
     const algorithm = options.Algorithm ?? 'the Play algorithm';
-    this.setStatus('threads', `The Play engine searches ${position === 'board' ? 'the current board' : position} with ${algorithm} on ${workers} web worker${workers === 1 ? '' : 's'} for ${THREADS_SEARCH_MS / 1000} s; they are drawn as they report.`);
+    this.setStatus('threads', `The Play engine searches ${positionName(position)} with ${algorithm} on ${workers} web worker${workers === 1 ? '' : 's'} for ${THREADS_SEARCH_MS / 1000} s; they are drawn as they report.`);
     this.engine.start(job);
   }
 
@@ -399,6 +401,11 @@ export class Lab {
     this.threadsPressed(false);
   }
 
+  /** Whether the Play engine's Algorithm option offers `algorithm` (the Lab has variants it lacks). */
+  engineOffers(algorithm) {
+    return this.engine.option('Algorithm')?.vars?.includes(algorithm) ?? false;
+  }
+
   /** The Play engine's workers a request may use: its processors, at most the pool. */
   engineWorkers(request) {
     return Math.max(1, Math.min(request.processors, this.maxThreads, Number(this.engine.option('Threads')?.max ?? 1)));
@@ -412,14 +419,14 @@ export class Lab {
     if (error) return this.setStatus('error', error);
     const workers = this.engineWorkers(request);
     if (workers < 2) return this.setStatus('error', 'The Play engine has one worker here (one core, one processor in the form, or a page that is not cross-origin isolated): there is no speedup to measure.');
-    if (!this.engine.option('Algorithm')?.vars?.includes(request.algorithm)) return this.setStatus('error', `The engine does not offer ${request.algorithm}; choose another algorithm.`);
+    if (!this.engineOffers(request.algorithm)) return this.setStatus('error', `The engine does not offer ${request.algorithm}; choose another algorithm.`);
     if (this.sweepState === 'running') return this.setStatus('error', 'The sweep runs on the same cores; measure once it is done.');
     this.stopThreads();
     const device = (this.device = new DeviceSpeedup(this.engine));
     this.devicePressed(true);
     this.showBoard(request.fen);
     this.el.nodeText.textContent = 'The measured position.';
-    const where = `${request.algorithm} on ${workers} web workers against the serial search, ${position === 'board' ? 'the current board' : position}`;
+    const where = `${request.algorithm} on ${workers} web workers against the serial search, ${positionName(position)}`;
     this.setStatus('measuring', `Measuring ${where}: finding the depth the serial search completes in ${PROBE_MS / 1000} s…`);
     const rows = [];
     this.tableRows = [];
