@@ -29,6 +29,8 @@ const MAX_RESTARTS = 4;
  *                                    the next job without them gets the wanted values back
  * @property {(info: object) => void} [onInfo]            each parsed `info` line with a score or pv
  * @property {(best: string|null, ponder: string|null) => void} [onBestMove] only for searches not superseded or stopped
+ * @property {() => void} [onDropped] other work withdrew the job (another job's `start`, or
+ *                                    `stop`): it gets no `bestmove`. Its own `cancel` does not call it.
  */
 
 export class EngineClient {
@@ -103,6 +105,7 @@ export class EngineClient {
    * @param {EngineJob} job
    */
   start(job) {
+    const dropped = this.withdrawn(job);
     if (this.status === EngineStatus.Computing || this.status === EngineStatus.Stopping || this.readyWaiter) {
       this.pending = job;
       this.stopCurrent();
@@ -112,12 +115,15 @@ export class EngineClient {
       // Loading or Failed: run it once the engine is up.
       this.pending = job;
     }
+    for (const other of dropped) other.onDropped?.();
   }
 
   /** Stops the running search (its bestmove is dropped) and forgets any waiting job. */
   stop() {
+    const dropped = this.withdrawn(null);
     this.pending = null;
     this.stopCurrent();
+    for (const other of dropped) other.onDropped?.();
   }
 
   /** Withdraws one job: forgets it if it waits, stops it if it runs; other work is left alone. */
@@ -204,6 +210,12 @@ export class EngineClient {
     const delay = 1000 * 2 ** this.restarts++;
     this.onError(`${message}; restarting the engine in ${delay / 1000} s`);
     this.restartTimer = setTimeout(() => this.boot(), delay);
+  }
+
+  /** The jobs that lose the engine when `job` takes its place: the waiting one and the
+   * running one whose result is still wanted. */
+  withdrawn(job) {
+    return [this.pending, this.currentWanted ? this.current : null].filter((other) => other && other !== job);
   }
 
   stopCurrent() {

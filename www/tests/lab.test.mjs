@@ -473,6 +473,29 @@ describe('Lab', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('Analyse taking the Play engine ends the real threads view and a measurement on this device, and the Lab says so', { timeout: 120000 }, async (t) => {
+    const { page, errors, pool } = await openLabWithEngine(t);
+    await setForm(page, { algorithm: 'dts', position: 'BK.02' });
+    const tookOver = async (button, status) => {
+      await page.click('[data-mode="analyse"]');
+      await page.waitForFunction(() => window.uciTraffic.includes('> go infinite'), null, { timeout: 30000 });
+      await page.click('[data-mode="lab"]');
+      const snap = await snapshot(page);
+      assert.match(snap.statusText, status);
+      assert.equal(await page.getAttribute(`[data-lab="${button}"]`, 'aria-pressed'), 'false', `${button} is released`);
+    };
+    await page.click('[data-lab="threads"]');
+    await page.waitForFunction(() => window.__lab.snapshot().totals?.nodes > 0, null, { timeout: 30000 });
+    await tookOver('threads', /Analyse took the engine/);
+    assert.equal((await snapshot(page)).source, 'simulator');
+    if (pool < 2) return;
+    await page.evaluate(() => (window.uciTraffic.length = 0));
+    await page.click('[data-lab="measure"]');
+    await page.waitForFunction(() => window.uciTraffic.some((l) => l.startsWith('> go movetime')), null, { timeout: 30000 });
+    await tookOver('measure', /^Measurement stopped\. Play or Analyse took the engine/);
+    assert.deepEqual(errors, []);
+  });
+
   test('presentation mode: large type and the algorithm explained', { timeout: 120000 }, async (t) => {
     const { page, errors } = await openLab(t);
     const before = await page.evaluate(() => parseFloat(getComputedStyle(document.body).fontSize));

@@ -13,8 +13,6 @@ export const PROBE_MS = 1000;
 export const ROUNDS = 5;
 /** The shallowest depth measured (a quick mate may complete less). */
 const MIN_DEPTH = 6;
-/** How often a search is checked for having been taken over by other work (Play). */
-const WATCH_MS = 250;
 
 /** The table's columns for a device measurement. */
 export const DEVICE_COLUMNS = ['round', 'algorithm', 'p', 'depth', 'T(1) (ms)', 'T(p) (ms)', 'N(1)', 'N(p)', 'SO', 'SPE'];
@@ -26,6 +24,8 @@ export class DeviceSpeedup {
     /** The running search's job and how to end its wait, while one runs. */
     this.running = null;
     this.stopped = false;
+    /** Whether other work (a Play search) took the engine and so ended the measurement. */
+    this.takenOver = false;
     this.searches = 0;
   }
 
@@ -69,11 +69,7 @@ export class DeviceSpeedup {
   search(fen, go, options) {
     return new Promise((resolve) => {
       let last = null;
-      const watch = setInterval(() => {
-        if (this.running?.job === job && !this.engine.has(job)) this.stop();
-      }, WATCH_MS);
       const end = (result) => {
-        clearInterval(watch);
         this.running = null;
         resolve(result);
       };
@@ -86,6 +82,10 @@ export class DeviceSpeedup {
           if (info.depth && info.score && !info.score.bound) last = { ms: info.time, nodes: info.nodes, depth: info.depth };
         },
         onBestMove: () => end(last),
+        onDropped: () => {
+          this.takenOver = true;
+          this.stop();
+        },
       };
       this.running = { job, end };
       this.engine.start(job);

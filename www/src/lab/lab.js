@@ -288,7 +288,7 @@ export class Lab {
     this.visible = visible;
     if (!visible) {
       this.stopThreads();
-      this.stopDevice();
+      this.stopDevice('Measurement stopped.');
       return;
     }
     if (!this.charts) this.charts = new LabCharts(this.root.querySelector('.lab-charts'));
@@ -348,6 +348,7 @@ export class Lab {
       go: { movetime: THREADS_SEARCH_MS },
       options,
       onBestMove: () => this.threadsDone(job),
+      onDropped: () => this.threadsDone(job, 'Play or Analyse took the engine; the drawing shows its workers as they last reported.'),
     };
     this.threads = { job, ended: false, finalSampleTaken: false, drawing: null };
     this.threadsPressed(true);
@@ -383,11 +384,12 @@ export class Lab {
     this.playback.receive(event.workers);
   }
 
-  threadsDone(job) {
+  /** The view's search ended: with its bestmove, or taken over by other work (`why`). */
+  threadsDone(job, why = 'The Play engine finished its search; the drawing shows its workers at the end.') {
     if (this.threads?.job !== job) return;
     this.threads.ended = true;
     this.threadsPressed(false);
-    this.setStatus('done', 'The Play engine finished its search; the drawing shows its workers at the end.');
+    this.setStatus('done', why);
   }
 
   /** Ends the view: stops its search if it still runs; the drawing stays. */
@@ -437,28 +439,31 @@ export class Lab {
       this.table.show(this.tableRows, DEVICE_COLUMNS);
       this.setStatus('measuring', `Measuring ${where} at depth ${row.depth}: round ${row.round} of ${ROUNDS} done…`);
     });
-    // Other work (a run, the real threads view) ended it and has the status now.
-    if (this.device !== device) return;
-    this.device = null;
-    this.devicePressed(false);
+    // Other work of the Lab (a run, the real threads view, leaving it) ended it and has the
+    // status now; a Play or Analyse search that took the engine has not.
+    if (this.device !== device && !device.takenOver) return;
+    if (this.device === device) this.stopDevice();
     if (!searchable) return this.setStatus('error', 'There is nothing to search in this position: the side to move has no legal move.');
-    if (!rows.length) return this.setStatus('done', 'Measurement stopped.');
+    const takenOver = device.takenOver ? ' Play or Analyse took the engine.' : '';
+    if (!rows.length) return this.setStatus('done', `Measurement stopped.${takenOver}`);
     const all = pooled(rows);
     const singles = rows.map(speedup);
     this.setStatus(
       'done',
       `On this device, ${where} at depth ${depth}: SPE ${speedup(all).toFixed(2)} (single rounds ${Math.min(...singles).toFixed(2)} to ${Math.max(...singles).toFixed(2)}), ` +
-        `search overhead ${searchOverhead(all).toFixed(3)}, ${rows.length} round${rows.length === 1 ? '' : 's'}. One position's parallel tree changes from run to run; ` +
+        `search overhead ${searchOverhead(all).toFixed(3)}, ${rows.length} round${rows.length === 1 ? '' : 's'}.${takenOver} One position's parallel tree changes from run to run; ` +
         'the native meshmate speedup pools a whole suite. The Play settings are back for the engine\'s next search.',
     );
   }
 
-  /** Ends a measurement on this device for other work, which takes over the status. */
-  stopDevice() {
+  /** Ends a measurement on this device; `why` is the status (without it, the other work
+   * that ends the measurement takes the status over). */
+  stopDevice(why) {
     if (!this.device) return;
     this.device.stop();
     this.device = null;
     this.devicePressed(false);
+    if (why) this.setStatus('done', why);
   }
 
   devicePressed(on) {
