@@ -493,6 +493,7 @@ describe('Lab', () => {
     await page.click('[data-lab="measure"]');
     await page.waitForFunction(() => window.uciTraffic.some((l) => l.startsWith('> go movetime')), null, { timeout: 30000 });
     await tookOver('measure', /^Measurement stopped\. Play or Analyse took the engine/);
+    await page.screenshot({ path: join(RESULTS, 'lab-taken-over.png') });
     assert.deepEqual(errors, []);
   });
 
