@@ -24,7 +24,7 @@ export class DeviceSpeedup {
     /** The running search's job and how to end its wait, while one runs. */
     this.running = null;
     this.stopped = false;
-    /** Whether other work (a Play search) took the engine and so ended the measurement. */
+    /** Whether a Play or Analyse search took the engine and so ended the measurement. */
     this.takenOver = false;
     this.searches = 0;
   }
