@@ -82,12 +82,12 @@ impl TreePath {
 
     /// The path [`TreePath::packed`] gave.
     pub fn from_packed(packed: u64) -> TreePath {
-        let len = (packed >> (MOVE_BITS * MAX_TREE_PLY as u32)) as usize & 7;
+        let len = ((packed >> (MOVE_BITS * MAX_TREE_PLY as u32)) as usize).min(MAX_TREE_PLY);
         let mut path = TreePath::default();
-        for (i, slot) in path.moves.iter_mut().enumerate().take(len.min(MAX_TREE_PLY)) {
+        for (i, slot) in path.moves.iter_mut().enumerate().take(len) {
             *slot = (packed >> (MOVE_BITS * i as u32)) as u16 & ((1 << MOVE_BITS) - 1);
         }
-        path.len = len.min(MAX_TREE_PLY) as u8;
+        path.len = len as u8;
         path
     }
 
