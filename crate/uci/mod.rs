@@ -106,6 +106,7 @@ impl Engine {
                     self.error(p);
                 }
                 self.runner.stop_all();
+                let (algorithm, threads) = self.options.search_processors();
                 let job = SearchJob {
                     game: self.game.clone(),
                     control: Arc::new(crate::search::Control::default()),
@@ -115,8 +116,8 @@ impl Engine {
                         options: SearchOptions { pure: self.options.pure },
                     },
                     strength: self.options.limit_strength.then(|| Strength::new(self.options.elo)),
-                    algorithm: self.options.search_algorithm(),
-                    threads: self.options.search_threads(),
+                    algorithm,
+                    threads,
                     tt: self.tt.clone(),
                     limits,
                 };

@@ -103,23 +103,15 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
 }
 
 impl Options {
-    /// The algorithm a `go` runs. Weakened play (`UCI_LimitStrength`) searches serially
-    /// on one processor whatever `Algorithm` and `Threads` say: its node caps were
-    /// calibrated so, and a level should play alike on every machine.
-    pub fn search_algorithm(&self) -> Algorithm {
+    /// The algorithm and processor count a `go` searches with. Weakened play
+    /// (`UCI_LimitStrength`) searches serially on one processor whatever `Algorithm` and
+    /// `Threads` say: its node caps were calibrated so, and a level should play alike on
+    /// every machine.
+    pub fn search_processors(&self) -> (Algorithm, usize) {
         if self.limit_strength {
-            Algorithm::Serial
+            (Algorithm::Serial, 1)
         } else {
-            self.algorithm
-        }
-    }
-
-    /// The processors a `go` searches with (one for weakened play, as above).
-    pub fn search_threads(&self) -> usize {
-        if self.limit_strength {
-            1
-        } else {
-            self.threads
+            (self.algorithm, self.threads)
         }
     }
 
