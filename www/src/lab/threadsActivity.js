@@ -89,4 +89,3 @@ export class ThreadsActivity {
     return processorTotals(this);
   }
 }
-
