@@ -121,3 +121,28 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
         assert!(counters.snapshot().iter().all(|p| !p.working), "{algorithm:?} round {round}: a processor still runs after the search");
     }
 }
+
+/// ABDADA's processors walk one tree and train one history table, processor 0's; a
+/// helper gets a table of its own back for the next search of another algorithm, so
+/// Lazy SMP's helpers keep ordering moves their own way.
+#[test]
+fn abdada_shares_processor_0s_history_for_its_search_only() {
+    let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+    let counters = Counters::new(3);
+    let mut searchers = Vec::new();
+    let board = Board::default();
+    let limits = Limits { depth: Some(6), ..Limits::default() };
+    let run = |algorithm, searchers: &mut Vec<_>| {
+        search(&mut Threads, algorithm, 3, searchers, &tt, &board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+    };
+    run(Algorithm::LazySmp, &mut searchers);
+    assert!(!searchers[1].shares_history_with(&searchers[0]) && !searchers[2].shares_history_with(&searchers[1]));
+    run(Algorithm::Abdada, &mut searchers);
+    assert!(searchers[1].shares_history_with(&searchers[0]) && searchers[2].shares_history_with(&searchers[0]));
+    for algorithm in [Algorithm::LazySmp, Algorithm::Dts] {
+        run(Algorithm::Abdada, &mut searchers);
+        run(algorithm, &mut searchers);
+        assert!(!searchers[1].shares_history_with(&searchers[0]), "{algorithm:?}");
+        assert!(!searchers[2].shares_history_with(&searchers[0]) && !searchers[2].shares_history_with(&searchers[1]), "{algorithm:?}");
+    }
+}

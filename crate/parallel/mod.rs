@@ -9,9 +9,11 @@
 //!   [`pvsplit`], [`jamboree`], [`dts`]).
 //!
 //! In all of them processor 0 reports and decides; the others stop when it is done.
-//! History stays per processor (it describes one processor's tree walk); killers too, but
-//! a subtree handed to another processor takes its giver's killers for its first two
-//! plies along, so its moves are ordered as the serial search would order them. The
+//! History stays per processor (it describes one processor's tree walk), except in
+//! ABDADA, whose processors walk one tree together (see [`abdada`]). Killers stay per
+//! processor too, but a subtree handed to another processor takes its giver's killers for
+//! its first two plies along, so its moves are ordered as the serial search would order
+//! them. The
 //! table is shared, or on a simulated machine placed as the run asks ([`Placement`]: each
 //! processor's searchers use its table, and pass their accesses to a split table on to
 //! the machine). With `Pure` on, processor 0 returns the exact minimax value of the
@@ -145,6 +147,11 @@ pub fn search<Mach: Machine>(
         s.set_busy_table(None);
         s.set_tree_plies(tree_plies);
     }
+    // A helper shares processor 0's history only for the ABDADA search that gave it.
+    let (main, helpers) = searchers.split_at_mut(1);
+    for helper in helpers.iter_mut().filter(|h| h.shares_history_with(&main[0])) {
+        helper.use_own_history();
+    }
     counters.reset();
     // The serial search is one processor with no helpers, so its counters show too.
     let threads = if algorithm == Algorithm::Serial { 1 } else { threads };
@@ -172,7 +179,7 @@ pub fn search<Mach: Machine>(
         Algorithm::Serial => |_| 0,
         Algorithm::LazySmp => lazysmp::depth_offset,
         Algorithm::Abdada => {
-            abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
+            abdada::share_state(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
             abdada::depth_offset
         }
         Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {

@@ -348,6 +348,22 @@ impl Searcher {
         self.heuristics.clear();
     }
 
+    /// Reads and trains `other`'s history table from now on (ABDADA's processors share
+    /// one).
+    pub fn share_history_of(&mut self, other: &Searcher) {
+        self.heuristics.use_history(other.heuristics.history_table().clone());
+    }
+
+    /// Whether this searcher reads and trains `other`'s history table.
+    pub fn shares_history_with(&self, other: &Searcher) -> bool {
+        Arc::ptr_eq(self.heuristics.history_table(), other.heuristics.history_table())
+    }
+
+    /// Starts a history table of its own, leaving the one it shared.
+    pub fn use_own_history(&mut self) {
+        self.heuristics.use_history(Arc::default());
+    }
+
     /// Positions visited since the last [`Searcher::reset_counters`].
     pub fn nodes(&self) -> u64 {
         self.nodes
