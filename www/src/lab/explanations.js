@@ -14,14 +14,16 @@ export const EXPLANATIONS = {
     'Idle processors steal posted work, near the root first.',
   dts:
     'Dynamic Tree Splitting (Cray Blitz). An idle processor broadcasts HELP; busy ones publish their tree, and the idle one picks the split node, ' +
-    'preferring ALL nodes and shallow ones, never CUT nodes. Any processor may finish a split point, so nobody waits as a master. ' +
+    'preferring ALL nodes and shallow ones, never CUT nodes. A split point stays with its owner, who never waits as a master: ' +
+    'while its values are out, it helps elsewhere (in Cray Blitz, any processor could finish a split point). ' +
     'A thrashing counter stops processors from splitting too eagerly.',
   lazysmp:
     'Lazy SMP (modern engines). Every processor runs its own iterative deepening over the one shared transposition table; ' +
     'they share only what the table remembers. No messages, little control, surprisingly good on shared memory.',
   abdada:
     'ABDADA. Processors deepen over a shared table, odd ones a ply ahead as in Lazy SMP; a position another processor is already ' +
-    'searching is deferred and taken up later, so processors spread over different moves without explicit messages.',
+    'searching is deferred and taken up later, so processors spread over different moves without explicit messages. ' +
+    'They also share one history table: a cutoff one finds orders the moves of all.',
 };
 
 /** The explanation of `algorithm`, or a neutral line for one without a text. */
