@@ -59,3 +59,22 @@ fn the_command_line_measures_rounds_and_reports_their_spread() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every command that reads a suite refuses a file without positions with a clear error,
+/// rather than printing an empty table.
+#[test]
+fn a_suite_without_positions_is_an_error() {
+    let (dir, suite) = common::bratko_kopec_file("speedup-empty", "empty.epd", 0);
+    let suite = suite.to_str().unwrap();
+    for args in [
+        vec!["speedup", "--algo", "abdada", "--threads", "2", "--suite", suite, "--depth", "4"],
+        vec!["sim", "--algo", "abdada", "--procs", "2", "--preset", "multicore", "--suite", suite, "--depth", "4"],
+        vec!["perft", "--suite", suite],
+        vec!["suite", suite],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_meshmate")).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("holds no EPD positions"), "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

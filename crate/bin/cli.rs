@@ -1,6 +1,6 @@
 //! Subcommands of the native binary. Each returns the process exit code.
 
-use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, START_FEN};
+use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, Epd, START_FEN};
 use meshmate::machine::sim::{fit_work_span, simulate_suite, simulation_speed, Preset, Sim, SimRow, SimSuite};
 use meshmate::parallel::Algorithm;
 use meshmate::machine::MessageKind;
@@ -133,13 +133,27 @@ fn read_file(path: &str) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))
 }
 
+/// The records of an EPD suite; a file without any is an error, not an empty run.
+fn read_suite(path: &str) -> Result<Vec<Epd>, String> {
+    let records = parse_epd_file(&read_file(path)?)?;
+    if records.is_empty() {
+        return Err(format!("'{path}' holds no EPD positions"));
+    }
+    Ok(records)
+}
+
+/// The positions of an EPD suite.
+fn suite_boards(path: &str) -> Result<Vec<Board>, String> {
+    Ok(read_suite(path)?.into_iter().map(|e| e.board).collect())
+}
+
 fn run_perft(args: &[String]) -> Result<(), String> {
     if let Some(path) = flag(args, "--suite") {
         let max_depth: u32 = match flag(args, "--max-depth") {
             Some(d) => number(Some(d), "--max-depth")?,
             None => 6,
         };
-        let records = parse_epd_file(&read_file(path)?)?;
+        let records = read_suite(path)?;
         let mut failures = 0;
         for (i, epd) in records.iter().enumerate() {
             for depth in 1..=max_depth {
@@ -174,7 +188,7 @@ fn run_suite(args: &[String]) -> Result<(), String> {
     let movetime: Option<u64> = flag(args, "--movetime").map(|t| number(Some(t), "--movetime")).transpose()?;
     let depth: Option<i32> = flag(args, "--depth").map(|t| number(Some(t), "--depth")).transpose()?;
     let hash: usize = flag(args, "--hash").map(|t| number(Some(t), "--hash")).transpose()?.unwrap_or(64);
-    let records = parse_epd_file(&read_file(path)?)?;
+    let records = read_suite(path)?;
     let tt = Arc::new(TranspositionTable::try_new(hash).map_err(|e| e.to_string())?);
     let mut searcher = Searcher::new(tt.clone());
     let limits = Limits { movetime: movetime.or(if depth.is_none() { Some(1000) } else { None }), depth, ..Limits::default() };
@@ -228,7 +242,7 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
         return Err(format!("--rounds must be from 1 to {MAX_SPEEDUP_ROUNDS}"));
     }
     let suite = flag(args, "--suite").ok_or("--suite is missing")?;
-    let boards: Vec<Board> = parse_epd_file(&read_file(suite)?)?.into_iter().map(|e| e.board).collect();
+    let boards = suite_boards(suite)?;
     let plan = SpeedupPlan { algorithms, threads, depth, hash_mib, rounds };
     println!("{:>5} {:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "round", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
     let rows = measure_speedup(&boards, &plan, &Control::default(), &mut |r: &SpeedupRow| {
@@ -333,7 +347,7 @@ fn run_sim(args: &[String]) -> Result<(), String> {
         return print_simulation_speed(algorithms[0], preset, &procs, depth, hash);
     }
     let suite = flag(args, "--suite").ok_or("--suite is missing")?;
-    let boards: Vec<Board> = parse_epd_file(&read_file(suite)?)?.into_iter().map(|e| e.board).collect();
+    let boards = suite_boards(suite)?;
     let mut trace = flag(args, "--trace").map(|path| TraceFile::new(path));
     if trace.is_some() && seeds.len() > 1 {
         return Err("--trace records one run: give one seed".into());
