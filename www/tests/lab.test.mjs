@@ -21,8 +21,8 @@ after(() => {
 });
 
 /** A fresh page on the Lab tab with the simulator loaded, and its error log. */
-async function openLab(t, { initScript = null } = {}) {
-  const context = await app.browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
+async function openLab(t, { initScript = null, viewport = VIEWPORT } = {}) {
+  const context = await app.browser.newContext({ viewport, acceptDownloads: true });
   t.after(() => context.close());
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
@@ -121,6 +121,15 @@ function firstBratkoKopec() {
 const SAN = /^(O-O(-O)?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](x[a-h])?[1-8](=[QRBN])?)[+#]?$/;
 
 describe('Lab', () => {
+  test('before a run, the tree panel\'s notice wraps to the panel on a laptop screen', { timeout: 60000 }, async (t) => {
+    const { page, errors } = await openLab(t, { viewport: { width: 1280, height: 800 } });
+    await page.waitForFunction(() => window.__lab.snapshot().treeNotice !== null);
+    const { lines, widest, room } = (await snapshot(page)).treeNotice;
+    assert.ok(lines >= 3, `${lines} lines: the two sentences need more than one line each at this width`);
+    assert.ok(widest <= room, `the widest line (${widest.toFixed(0)} px) runs past the panel (${room} px)`);
+    assert.deepEqual(errors, []);
+  });
+
   test('tree view after ybwc on 16: SAN labels and node types, a split point and a cutoff; hover shows a path, click puts the node on the board', { timeout: 240000 }, async (t) => {
     const { page, errors } = await openLab(t);
     await runAndWatch(page, { algorithm: 'ybwc', net: 'debruijn', processors: 16, preset: 't800', position: 'BK.01', depth: 5 });

@@ -736,6 +736,7 @@ export class Lab {
       complete: pb?.complete ?? false,
       totals: pb?.totals() ?? null,
       report: this.report && { hash: this.report.hash, events: this.report.events, rows: this.report.rows, simulationMs: this.report.simulationMs, wallMs: this.report.wallMs, elapsedNs: this.report.elapsedNs, memoryMiB: this.report.memoryMiB },
+      treeNotice: this.treeView.lastFrame?.notice ?? null,
       tree: pb?.tree ? { ...pb.tree.summary(), firstPly: pb.tree.root?.children.map((n) => n.san) ?? [], drawn: { ...this.treeView.lastFrame } } : null,
       nextCode: pb instanceof Playback && !pb.atEnd ? pb.events.code[pb.cursor] : null,
       selected: this.view.selected,

@@ -20,10 +20,36 @@ const REDRAW_MS = 100;
 /** Nodes narrower than this (CSS pixels) are not drawn, nor anything below them. */
 const MIN_NODE_PX = 0.75;
 
-/** What the tree panel says before a replay has drawn any node. */
+/** What the tree panel says before a replay has drawn any node (paragraphs, wrapped to
+ * the panel's width). */
 export const UNTREED_REPLAY = ['The top of the search tree appears here as the replay runs.', '(TDSAB hands its top nodes around as messages: not drawn.)'];
 /** What it says while the real threads are shown: they report activity, not their tree. */
-export const UNTREED_THREADS = ['Real threads report their activity and the line each is on', '(click a worker), not their tree: the tree is drawn for', 'simulated runs (Run).'];
+export const UNTREED_THREADS = ['Real threads report their activity and the line each is on (click a worker), not their tree: the tree is drawn for simulated runs (Run).'];
+
+/** Writes `paragraphs` from the panel's top left, each broken into lines no wider than
+ * `width` (CSS pixels) where the words allow; returns how many lines and the widest. */
+function writeWrapped(ctx, paragraphs, width) {
+  let lines = 0;
+  let widest = 0;
+  const write = (line) => {
+    ctx.fillText(line, 10, 22 + 18 * lines++);
+    widest = Math.max(widest, ctx.measureText(line).width);
+  };
+  for (const paragraph of paragraphs) {
+    let line = '';
+    for (const word of paragraph.split(' ')) {
+      const longer = line ? `${line} ${word}` : word;
+      if (line && ctx.measureText(longer).width > width) {
+        write(line);
+        line = word;
+      } else {
+        line = longer;
+      }
+    }
+    write(line);
+  }
+  return { lines, widest };
+}
 
 /** A processor's colour: hues spread by the golden angle, so neighbours differ. */
 export function processorColor(p, lightness = 48) {
@@ -77,8 +103,8 @@ export class TreeView {
     if (!tree?.root) {
       ctx.fillStyle = '#8b949e';
       ctx.font = '13px system-ui, sans-serif';
-      untreed.forEach((line, i) => ctx.fillText(line, 10, 22 + 18 * i));
-      this.lastFrame = { nodes: 0, labels: [], highlighted: 0, marks: {} };
+      const room = width - 20;
+      this.lastFrame = { nodes: 0, labels: [], highlighted: 0, marks: {}, notice: { ...writeWrapped(ctx, untreed, room), room } };
       return;
     }
     const band = (height - ROOT_BAND) / (PLIES - 1);
