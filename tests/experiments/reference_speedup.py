@@ -24,6 +24,8 @@ import chess
 import chess.engine
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "tuning"))
+from match import option  # noqa: E402  (NAME=VALUE as the match script reads it)
 
 
 def threads_option(engine: chess.engine.SimpleEngine) -> str:
@@ -69,10 +71,9 @@ def main() -> None:
     args = parser.parse_args()
     if not Path(args.engine).is_file():
         sys.exit(f"no engine at {args.engine}")
-    try:
-        options = dict(o.split("=", 1) for o in args.option)
-    except ValueError:
+    if any("=" not in o for o in args.option):
         sys.exit("--option takes NAME=VALUE")
+    options = dict(option(o) for o in args.option)
     fens = suite_positions(args.suite)
     time_total, node_total, singles = {1: 0.0, 2: 0.0}, {1: 0, 2: 0}, []
     for round_number in range(args.rounds):
