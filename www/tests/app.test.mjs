@@ -394,6 +394,39 @@ describe('meshmate app in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('phone layout: every header item is shown whole, the engine status untruncated', async (t) => {
+    const { page, errors } = await openApp(t, { viewport: PHONE, contextOptions: { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } });
+    await page.click('[data-mode="analyse"]');
+    await page.waitForSelector('.engine-status[data-status="computing"]', { timeout: ENGINE_MOVE_MS });
+    for (const viewport of [PHONE, { width: 360, height: 740 }]) {
+      await page.setViewportSize(viewport);
+      const items = await page.evaluate(() => {
+        const header = document.querySelector('.top-bar').getBoundingClientRect();
+        return [...document.querySelectorAll('.top-bar > *')].map((el) => {
+          const { left, right, top, bottom, width } = el.getBoundingClientRect();
+          return { name: el.className, text: el.textContent.trim(), width, left, right, top, bottom, inHeader: left >= header.left && right <= header.right && top >= header.top && bottom <= header.bottom, clipped: el.scrollWidth > el.clientWidth };
+        });
+      });
+      const where = `at ${viewport.width}×${viewport.height}`;
+      assert.deepEqual(items.map((i) => i.name), ['brand', 'mode-tabs', 'engine-status', 'console-link']);
+      for (const item of items) {
+        assert.ok(item.width > 0, `${where}: ${item.name} is shown`);
+        assert.ok(item.left >= 0 && item.right <= viewport.width, `${where}: ${item.name} spans ${item.left}..${item.right}, outside the viewport`);
+        assert.ok(item.inHeader, `${where}: ${item.name} lies outside the header`);
+        assert.ok(!item.clipped, `${where}: ${item.name} ("${item.text}") is cut short`);
+      }
+      for (const [i, a] of items.entries()) {
+        for (const b of items.slice(i + 1)) {
+          const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+          assert.ok(apart, `${where}: ${a.name} and ${b.name} overlap`);
+        }
+      }
+      assert.equal(items.find((i) => i.name === 'engine-status').text, 'engine thinking');
+    }
+    await page.screenshot({ path: join(RESULTS, 'header-phone.png') });
+    assert.deepEqual(errors, []);
+  });
+
   test('time from page load to the first engine move at the default level', async (t) => {
     const context = await app.browser.newContext({ viewport: DESKTOP });
     t.after(() => context.close());
