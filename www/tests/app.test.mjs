@@ -427,6 +427,25 @@ describe('meshmate app in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('windows between phone and desktop width: board and panels fit side by side without sideways scrolling', async (t) => {
+    const { page, errors } = await openApp(t, { viewport: { width: 840, height: 800 } });
+    for (const mode of ['play', 'analyse']) {
+      await page.click(`[data-mode="${mode}"]`);
+      for (const width of [840, 900, 1000]) {
+        await page.setViewportSize({ width, height: 800 });
+        const fit = await page.evaluate(() => ({
+          page: document.documentElement.scrollWidth,
+          view: innerWidth,
+          side: document.querySelector('.side').getBoundingClientRect().right,
+          board: document.querySelector('.board-host').getBoundingClientRect().right,
+        }));
+        assert.ok(fit.page <= fit.view, `${mode} at ${width} px: the page is ${fit.page} px wide`);
+        assert.ok(fit.side <= fit.view && fit.board < fit.side, `${mode} at ${width} px: board ends at ${fit.board}, panels at ${fit.side}`);
+      }
+    }
+    assert.deepEqual(errors, []);
+  });
+
   test('time from page load to the first engine move at the default level', async (t) => {
     const context = await app.browser.newContext({ viewport: DESKTOP });
     t.after(() => context.close());
