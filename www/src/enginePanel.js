@@ -5,7 +5,8 @@
 /** Hash sizes offered, in MB, before bounding by the engine's min and max. */
 const HASH_SIZES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
 
-const STATUS_TEXT = {
+/** What the header says for each engine status, after "engine". */
+export const STATUS_TEXT = {
   loading: 'starting…',
   ready: 'ready',
   computing: 'thinking',

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
+import { STATUS_TEXT } from '../src/enginePanel.js';
 import { RESULTS, collectErrors, rankNumbersOffTheirRanks, recordUciTraffic, servedApp, startServer } from './browser.mjs';
 
 const ENGINE_READY_MS = 90000;
@@ -424,6 +425,27 @@ describe('meshmate app in Chromium', () => {
       assert.equal(items.find((i) => i.name === 'engine-status').text, 'engine thinking');
     }
     await page.screenshot({ path: join(RESULTS, 'header-phone.png') });
+    assert.deepEqual(errors, []);
+  });
+
+  test('the header keeps its height whatever the engine status says, at every width', async (t) => {
+    const { page, errors } = await openApp(t, { viewport: PHONE });
+    const jumps = [];
+    for (let width = 340; width <= 900; width += 4) {
+      await page.setViewportSize({ width, height: 800 });
+      const heights = await page.evaluate((labels) => {
+        const status = document.querySelector('.engine-status');
+        const shown = status.textContent;
+        const heights = Object.fromEntries(labels.map((label) => {
+          status.textContent = `engine ${label}`;
+          return [label, document.querySelector('.top-bar').getBoundingClientRect().height];
+        }));
+        status.textContent = shown;
+        return heights;
+      }, Object.values(STATUS_TEXT));
+      if (new Set(Object.values(heights)).size > 1) jumps.push(`${width}px: ${JSON.stringify(heights)}`);
+    }
+    assert.deepEqual(jumps, [], 'the header grew or shrank with the status text');
     assert.deepEqual(errors, []);
   });
 
