@@ -4,8 +4,8 @@ mod common;
 use meshmate::chess::{legal_moves, parse_epd_file, Board, Game};
 use meshmate::machine::{Counters, Threads};
 use meshmate::parallel::{search, Algorithm};
-use meshmate::search::{Control, Limits, NoReports, Noise, SearchOptions, SearchResult, SearchSettings};
-use meshmate::tt::TranspositionTable;
+use meshmate::search::{Control, Limits, NoReports, Noise, SearchOptions, SearchResult, SearchSettings, Searcher};
+use meshmate::tt::{Placement, Tables, TranspositionTable};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -122,27 +122,33 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
     }
 }
 
-/// ABDADA's processors walk one tree and train one history table, processor 0's; a
-/// helper gets a table of its own back for the next search of another algorithm, so
-/// Lazy SMP's helpers keep ordering moves their own way.
+/// ABDADA's and DTS's processors walk one tree in one memory and train one history
+/// table, processor 0's; a helper gets a table of its own back for the next search of
+/// another algorithm, so Lazy SMP's helpers keep ordering moves their own way, and keeps
+/// its own when the processors do not share one table.
 #[test]
-fn abdada_shares_processor_0s_history_for_its_search_only() {
+fn abdada_and_dts_share_processor_0s_history_for_their_search_only() {
     let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
     let counters = Counters::new(3);
     let mut searchers = Vec::new();
     let board = Board::default();
     let limits = Limits { depth: Some(6), ..Limits::default() };
-    let run = |algorithm, searchers: &mut Vec<_>| {
-        search(&mut Threads, algorithm, 3, searchers, &tt, &board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+    let run = |algorithm, tables: Tables, searchers: &mut Vec<_>| {
+        search(&mut Threads, algorithm, 3, searchers, tables, &board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
     };
-    run(Algorithm::LazySmp, &mut searchers);
-    assert!(!searchers[1].shares_history_with(&searchers[0]) && !searchers[2].shares_history_with(&searchers[1]));
-    run(Algorithm::Abdada, &mut searchers);
-    assert!(searchers[1].shares_history_with(&searchers[0]) && searchers[2].shares_history_with(&searchers[0]));
-    for algorithm in [Algorithm::LazySmp, Algorithm::Dts] {
-        run(Algorithm::Abdada, &mut searchers);
-        run(algorithm, &mut searchers);
-        assert!(!searchers[1].shares_history_with(&searchers[0]), "{algorithm:?}");
-        assert!(!searchers[2].shares_history_with(&searchers[0]) && !searchers[2].shares_history_with(&searchers[1]), "{algorithm:?}");
+    let shared = || Tables::shared(tt.clone());
+    let own_history = |searchers: &Vec<Searcher>| !searchers[1].shares_history_with(&searchers[0]) && !searchers[2].shares_history_with(&searchers[0]) && !searchers[2].shares_history_with(&searchers[1]);
+    run(Algorithm::LazySmp, shared(), &mut searchers);
+    assert!(own_history(&searchers));
+    for sharing in [Algorithm::Abdada, Algorithm::Dts] {
+        run(sharing, shared(), &mut searchers);
+        assert!(searchers[1].shares_history_with(&searchers[0]) && searchers[2].shares_history_with(&searchers[0]), "{sharing:?}");
+        for other in [Algorithm::LazySmp, Algorithm::Jamboree, Algorithm::Ybwc] {
+            run(sharing, shared(), &mut searchers);
+            run(other, shared(), &mut searchers);
+            assert!(own_history(&searchers), "{other:?} after {sharing:?}");
+        }
+        run(sharing, Tables::new(Placement::Local, 4, 3).unwrap(), &mut searchers);
+        assert!(own_history(&searchers), "{sharing:?} with a table per processor");
     }
 }

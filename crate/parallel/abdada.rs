@@ -9,7 +9,8 @@
 //! every processor on the same iteration in 5 of 6 suite, depth and table-size settings
 //! (mean SPE 1.70 against 1.56; Lazy SMP 1.60).
 //!
-//! The processors also train one history table, processor 0's: they walk the same tree,
+//! With one global table the processors also train one history table, processor 0's
+//! (`Algorithm::shares_history`): they walk the same tree,
 //! so a cutoff one of them finds orders the other's moves as the serial search's own
 //! history would. On the simulator's 2-core machine (Bratko-Kopec, 64 MiB) it took 3 %
 //! off the parallel time at depth 15 (24 seeds, SPE 1.70 to 1.76) and 4 % at depth 17
@@ -26,10 +27,10 @@ use crate::search::Searcher;
 use crate::tt::{BusyMarks, BusyTable};
 use std::sync::Arc;
 
-/// Gives every processor the same fresh busy table (all start at depth 1) and processor
-/// 0's history table. A processor alone gets no busy table: nothing can be busy
-/// elsewhere, so it searches as the serial search does, at its speed.
-pub(super) fn share_state(main: &mut Searcher, helpers: &mut [Searcher]) {
+/// Gives every processor the same fresh busy table (all start at depth 1). A processor
+/// alone gets none: nothing can be busy elsewhere, so it searches as the serial search
+/// does, at its speed.
+pub(super) fn share_busy_table(main: &mut Searcher, helpers: &mut [Searcher]) {
     if helpers.is_empty() {
         return;
     }
@@ -37,6 +38,5 @@ pub(super) fn share_state(main: &mut Searcher, helpers: &mut [Searcher]) {
     main.set_busy_table(Some(BusyMarks::new(busy.clone(), 0)));
     for (i, h) in helpers.iter_mut().enumerate() {
         h.set_busy_table(Some(BusyMarks::new(busy.clone(), i + 1)));
-        h.share_history_of(main);
     }
 }

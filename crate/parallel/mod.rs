@@ -10,7 +10,8 @@
 //!
 //! In all of them processor 0 reports and decides; the others stop when it is done.
 //! History stays per processor (it describes one processor's tree walk), except in
-//! ABDADA, whose processors walk one tree together (see [`abdada`]). Killers stay per
+//! ABDADA and DTS, whose processors walk one tree together in one memory (see [`abdada`],
+//! [`dts`]). Killers stay per
 //! processor too, but a subtree handed to another processor takes its giver's killers for
 //! its first two plies along, so its moves are ordered as the serial search would order
 //! them. The table is shared, or on a simulated machine placed as the run asks
@@ -101,6 +102,14 @@ impl Algorithm {
         }
     }
 
+    /// Whether the processors train one history table, processor 0's, when they share
+    /// one memory (a global table): ABDADA's and DTS's, which walk one tree together in
+    /// shared memory. The others keep their own, as their papers' message-passing
+    /// machines did, and Lazy SMP's must differ (see `abdada`, `dts`).
+    fn shares_history(self) -> bool {
+        matches!(self, Algorithm::Abdada | Algorithm::Dts)
+    }
+
     /// The splitting policy of a work-splitting algorithm.
     fn split_policy(self) -> Option<&'static Policy> {
         match self {
@@ -146,10 +155,16 @@ pub fn search<Mach: Machine>(
         s.set_busy_table(None);
         s.set_tree_plies(tree_plies);
     }
-    // A helper shares processor 0's history only for the ABDADA search that gave it.
+    // A helper trains processor 0's history only in a search that shares it; otherwise
+    // (and in the next search of another algorithm) it keeps a table of its own.
+    let share_history = algorithm.shares_history() && tables.placement() == Placement::Global;
     let (main, helpers) = searchers.split_at_mut(1);
-    for helper in helpers.iter_mut().filter(|h| h.shares_history_with(&main[0])) {
-        helper.use_own_history();
+    for helper in helpers.iter_mut() {
+        match (share_history, helper.shares_history_with(&main[0])) {
+            (true, false) => helper.share_history_of(&main[0]),
+            (false, true) => helper.use_own_history(),
+            _ => {}
+        }
     }
     counters.reset();
     // The serial search is one processor with no helpers, so its counters show too.
@@ -178,7 +193,7 @@ pub fn search<Mach: Machine>(
         Algorithm::Serial => |_| 0,
         Algorithm::LazySmp => lazysmp::depth_offset,
         Algorithm::Abdada => {
-            abdada::share_state(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
+            abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
             abdada::depth_offset
         }
         Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {
