@@ -19,8 +19,8 @@
 //! (Bratko-Kopec, depth 15, 64 MiB, 24 seeds) it took 5 % off the parallel time (SPE 1.57
 //! to 1.65, search overhead 0.21 to 0.15); natively, in two runs of 4 rounds each way,
 //! taken in turn, 1.44 and 1.47 became 1.53 and 1.60 (overhead 0.19–0.21 to 0.09–0.13).
-//! Killers stay per processor (a subproblem
-//! carries its giver's killers for its first plies).
+//! Killers stay per processor (a subproblem carries its giver's killers for its first
+//! plies).
 
 use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};
 use crate::search::{NodeKind, SplitCandidate, SplitWindow};
