@@ -5,14 +5,21 @@
 /** Hash sizes offered, in MB, before bounding by the engine's min and max. */
 const HASH_SIZES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
 
-/** What the header says for each engine status, after "engine". */
-export const STATUS_TEXT = {
+const STATUS_TEXT = {
   loading: 'starting…',
   ready: 'ready',
   computing: 'thinking',
   stopping: 'stopping',
   failed: 'failed',
 };
+
+/** The engine statuses the header can show. */
+export const ENGINE_STATUSES = Object.keys(STATUS_TEXT);
+
+/** What the header says for an engine status. */
+export function statusLabel(status) {
+  return `engine ${STATUS_TEXT[status] ?? status}`;
+}
 
 export class EnginePanel {
   /**
@@ -89,7 +96,7 @@ export class EnginePanel {
   }
 
   showStatus(status) {
-    this.statusEl.textContent = `engine ${STATUS_TEXT[status] ?? status}`;
+    this.statusEl.textContent = statusLabel(status);
     this.statusEl.title = this.engine.name || 'meshmate engine';
     if (this.engine.name) this.panel.querySelector('summary').textContent = `Engine · ${this.engine.name}`;
     this.statusEl.dataset.status = status;

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
-import { STATUS_TEXT } from '../src/enginePanel.js';
+import { ENGINE_STATUSES, statusLabel } from '../src/enginePanel.js';
 import { RESULTS, collectErrors, rankNumbersOffTheirRanks, recordUciTraffic, servedApp, startServer } from './browser.mjs';
 
 const ENGINE_READY_MS = 90000;
@@ -437,12 +437,12 @@ describe('meshmate app in Chromium', () => {
         const status = document.querySelector('.engine-status');
         const shown = status.textContent;
         const heights = Object.fromEntries(labels.map((label) => {
-          status.textContent = `engine ${label}`;
+          status.textContent = label;
           return [label, document.querySelector('.top-bar').getBoundingClientRect().height];
         }));
         status.textContent = shown;
         return heights;
-      }, Object.values(STATUS_TEXT));
+      }, ENGINE_STATUSES.map(statusLabel));
       if (new Set(Object.values(heights)).size > 1) jumps.push(`${width}px: ${JSON.stringify(heights)}`);
     }
     assert.deepEqual(jumps, [], 'the header grew or shrank with the status text');
