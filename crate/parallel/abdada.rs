@@ -10,13 +10,13 @@
 //! (mean SPE 1.70 against 1.56; Lazy SMP 1.60).
 //!
 //! With one global table the processors also train one history table, processor 0's
-//! (`Algorithm::shares_history`): they walk the same tree,
-//! so a cutoff one of them finds orders the other's moves as the serial search's own
-//! history would. On the simulator's 2-core machine (Bratko-Kopec, 64 MiB) it took 3 %
-//! off the parallel time at depth 15 (24 seeds, SPE 1.70 to 1.76) and 4 % at depth 17
-//! (6 seeds, 1.63 to 1.70); natively the host's noise hides a gain that small. Lazy SMP
-//! keeps a table per processor: sharing one there made its processors' trees alike and
-//! doubled its search overhead.
+//! (`Algorithm::shares_history`): they walk the same tree, so a cutoff one of them
+//! finds orders the other's moves as the serial search's own history would. On the
+//! simulator's 2-core machine (Bratko-Kopec, 64 MiB) it took 3 % off the parallel time
+//! at depth 15 (24 seeds, SPE 1.70 to 1.76) and 4 % at depth 17 (6 seeds, 1.63 to
+//! 1.70); natively the host's noise hides a gain that small. Lazy SMP keeps a table per
+//! processor: sharing one there made its processors' trees alike and doubled its search
+//! overhead.
 //!
 //! Shared state: the table, the busy table (`crate::tt::BusyTable`) and the history.
 //! Invariants: a deferred move is still searched (only order changes); processor 0

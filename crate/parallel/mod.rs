@@ -10,14 +10,14 @@
 //!
 //! In all of them processor 0 reports and decides; the others stop when it is done.
 //! History stays per processor (it describes one processor's tree walk), except in
-//! ABDADA and DTS, whose processors walk one tree together in one memory (see [`abdada`],
-//! [`dts`]). Killers stay per
-//! processor too, but a subtree handed to another processor takes its giver's killers for
-//! its first two plies along, so its moves are ordered as the serial search would order
-//! them. The table is shared, or on a simulated machine placed as the run asks
-//! ([`Placement`]: each processor's searchers use its table, and pass their accesses to a
-//! split table on to the machine). With `Pure` on, processor 0 returns the exact minimax
-//! value of the serial search.
+//! ABDADA and DTS, whose processors walk one tree together in one memory (see
+//! [`abdada`], [`dts`]). Killers stay per processor too, but a subtree handed to
+//! another processor takes its giver's killers for its first two plies along, so its
+//! moves are ordered as the serial search would order them. The table is shared, or on
+//! a simulated machine placed as the run asks ([`Placement`]: each processor's
+//! searchers use its table, and pass their accesses to a split table on to the
+//! machine). With `Pure` on, processor 0 returns the exact minimax value of the serial
+//! search.
 
 mod abdada;
 mod dts;
