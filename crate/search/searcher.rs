@@ -140,6 +140,8 @@ pub struct Frame {
     marked: bool,
     /// Moves put off because another processor is searching their position (ABDADA).
     deferred: [Move; MAX_DEFERRED],
+    /// The positions ABDADA's deferred moves lead to, beside them in `deferred`.
+    deferred_hashes: [u64; MAX_DEFERRED],
     deferred_count: usize,
     /// Deferred moves already searched in the second pass (they go in order).
     deferred_taken: usize,
@@ -186,6 +188,7 @@ impl Frame {
             current_alpha: 0,
             marked: false,
             deferred: [Move { from: a1, to: a1, promotion: None }; MAX_DEFERRED],
+            deferred_hashes: [0; MAX_DEFERRED],
             deferred_count: 0,
             deferred_taken: 0,
             second_pass: false,
@@ -605,7 +608,10 @@ impl Searcher {
     fn next_move(&mut self) -> Progress {
         let top = self.top;
         let f = &mut self.frames[top];
-        let mv = if !f.second_pass {
+        let finished_elsewhere = self.busy.as_ref().and_then(|busy| take_finished_elsewhere(f, busy));
+        let mv = if let Some(mv) = finished_elsewhere {
+            mv
+        } else if !f.second_pass {
             match f.moves.pick() {
                 Some(sm) => sm.mv,
                 None => {
@@ -632,6 +638,7 @@ impl Searcher {
             let markable = f.depth > MIN_BUSY_DEPTH;
             if markable && !f.second_pass && f.moves_searched > 0 && f.deferred_count < MAX_DEFERRED && busy.busy_elsewhere(child.hash()) {
                 f.deferred[f.deferred_count] = mv;
+                f.deferred_hashes[f.deferred_count] = child.hash();
                 f.deferred_count += 1;
                 return Progress::Running;
             }
@@ -892,6 +899,18 @@ impl Searcher {
     }
 }
 
+/// ABDADA: a deferred move of `f` whose position the other processor has finished since,
+/// taken off the deferred list. It goes next: its value is in the table by now, and it
+/// may cut this node off before the rest of the list is searched for nothing (the serial
+/// search would have searched it in its place).
+fn take_finished_elsewhere(f: &mut Frame, busy: &BusyMarks) -> Option<Move> {
+    let i = (f.deferred_taken..f.deferred_count).find(|&i| !busy.busy_elsewhere(f.deferred_hashes[i]))?;
+    f.deferred.swap(i, f.deferred_taken);
+    f.deferred_hashes.swap(i, f.deferred_taken);
+    f.deferred_taken += 1;
+    Some(f.deferred[f.deferred_taken - 1])
+}
+
 /// The side to move's pieces other than pawns and king: null move is unsafe without
 /// them (zugzwang) and needs verification with only one.
 fn non_pawn_pieces(board: &Board) -> cozy_chess::BitBoard {
@@ -919,4 +938,56 @@ struct ChildPlan {
     pending: Pending,
     pv_child: bool,
     quiet: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::legal_moves;
+    use crate::tt::BusyTable;
+
+    /// The root moves in the order a searcher (processor 0) starts them while processor 1
+    /// holds marks on every position one move from the start, and lets go of the one
+    /// `finished` leads to (it has searched it) once processor 0 is on its second root
+    /// move, the first it had deferred.
+    fn root_order(finished: Option<Move>) -> Vec<Move> {
+        let board = Board::default();
+        let child = |mv: Move| {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            child.hash()
+        };
+        // Roomy enough that no two of the twenty root children share a slot.
+        let busy = Arc::new(BusyTable::new(16));
+        let other = BusyMarks::new(busy.clone(), 1);
+        for mv in legal_moves(&board) {
+            assert!(other.mark(child(mv)), "{mv}: every root child gets a slot of its own");
+        }
+        let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
+        searcher.set_busy_table(Some(BusyMarks::new(busy, 0)));
+        searcher.start(&board, &[], -INFINITY, INFINITY, 5, &[]);
+        let mut order: Vec<Move> = Vec::new();
+        while !matches!(searcher.step(), Progress::Done(_)) {
+            let Some(root) = searcher.root_move() else { continue };
+            if order.last() != Some(&root.mv) {
+                order.push(root.mv);
+                if let (2, Some(mv)) = (order.len(), finished) {
+                    other.unmark(child(mv));
+                }
+            }
+        }
+        order
+    }
+
+    /// ABDADA: a deferred move waits while the other processor searches its position, and
+    /// goes next once that processor is done with it (its value is then in the table).
+    #[test]
+    fn a_deferred_move_goes_next_once_the_other_processor_has_finished_it() {
+        let while_busy = root_order(None);
+        assert_eq!(while_busy.len(), legal_moves(&Board::default()).len(), "every root move is searched, the deferred ones last");
+        let finished = while_busy[3];
+        let order = root_order(Some(finished));
+        assert_eq!(order[..2], while_busy[..2]);
+        assert_eq!(order[2], finished, "the finished move comes before the deferred moves still busy ({:?})", &while_busy[2..4]);
+    }
 }
