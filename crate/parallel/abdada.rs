@@ -5,8 +5,9 @@
 //! A deferred move the other processor finishes earlier goes next (its value is in the
 //! table then, and may cut the node off before the rest of the list is searched for
 //! nothing). Natively, on Bratko-Kopec at depth 15 with 2 threads (runs of both rules
-//! taken in turn, 25 and 40 rounds), it took the search overhead from 0.20 to 0.12 and
-//! the speedup from 1.60 to 1.69; the simulator's timing hides it (1.76 both ways).
+//! taken in turn, 25 rounds each), it took the search overhead from 0.20 to 0.13 and the
+//! speedup from 1.60 to 1.70 (1.67 over 70 rounds in four batches); the simulator's
+//! timing hides it (1.76 both ways over 16 seeds).
 //!
 //! Odd helpers start one ply ahead, as in Lazy SMP: a helper that reaches an iteration
 //! first leaves table entries the others skip through, and the busy table then spreads
