@@ -140,10 +140,12 @@ pub struct Frame {
     marked: bool,
     /// Moves put off because another processor is searching their position (ABDADA).
     deferred: [Move; MAX_DEFERRED],
-    /// The positions ABDADA's deferred moves lead to, beside them in `deferred`.
+    /// The positions ABDADA's deferred moves lead to, beside them in `deferred` (the
+    /// work-splitting algorithms' re-searches, also kept there, leave it unset).
     deferred_hashes: [u64; MAX_DEFERRED],
     deferred_count: usize,
-    /// Deferred moves already searched in the second pass (they go in order).
+    /// Deferred moves already taken up, at the front of `deferred`: in list order in the
+    /// second pass, or earlier once another processor has finished them (ABDADA).
     deferred_taken: usize,
     /// Whether the first pass over the move list is done and deferred moves are next.
     second_pass: bool,
