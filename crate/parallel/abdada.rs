@@ -6,8 +6,8 @@
 //! table then, and may cut the node off before the rest of the list is searched for
 //! nothing). Natively, on Bratko-Kopec at depth 15 with 2 threads (runs of both rules
 //! taken in turn, 25 rounds each), it took the search overhead from 0.20 to 0.13 and the
-//! speedup from 1.60 to 1.70 (1.67 over 70 rounds in four batches); the simulator's
-//! timing hides it (1.76 both ways over 16 seeds).
+//! speedup from 1.60 to 1.70 (about 1.66 over 100 rounds in six batches); the
+//! simulator's timing hides it (1.76 both ways over 16 seeds).
 //!
 //! Odd helpers start one ply ahead, as in Lazy SMP: a helper that reaches an iteration
 //! first leaves table entries the others skip through, and the busy table then spreads
