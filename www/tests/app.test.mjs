@@ -172,6 +172,9 @@ describe('meshmate app in Chromium', () => {
     // Trying another move keeps the game aside; one click brings it back.
     await page.keyboard.press('Home');
     for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    // Click only once the board shows that position and its pieces stand still.
+    await page.waitForFunction(() => document.querySelector('.move-list .move.current')?.textContent === 'Nc6');
+    assert.equal(await pieceOn(page, 'f1'), 'white bishop');
     await clickMove(page, 'f1', 'c4');
     await page.waitForFunction(() => document.querySelector('.move-list .move.current')?.textContent === 'Bc4');
     assert.deepEqual(await moveTexts(page), ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4']);
