@@ -403,7 +403,8 @@ impl Deepening {
     /// own: its lines are reported as this search's, a search that has reached its depth
     /// limit (or its time) is over, and an iteration in progress that `deeper` has made pointless is
     /// dropped for iteration `deeper.depth + 1 + ahead` (the table keeps what it found);
-    /// one still ahead of that goes on.
+    /// one still ahead of that goes on, restarted around `deeper`'s score if it is the
+    /// next iteration and its window excludes that score.
     /// Lazy SMP's processors race through the same iterations; the first to finish one
     /// has answered it for all. Returns whether the search is over.
     pub fn catch_up(&mut self, deeper: &SearchResult, ahead: i32, searcher: &Searcher, tt: &TranspositionTable, control: &Control, listener: &mut dyn Listener) -> bool {
@@ -420,6 +421,13 @@ impl Deepening {
         let next = (deeper.depth + 1 + ahead).min(self.max_depth);
         if in_progress >= next {
             self.depth = in_progress;
+            if in_progress == deeper.depth + 1 && self.lines.is_empty() && !(self.alpha < deeper.score && deeper.score < self.beta) {
+                // Its window was set plies before `deeper`, whose score it excludes: the
+                // search would fail its window, so it starts over around that score now
+                // (the table keeps what it found).
+                self.stage = Stage::StartLine;
+                self.open_window();
+            }
             return false;
         }
         self.depth = next;
@@ -508,5 +516,46 @@ impl Deepening {
         }
         self.last_root = root;
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// A helper one ply ahead goes on with the last iteration when the one before it is
+    /// completed elsewhere, and starts it over around that iteration's score only when
+    /// its own window, set two plies earlier, excludes the score.
+    #[test]
+    fn the_last_iteration_restarts_around_a_newer_score_outside_its_window() {
+        let board = Board::default();
+        let (settings, control) = (SearchSettings::default(), Control::default());
+        let limits = Limits { depth: Some(6), ..Limits::default() };
+        let elsewhere = |depth| {
+            let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
+            search(&mut Searcher::new(tt.clone()), &tt, &board, &[], &Limits { depth: Some(depth), ..Limits::default() }, &settings, &control, &mut NoReports)
+        };
+        let (fourth, fifth) = (elsewhere(4), elsewhere(5));
+        for (shift, restarts) in [(5, false), (200, true)] {
+            let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
+            let mut searcher = Searcher::new(tt.clone());
+            let mut helper = Deepening::new(&board, &[], &limits, &settings);
+            while helper.completed().depth < 3 {
+                helper.step(&mut searcher, &tt, &control, &mut NoReports);
+            }
+            helper.catch_up(&fourth, 1, &searcher, &tt, &control, &mut NoReports);
+            helper.step(&mut searcher, &tt, &control, &mut NoReports);
+            assert_eq!((helper.depth, helper.stage), (6, Stage::Searching), "after depth 4 it jumps to the last iteration");
+            assert_eq!((helper.alpha, helper.beta), (fourth.score - ASPIRATION_DELTA, fourth.score + ASPIRATION_DELTA));
+            let mut newer = fifth.clone();
+            newer.score = fourth.score + shift;
+            newer.lines[0].score = newer.score;
+            assert!(!helper.catch_up(&newer, 1, &searcher, &tt, &control, &mut NoReports));
+            assert_eq!(helper.depth, 6);
+            assert_eq!(helper.stage == Stage::StartLine, restarts, "a score {shift} from the window's centre");
+            let centre = if restarts { newer.score } else { fourth.score };
+            assert_eq!((helper.alpha, helper.beta), (centre - ASPIRATION_DELTA, centre + ASPIRATION_DELTA));
+        }
     }
 }
