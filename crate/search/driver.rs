@@ -328,6 +328,18 @@ impl Deepening {
         self.waiting = false;
     }
 
+    /// What a root score says against the current window: exact inside it, a bound on
+    /// or beyond its edges.
+    fn bound_of(&self, score: i32) -> ScoreBound {
+        if score <= self.alpha {
+            ScoreBound::Upper
+        } else if score >= self.beta {
+            ScoreBound::Lower
+        } else {
+            ScoreBound::Exact
+        }
+    }
+
     /// Sets the aspiration window for the next line of this iteration.
     fn open_window(&mut self) {
         self.delta = ASPIRATION_DELTA;
@@ -340,13 +352,7 @@ impl Deepening {
 
     fn line_searched(&mut self, searcher: &Searcher, tt: &TranspositionTable, control: &Control, score: i32, listener: &mut dyn Listener) {
         let pv: Vec<Move> = searcher.pv().iter().map_while(|m| *m).collect();
-        let bound = if score <= self.alpha {
-            ScoreBound::Upper
-        } else if score >= self.beta {
-            ScoreBound::Lower
-        } else {
-            ScoreBound::Exact
-        };
+        let bound = self.bound_of(score);
         self.stage = Stage::StartLine;
         if bound != ScoreBound::Exact {
             if self.elapsed() > 1000.0 {
@@ -421,7 +427,7 @@ impl Deepening {
         let next = (deeper.depth + 1 + ahead).min(self.max_depth);
         if in_progress >= next {
             self.depth = in_progress;
-            if in_progress == deeper.depth + 1 && self.lines.is_empty() && !(self.alpha < deeper.score && deeper.score < self.beta) {
+            if in_progress == deeper.depth + 1 && self.lines.is_empty() && self.bound_of(deeper.score) != ScoreBound::Exact {
                 // Its window was set plies before `deeper`, whose score it excludes: the
                 // search would fail its window, so it starts over around that score now
                 // (the table keeps what it found).
