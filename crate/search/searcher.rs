@@ -633,12 +633,16 @@ impl Searcher {
         let mut child = f.board.clone();
         child.play_unchecked(mv);
         if let Some(busy) = &self.busy {
-            // ABDADA: a later move whose position another processor is searching waits
-            // until the first pass is done; by then its result is likely in the table.
+            // ABDADA: a move whose position another processor is searching waits until
+            // the first pass is done; by then its result is likely in the table. The
+            // first move waits only at a node expected to need all its moves: at a PV node
+            // it sets the bound and at a CUT node it is the likely refutation, so there
+            // the processor joins the other one in it instead of guessing further moves.
             // Children of shallower nodes are too shallow to be marked (but for a check
             // extension): looking would cost a shared cache line per move for nothing.
             let markable = f.depth > MIN_BUSY_DEPTH;
-            if markable && !f.second_pass && f.moves_searched > 0 && f.deferred_count < MAX_DEFERRED && busy.busy_elsewhere(child.hash()) {
+            let may_wait = f.moves_searched > 0 || f.kind == NodeKind::All;
+            if markable && may_wait && !f.second_pass && f.deferred_count < MAX_DEFERRED && busy.busy_elsewhere(child.hash()) {
                 f.deferred[f.deferred_count] = mv;
                 f.deferred_hashes[f.deferred_count] = child.hash();
                 f.deferred_count += 1;
@@ -979,6 +983,46 @@ mod tests {
             }
         }
         order
+    }
+
+    /// The moves a searcher (processor 0) starts, in order, at a node of `kind` at the start
+    /// position where every move fails low (window 500..501, depth 5, `Pure`, so that no
+    /// move is pruned), while processor 1 holds a mark on the position after `busy_first`
+    /// (if any).
+    fn order_at(kind: NodeKind, busy_first: Option<Move>) -> Vec<Move> {
+        let board = Board::default();
+        let busy = Arc::new(BusyTable::new(16));
+        if let Some(mv) = busy_first {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            assert!(BusyMarks::new(busy.clone(), 1).mark(child.hash()));
+        }
+        let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
+        searcher.set_busy_table(Some(BusyMarks::new(busy, 0)));
+        searcher.set_options(SearchOptions { pure: true });
+        let problem = Subproblem { board, path: Vec::new(), alpha: 500, beta: 501, depth: 5, ply: 0, kind, line: TreePath::default(), killers: [[None; 2]; 2] };
+        searcher.start_subproblem(&problem);
+        let mut order: Vec<Move> = Vec::new();
+        while !matches!(searcher.step(), Progress::Done(_)) {
+            if let Some(root) = searcher.root_move().filter(|r| order.last() != Some(&r.mv)) {
+                order.push(root.mv);
+            }
+        }
+        order
+    }
+
+    /// ABDADA: the first move of a node expected to need all its moves waits like any
+    /// other while another processor searches it, and is still searched; at a CUT node,
+    /// where it is the likely refutation, it goes first all the same.
+    #[test]
+    fn a_busy_first_move_waits_only_at_all_nodes() {
+        for kind in [NodeKind::All, NodeKind::Cut] {
+            let alone = order_at(kind, None);
+            assert!(alone.len() > 2, "{kind:?}: every move fails low, so several are searched");
+            let order = order_at(kind, Some(alone[0]));
+            assert!(order.contains(&alone[0]), "{kind:?}: the busy move is still searched ({order:?})");
+            assert_eq!(order[0] == alone[0], kind == NodeKind::Cut, "{kind:?}: {:?} against {:?}", &order[..2], &alone[..2]);
+        }
     }
 
     /// ABDADA: a deferred move waits while the other processor searches its position, and
