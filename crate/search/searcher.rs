@@ -958,28 +958,37 @@ mod tests {
     /// move, the first it had deferred.
     fn root_order(finished: Option<Move>) -> Vec<Move> {
         let board = Board::default();
-        let child = |mv: Move| {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            child.hash()
-        };
         // Roomy enough that no two of the twenty root children share a slot.
         let busy = Arc::new(BusyTable::new(16));
         let other = BusyMarks::new(busy.clone(), 1);
         for mv in legal_moves(&board) {
-            assert!(other.mark(child(mv)), "{mv}: every root child gets a slot of its own");
+            assert!(other.mark(child_hash(&board, mv)), "{mv}: every root child gets a slot of its own");
         }
         let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
         searcher.set_busy_table(Some(BusyMarks::new(busy, 0)));
         searcher.start(&board, &[], -INFINITY, INFINITY, 5, &[]);
+        moves_started(&mut searcher, |order| {
+            if let (2, Some(mv)) = (order.len(), finished) {
+                other.unmark(child_hash(&board, mv));
+            }
+        })
+    }
+
+    /// The hash of the position `mv` leads to from `board`.
+    fn child_hash(board: &Board, mv: Move) -> u64 {
+        let mut child = board.clone();
+        child.play_unchecked(mv);
+        child.hash()
+    }
+
+    /// Runs `searcher` to the end and returns the moves its top node started, in order,
+    /// calling `on_start` with them each time it starts another.
+    fn moves_started(searcher: &mut Searcher, mut on_start: impl FnMut(&[Move])) -> Vec<Move> {
         let mut order: Vec<Move> = Vec::new();
         while !matches!(searcher.step(), Progress::Done(_)) {
-            let Some(root) = searcher.root_move() else { continue };
-            if order.last() != Some(&root.mv) {
+            if let Some(root) = searcher.root_move().filter(|r| order.last() != Some(&r.mv)) {
                 order.push(root.mv);
-                if let (2, Some(mv)) = (order.len(), finished) {
-                    other.unmark(child(mv));
-                }
+                on_start(&order);
             }
         }
         order
@@ -993,22 +1002,14 @@ mod tests {
         let board = Board::default();
         let busy = Arc::new(BusyTable::new(16));
         if let Some(mv) = busy_first {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            assert!(BusyMarks::new(busy.clone(), 1).mark(child.hash()));
+            assert!(BusyMarks::new(busy.clone(), 1).mark(child_hash(&board, mv)));
         }
         let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
         searcher.set_busy_table(Some(BusyMarks::new(busy, 0)));
         searcher.set_options(SearchOptions { pure: true });
         let problem = Subproblem { board, path: Vec::new(), alpha: 500, beta: 501, depth: 5, ply: 0, kind, line: TreePath::default(), killers: [[None; 2]; 2] };
         searcher.start_subproblem(&problem);
-        let mut order: Vec<Move> = Vec::new();
-        while !matches!(searcher.step(), Progress::Done(_)) {
-            if let Some(root) = searcher.root_move().filter(|r| order.last() != Some(&r.mv)) {
-                order.push(root.mv);
-            }
-        }
-        order
+        moves_started(&mut searcher, |_| {})
     }
 
     /// ABDADA: the first move of a node expected to need all its moves waits like any
