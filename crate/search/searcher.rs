@@ -559,9 +559,13 @@ impl Searcher {
                 return self.finish_node_with_cutoff(v);
             }
         }
-        if !pure && f.depth >= 4 && f.tt_move.is_none() {
+        if !pure && f.depth >= 4 && f.tt_move.is_none() && f.kind != NodeKind::All {
             // Internal iterative reduction: without a table move, ordering is poor and
-            // a shallower search is the cheaper way to find one for next time.
+            // a shallower search is the cheaper way to find one for next time. Not at an
+            // expected ALL node, where every move is searched whatever the order: there
+            // it would only cut the tree by what the table happens to hold, and so make
+            // a parallel search, whose table the other processors fill, search another
+            // tree than the serial one (see `crate::parallel::abdada`).
             f.depth -= 1;
         }
         self.try_null_move()
@@ -1023,6 +1027,24 @@ mod tests {
             let order = order_at(kind, Some(alone[0]));
             assert!(order.contains(&alone[0]), "{kind:?}: the busy move is still searched ({order:?})");
             assert_eq!(order[0] == alone[0], kind == NodeKind::Cut, "{kind:?}: {:?} against {:?}", &order[..2], &alone[..2]);
+        }
+    }
+
+    /// Internal iterative reduction: without a table move, a node whose move order decides
+    /// its cost (here a CUT node) is searched a ply shallower, while a node expected to
+    /// need all its moves keeps its depth, so what the table holds does not shape it. The
+    /// depth a node was searched to is the depth of the entry it leaves.
+    #[test]
+    fn without_a_table_move_only_nodes_whose_order_matters_are_reduced() {
+        for (kind, searched_to) in [(NodeKind::Cut, 4), (NodeKind::All, 5)] {
+            let board = Board::default();
+            let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
+            let mut searcher = Searcher::new(tt.clone());
+            let problem = Subproblem { board: board.clone(), path: Vec::new(), alpha: 500, beta: 501, depth: 5, ply: 0, kind, line: TreePath::default(), killers: [[None; 2]; 2] };
+            searcher.start_subproblem(&problem);
+            moves_started(&mut searcher, |_| {});
+            let entry = tt.probe(board.hash()).expect("the node leaves an entry");
+            assert_eq!(i32::from(entry.depth), searched_to, "{kind:?}");
         }
     }
 
