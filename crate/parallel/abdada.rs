@@ -13,6 +13,13 @@
 //! down to the smallest subtrees on its path (natively 1.65 to 1.69 over 80 rounds in
 //! three batches, search overhead 0.139 to 0.127).
 //!
+//! Most of the search overhead left then was not ABDADA's but the searcher's: it reduced
+//! every node without a table move by a ply (internal iterative reduction), so the
+//! entries one processor left changed the depth the other searched nodes to, and the
+//! parallel tree drifted from the serial one. Expected ALL nodes, whose moves are all
+//! searched whatever their order, now keep their depth (`Searcher::enter`); natively
+//! that took ABDADA from 1.65 to 1.81 (15 rounds each, search overhead 0.138 to 0.067).
+//!
 //! Odd helpers start one ply ahead, as in Lazy SMP: a helper that reaches an iteration
 //! first leaves table entries the others skip through, and the busy table then spreads
 //! them over different moves. On the simulator's 2-core machine this beat ABDADA with
