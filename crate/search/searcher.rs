@@ -1003,17 +1003,22 @@ mod tests {
     /// move is pruned), while processor 1 holds a mark on the position after `busy_first`
     /// (if any).
     fn order_at(kind: NodeKind, busy_first: Option<Move>) -> Vec<Move> {
-        let board = Board::default();
+        let problem = failing_low(kind);
         let busy = Arc::new(BusyTable::new(16));
         if let Some(mv) = busy_first {
-            assert!(BusyMarks::new(busy.clone(), 1).mark(child_hash(&board, mv)));
+            assert!(BusyMarks::new(busy.clone(), 1).mark(child_hash(&problem.board, mv)));
         }
         let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
         searcher.set_busy_table(Some(BusyMarks::new(busy, 0)));
         searcher.set_options(SearchOptions { pure: true });
-        let problem = Subproblem { board, path: Vec::new(), alpha: 500, beta: 501, depth: 5, ply: 0, kind, line: TreePath::default(), killers: [[None; 2]; 2] };
         searcher.start_subproblem(&problem);
         moves_started(&mut searcher, |_| {})
+    }
+
+    /// A node of `kind` at the start position, depth 5, where every move fails low
+    /// (window 500..501).
+    fn failing_low(kind: NodeKind) -> Subproblem {
+        Subproblem { board: Board::default(), path: Vec::new(), alpha: 500, beta: 501, depth: 5, ply: 0, kind, line: TreePath::default(), killers: [[None; 2]; 2] }
     }
 
     /// ABDADA: the first move of a node expected to need all its moves waits like any
@@ -1037,13 +1042,12 @@ mod tests {
     #[test]
     fn without_a_table_move_only_nodes_whose_order_matters_are_reduced() {
         for (kind, searched_to) in [(NodeKind::Cut, 4), (NodeKind::All, 5)] {
-            let board = Board::default();
             let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
             let mut searcher = Searcher::new(tt.clone());
-            let problem = Subproblem { board: board.clone(), path: Vec::new(), alpha: 500, beta: 501, depth: 5, ply: 0, kind, line: TreePath::default(), killers: [[None; 2]; 2] };
+            let problem = failing_low(kind);
             searcher.start_subproblem(&problem);
             moves_started(&mut searcher, |_| {});
-            let entry = tt.probe(board.hash()).expect("the node leaves an entry");
+            let entry = tt.probe(problem.board.hash()).expect("the node leaves an entry");
             assert_eq!(i32::from(entry.depth), searched_to, "{kind:?}");
         }
     }
