@@ -64,19 +64,21 @@ export class Playback {
 
   /** Applies every event due by virtual time `t` and shows time `t`. */
   advanceTo(t) {
+    const shown = this.flights.length;
     const { time, length } = this.events;
     while (this.cursor < length && time[this.cursor] <= t) this.apply(this.cursor++);
     this.clock = Math.max(this.clock, Math.min(t, this.lastTime));
-    this.retireFlights();
+    this.retireFlights(shown);
   }
 
   /** Applies exactly one event (the next) and moves the clock to its time; false at the end. */
   step() {
     if (this.atEnd) return false;
+    const shown = this.flights.length;
     const i = this.cursor++;
     this.apply(i);
     this.clock = Math.max(this.clock, this.events.time[i]);
-    this.retireFlights();
+    this.retireFlights(shown);
     return true;
   }
 
@@ -129,14 +131,16 @@ export class Playback {
     }
   }
 
-  /** Drops hops that are across by now. */
-  retireFlights() {
+  /** Drops hops that are across by now, among the first `shown` (those on screen since the
+   * last advance). A hop applied in this advance stays for one picture even if it is across
+   * already: at a fast replay speed a short hop falls between two frames, and would never be seen. */
+  retireFlights(shown) {
     const clock = this.clock;
     let kept = 0;
-    for (const flight of this.flights) {
-      if (flight.end > clock) this.flights[kept++] = flight;
+    this.flights.forEach((flight, i) => {
+      if (i >= shown || flight.end > clock) this.flights[kept++] = flight;
       else this.linkActive[flight.link]--;
-    }
+    });
     this.flights.length = kept;
   }
 
