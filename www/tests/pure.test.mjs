@@ -1,5 +1,5 @@
 // Unit tests of the page's pure modules (no browser): UCI parsing, the game record,
-// PGN/FEN import, formatting, levels.
+// PGN/FEN import, formatting, levels, the Lab's replay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatGo, formatPosition, parseBestMove, parseInfo, parseOption } from '../src/uci.js';
@@ -7,6 +7,8 @@ import { Game, InputError, lineToSan } from '../src/game.js';
 import { parseGameText } from '../src/importExport.js';
 import { formatScore, numberedLine, whiteScore, whiteWinningChance } from '../src/format.js';
 import { LEVELS, levelSearch } from '../src/levels.js';
+import { Playback } from '../src/lab/playback.js';
+import { EV } from '../src/lab/eventColumns.js';
 
 test('parseOption reads spin, check, combo and button options', () => {
   assert.deepEqual(parseOption('option name Hash type spin default 16 min 1 max 1024'), { name: 'Hash', type: 'spin', default: '16', min: 1, max: 1024, vars: [] });
@@ -112,4 +114,26 @@ test('a variation explored in analysis keeps the game aside until "back to the g
   assert.deepEqual(session.game.moves.map((m) => m.san), ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6']);
   assert.equal(session.game.cursor, 3);
   assert.equal(session.savedLine, null);
+});
+
+test('the Lab replay draws every hop at least once, even one that falls between two frames', () => {
+  const replay = new Playback({ processors: 2, links: 1 }, ['work'], 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  // Events as the worker sends them: code, time, a, b, c, e, d (eventColumns.js).
+  const send = (time, msg) => [EV.send, time, msg, 0, 0, 0, 0];
+  const hop = (time, msg, end) => [EV.hop, time, msg, 0, 0, 1, end];
+  const end = (time) => [EV.end, time, 0, 0, 0, 0, time];
+  replay.append([...send(10, 0), ...hop(10, 0, 12), ...send(300, 1), ...hop(300, 1, 1000), ...end(1000)]);
+  const shown = () => replay.flights.map((f) => [f.start, f.end]);
+  replay.advanceTo(5);
+  assert.deepEqual(shown(), []);
+  replay.advanceTo(100); // the short hop began and ended since the last frame
+  assert.deepEqual(shown(), [[10, 12]]);
+  assert.equal(replay.linkActive[0], 1);
+  replay.advanceTo(400);
+  assert.deepEqual(shown(), [[300, 1000]]);
+  replay.advanceTo(900);
+  assert.deepEqual(shown(), [[300, 1000]]);
+  replay.advanceTo(1000);
+  assert.deepEqual(shown(), []);
+  assert.equal(replay.linkActive[0], 0);
 });
