@@ -7,6 +7,7 @@ import { Game, InputError, lineToSan } from '../src/game.js';
 import { parseGameText } from '../src/importExport.js';
 import { formatScore, numberedLine, whiteScore, whiteWinningChance } from '../src/format.js';
 import { LEVELS, levelSearch } from '../src/levels.js';
+import { DEFAULT_POSITION } from 'chess.js';
 import { Playback } from '../src/lab/playback.js';
 import { EV } from '../src/lab/eventColumns.js';
 
@@ -117,7 +118,7 @@ test('a variation explored in analysis keeps the game aside until "back to the g
 });
 
 test('the Lab replay draws every hop at least once, even one that falls between two frames', () => {
-  const replay = new Playback({ processors: 2, links: 1 }, ['work'], 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  const replay = new Playback({ processors: 2, links: 1 }, ['work'], DEFAULT_POSITION);
   // Events as the worker sends them: code, time, a, b, c, e, d (eventColumns.js).
   const send = (time, msg) => [EV.send, time, msg, 0, 0, 0, 0];
   const hop = (time, msg, end) => [EV.hop, time, msg, 0, 0, 1, end];
