@@ -5,43 +5,31 @@ use meshmate::machine::sim::{fit_work_span, simulate_suite, simulation_speed, Pr
 use meshmate::parallel::Algorithm;
 use meshmate::machine::MessageKind;
 use meshmate::stats::{measure_speedup, pooled_speedup, SpeedupPlan, SpeedupRow};
-use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, DEFAULT_BENCH_DEPTH};
+use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher};
 use meshmate::tt::{Placement, TranspositionTable};
-use meshmate::uci::{Engine, Host, MAX_SPEEDUP_ROUNDS};
+use meshmate::uci::{Engine, Host};
+use meshmate::net::Kind;
+use crate::args::{Cli, Command, PerftArgs, SimArgs, SpeedupArgs, SuiteArgs};
 use crate::trace_file::TraceFile;
 use std::io::{BufRead, Write};
+use std::path::Path;
 use std::sync::Arc;
 
-const USAGE: &str = "usage: meshmate [uci]
-       meshmate bench [DEPTH]
-       meshmate perft DEPTH [FEN]
-       meshmate perft --suite FILE [--max-depth N]
-       meshmate suite FILE [--movetime MS] [--depth D] [--hash MIB]
-       meshmate speedup --algo A[,B...] --threads 1,2[,...] --suite FILE --depth D [--hash MIB] [--rounds N] [--csv FILE] [--json FILE]
-       meshmate sim --algo A[,B...] --procs P[,P2...] --preset NAME --suite FILE --depth D [--net NAME]
-                    [--tt global|local|distributed|tds]
-                    [--seed S|S1-S2|S1,S2,...] [--hash MIB] [--pure] [--trace FILE.jsonl] [--json]
-       meshmate sim --signature          (the trace hash of a fixed run: equal natively and in wasm)
-       meshmate sim --bench [--preset NAME] [--algo A] [--procs 1,16,64,256,1024] [--depth D]";
-
-/// Dispatches on the first argument.
-pub fn run(args: &[String]) -> i32 {
-    let rest = args.get(1..).unwrap_or(&[]);
-    let result = match args.first().map(String::as_str) {
-        None | Some("uci") => {
+/// Runs what the command line asks; returns the process exit code.
+pub fn run(cli: Cli) -> i32 {
+    let result = match cli.command {
+        None | Some(Command::Uci) => {
             uci_loop();
             Ok(())
         }
-        Some("bench") => run_bench(rest),
-        Some("perft") => run_perft(rest),
-        Some("suite") => run_suite(rest),
-        Some("speedup") => run_speedup(rest),
-        Some("sim") => run_sim(rest),
-        Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
+        Some(Command::Bench(args)) => {
+            bench(args.depth, &mut |l| println!("{l}"));
             Ok(())
         }
-        Some(other) => Err(format!("unknown command '{other}'\n{USAGE}")),
+        Some(Command::Perft(args)) => run_perft(args),
+        Some(Command::Suite(args)) => run_suite(args),
+        Some(Command::Speedup(args)) => run_speedup(args),
+        Some(Command::Sim(args)) => run_sim(args),
     };
     match result {
         Ok(()) => 0,
@@ -86,90 +74,34 @@ fn uci_loop() {
     }
 }
 
-fn number<T: std::str::FromStr>(text: Option<&String>, what: &str) -> Result<T, String> {
-    let text = text.ok_or_else(|| format!("{what} is missing"))?;
-    text.parse().map_err(|_| format!("{what} '{text}' is not a valid number"))
+fn read_file(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
 }
 
-/// The seeds `--seed` names: one (`7`), a range (`1-8`) or a list (`1,3,5`).
-fn seed_list(text: &str) -> Result<Vec<u64>, String> {
-    const MOST: usize = 1000;
-    let bad = || format!("--seed '{text}': give a seed, a range like 1-8 or a list like 1,3,5");
-    let mut seeds = Vec::new();
-    for part in text.split(',') {
-        let part = part.trim();
-        let (from, to) = match part.split_once('-') {
-            Some((from, to)) => (from.trim().parse::<u64>().map_err(|_| bad())?, to.trim().parse::<u64>().map_err(|_| bad())?),
-            None => {
-                let seed = part.parse::<u64>().map_err(|_| bad())?;
-                (seed, seed)
-            }
-        };
-        if from > to || seeds.len() as u64 + (to - from) >= MOST as u64 {
-            return Err(format!("--seed '{text}': ranges go upwards, and at most {MOST} seeds"));
-        }
-        seeds.extend(from..=to);
-    }
-    Ok(seeds)
-}
-
-fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a String> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1))
-}
-
-fn run_bench(args: &[String]) -> Result<(), String> {
-    let depth = match args.first() {
-        Some(_) => number(args.first(), "bench depth")?,
-        None => DEFAULT_BENCH_DEPTH,
-    };
-    if !(1..=64).contains(&depth) {
-        return Err("bench depth must be from 1 to 64".into());
-    }
-    bench(depth, &mut |l| println!("{l}"));
-    Ok(())
-}
-
-fn read_file(path: &str) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write '{}': {e}", path.display()))
 }
 
 /// The records of an EPD suite; a file without any is an error, not an empty run.
-fn read_suite(path: &str) -> Result<Vec<Epd>, String> {
+fn read_suite(path: &Path) -> Result<Vec<Epd>, String> {
     let records = parse_epd_file(&read_file(path)?)?;
     if records.is_empty() {
-        return Err(format!("'{path}' holds no EPD positions"));
+        return Err(format!("'{}' holds no EPD positions", path.display()));
     }
     Ok(records)
 }
 
 /// The positions of an EPD suite.
-fn suite_boards(path: &str) -> Result<Vec<Board>, String> {
+fn suite_boards(path: &Path) -> Result<Vec<Board>, String> {
     Ok(read_suite(path)?.into_iter().map(|e| e.board).collect())
 }
 
-fn run_perft(args: &[String]) -> Result<(), String> {
-    if let Some(path) = flag(args, "--suite") {
-        let max_depth: u32 = match flag(args, "--max-depth") {
-            Some(d) => number(Some(d), "--max-depth")?,
-            None => 6,
-        };
-        let records = read_suite(path)?;
-        let mut failures = 0;
-        for (i, epd) in records.iter().enumerate() {
-            for depth in 1..=max_depth {
-                let Some(expected) = epd.get(&format!("D{depth}")) else { continue };
-                let expected: u64 = number(Some(&expected.to_string()), "perft count")?;
-                let got = perft(&epd.board, depth);
-                let verdict = if got == expected { "ok" } else { "FAIL" };
-                failures += usize::from(got != expected);
-                println!("{:>3} {:<12} D{depth} {got:>12} expected {expected:>12} {verdict}", i + 1, epd.get("id").unwrap_or("-"));
-            }
-        }
-        println!("{} positions, {failures} failures", records.len());
-        return if failures == 0 { Ok(()) } else { Err(format!("{failures} perft counts differ")) };
+fn run_perft(args: PerftArgs) -> Result<(), String> {
+    if let Some(path) = args.suite {
+        return perft_suite(&path, args.max_depth);
     }
-    let depth: u32 = number(args.first(), "perft depth")?;
-    let fen = if args.len() > 1 { args[1..].join(" ") } else { START_FEN.to_string() };
+    let depth = args.depth.ok_or("perft needs a depth or --suite")?;
+    let fen = if args.fen.is_empty() { START_FEN.to_string() } else { args.fen.join(" ") };
     let board = parse_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
     let start = std::time::Instant::now();
     let nodes = perft(&board, depth);
@@ -178,17 +110,32 @@ fn run_perft(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `perft --suite`: every D1, D2... count of the file up to `max_depth`, checked.
+fn perft_suite(path: &Path, max_depth: u32) -> Result<(), String> {
+    let records = read_suite(path)?;
+    let mut failures = 0;
+    for (i, epd) in records.iter().enumerate() {
+        for depth in 1..=max_depth {
+            let Some(expected) = epd.get(&format!("D{depth}")) else { continue };
+            let expected: u64 = expected.trim().parse().map_err(|_| format!("{}: D{depth} '{expected}' is not a count", epd.get("id").unwrap_or("-")))?;
+            let got = perft(&epd.board, depth);
+            let verdict = if got == expected { "ok" } else { "FAIL" };
+            failures += usize::from(got != expected);
+            println!("{:>3} {:<12} D{depth} {got:>12} expected {expected:>12} {verdict}", i + 1, epd.get("id").unwrap_or("-"));
+        }
+    }
+    println!("{} positions, {failures} failures", records.len());
+    if failures == 0 { Ok(()) } else { Err(format!("{failures} perft counts differ")) }
+}
+
 /// Moves in an EPD operand (`bm Nf3 e4`), parsed as SAN on `board`.
 fn san_list(board: &Board, operand: Option<&str>) -> Result<Vec<meshmate::chess::Move>, String> {
     operand.map_or(Ok(Vec::new()), |text| text.split_whitespace().map(|san| parse_san(board, san)).collect())
 }
 
-fn run_suite(args: &[String]) -> Result<(), String> {
-    let path = args.first().ok_or("suite needs an EPD file")?;
-    let movetime: Option<u64> = flag(args, "--movetime").map(|t| number(Some(t), "--movetime")).transpose()?;
-    let depth: Option<i32> = flag(args, "--depth").map(|t| number(Some(t), "--depth")).transpose()?;
-    let hash: usize = flag(args, "--hash").map(|t| number(Some(t), "--hash")).transpose()?.unwrap_or(64);
-    let records = read_suite(path)?;
+fn run_suite(args: SuiteArgs) -> Result<(), String> {
+    let SuiteArgs { file, movetime, depth, hash } = args;
+    let records = read_suite(&file)?;
     let tt = Arc::new(TranspositionTable::try_new(hash).map_err(|e| e.to_string())?);
     let mut searcher = Searcher::new(tt.clone());
     let limits = Limits { movetime: movetime.or(if depth.is_none() { Some(1000) } else { None }), depth, ..Limits::default() };
@@ -221,28 +168,13 @@ fn run_suite(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn run_speedup(args: &[String]) -> Result<(), String> {
-    if flag(args, "--tt").is_some_and(|tt| tt != "global") {
+fn run_speedup(args: SpeedupArgs) -> Result<(), String> {
+    if args.tt != Placement::Global {
         return Err("--tt: real threads share one table in memory; local, distributed and tds tables run on the simulator (meshmate sim --tt)".into());
     }
-    let algorithms: Vec<Algorithm> = flag(args, "--algo")
-        .ok_or("--algo is missing")?
-        .split(',')
-        .map(|a| Algorithm::from_name(a).ok_or_else(|| format!("unknown algorithm '{a}'")))
-        .collect::<Result<_, _>>()?;
-    let threads: Vec<usize> = flag(args, "--threads")
-        .ok_or("--threads is missing")?
-        .split(',')
-        .map(|t| t.parse().ok().filter(|&n| (1..=meshmate::uci::MAX_THREADS).contains(&n)).ok_or_else(|| format!("bad thread count '{t}'")))
-        .collect::<Result<_, _>>()?;
-    let depth: i32 = number(flag(args, "--depth"), "--depth")?;
-    let hash_mib: usize = flag(args, "--hash").map(|t| number(Some(t), "--hash")).transpose()?.unwrap_or(64);
-    let rounds: usize = flag(args, "--rounds").map(|t| number(Some(t), "--rounds")).transpose()?.unwrap_or(1);
-    if !(1..=MAX_SPEEDUP_ROUNDS).contains(&rounds) {
-        return Err(format!("--rounds must be from 1 to {MAX_SPEEDUP_ROUNDS}"));
-    }
-    let suite = flag(args, "--suite").ok_or("--suite is missing")?;
-    let boards = suite_boards(suite)?;
+    let boards = suite_boards(&args.suite)?;
+    let (algorithms, depth, hash_mib, rounds) = (args.algorithms, args.depth, args.hash, usize::from(args.rounds));
+    let threads: Vec<usize> = args.threads.iter().map(|&t| usize::from(t)).collect();
     let plan = SpeedupPlan { algorithms, threads, depth, hash_mib, rounds };
     println!("{:>5} {:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "round", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
     let rows = measure_speedup(&boards, &plan, &Control::default(), &mut |r: &SpeedupRow| {
@@ -279,13 +211,13 @@ fn run_speedup(args: &[String]) -> Result<(), String> {
             }
         }
     }
-    if let Some(path) = flag(args, "--csv") {
+    if let Some(path) = args.csv {
         let lines: Vec<String> = std::iter::once(SpeedupRow::csv_header()).chain(rows.iter().map(SpeedupRow::csv)).collect();
-        std::fs::write(path, lines.join("\n") + "\n").map_err(|e| format!("cannot write '{path}': {e}"))?;
+        write_file(&path, &(lines.join("\n") + "\n"))?;
     }
-    if let Some(path) = flag(args, "--json") {
+    if let Some(path) = args.json {
         let items: Vec<String> = rows.iter().map(SpeedupRow::json).collect();
-        std::fs::write(path, format!("[{}]\n", items.join(",\n"))).map_err(|e| format!("cannot write '{path}': {e}"))?;
+        write_file(&path, &format!("[{}]\n", items.join(",\n")))?;
     }
     Ok(())
 }
@@ -303,98 +235,96 @@ fn messages_by_kind(count: impl Fn(MessageKind) -> u64) -> Option<String> {
 
 /// `sim`: the papers' experiment on a simulated machine, printed in the shape of
 /// Zugzwang's Figure 5 (times in virtual seconds), or with `--bench` the simulator's speed.
-fn run_sim(args: &[String]) -> Result<(), String> {
-    if args.iter().any(|a| a == "--signature") {
+fn run_sim(args: SimArgs) -> Result<(), String> {
+    if args.signature {
         println!("{} trace hash", meshmate::machine::sim::signature()?);
         return Ok(());
     }
-    let bench = args.iter().any(|a| a == "--bench");
-    // A comma-separated list; `--bench` has defaults, the experiment needs every list.
-    let list = |name: &str, bench_default: &'static str| match flag(args, name) {
-        Some(text) => Ok(text.split(',').map(str::trim).collect::<Vec<&str>>()),
-        None if bench => Ok(bench_default.split(',').collect()),
-        None => Err(format!("{name} is missing")),
-    };
-    let algorithms: Vec<Algorithm> = list("--algo", "lazysmp")?
-        .into_iter()
-        .map(|a| Algorithm::from_name(a).ok_or_else(|| format!("unknown algorithm '{a}'")))
-        .collect::<Result<_, _>>()?;
-    let procs: Vec<usize> = list("--procs", "1,16,64,256,1024")?
-        .into_iter()
-        .map(|p| p.parse().ok().filter(|n| (1..=meshmate::net::MAX_PROCESSORS).contains(n)).ok_or_else(|| format!("bad processor count '{p}' (1 to {})", meshmate::net::MAX_PROCESSORS)))
-        .collect::<Result<_, _>>()?;
-    let preset = match flag(args, "--preset") {
-        Some(name) => Preset::by_name(name).map_err(|e| e.to_string())?,
-        None if bench => meshmate::machine::sim::presets::MULTICORE,
-        None => return Err("--preset is missing".into()),
-    };
-    let net = flag(args, "--net").map(String::as_str);
-    let seeds: Vec<u64> = flag(args, "--seed").map_or(Ok(vec![1]), |t| seed_list(t))?;
-    let hash: usize = flag(args, "--hash").map(|t| number(Some(t), "--hash")).transpose()?.unwrap_or(16);
-    let placement: Placement = flag(args, "--tt").map_or(Ok(Placement::Global), |name| name.parse()).map_err(|e| format!("--tt: {e}"))?;
-    let depth: i32 = match flag(args, "--depth") {
-        Some(text) => number(Some(text), "--depth")?,
-        None if bench => 5,
-        None => return Err("--depth is missing".into()),
-    };
-    if !(1..=64).contains(&depth) {
-        return Err("--depth must be from 1 to 64".into());
-    }
-    if bench {
-        if placement != Placement::Global {
+    let procs: Vec<usize> = args.procs.iter().map(|&p| usize::from(p)).collect();
+    if args.bench {
+        if args.tt != Placement::Global {
             return Err("--bench measures the simulator's speed with the global table; --tt applies to experiments".into());
         }
-        return print_simulation_speed(algorithms[0], preset, &procs, depth, hash);
+        let algorithm = args.algorithms.first().copied().unwrap_or(Algorithm::LazySmp);
+        let procs = if procs.is_empty() { vec![1, 16, 64, 256, 1024] } else { procs };
+        let preset = args.preset.unwrap_or(meshmate::machine::sim::presets::MULTICORE);
+        return print_simulation_speed(algorithm, preset, &procs, args.depth.unwrap_or(5), args.hash);
     }
-    let suite = flag(args, "--suite").ok_or("--suite is missing")?;
-    let boards = suite_boards(suite)?;
-    let mut trace = flag(args, "--trace").map(|path| TraceFile::new(path));
-    if trace.is_some() && seeds.len() > 1 {
+    // clap requires these without --bench or --signature.
+    let (Some(preset), Some(suite), Some(depth)) = (args.preset, args.suite.as_deref(), args.depth) else {
+        return Err("--preset, --suite and --depth are needed".into());
+    };
+    let seeds = args.seed.0;
+    if args.trace.is_some() && seeds.len() > 1 {
         return Err("--trace records one run: give one seed".into());
     }
-    let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.iter().any(|a| a == "--pure") }, ..SearchSettings::default() };
-    let json = args.iter().any(|a| a == "--json");
-    let suite = SimSuite { boards: &boards, depth, hash_mib: hash, placement, settings };
+    let boards = suite_boards(suite)?;
+    let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.pure }, ..SearchSettings::default() };
+    let suite = SimSuite { boards: &boards, depth, hash_mib: args.hash, placement: args.tt, settings };
+    let experiment = SimExperiment { preset, net: args.net, procs: &procs, algorithms: &args.algorithms, suite: &suite, table: !args.json };
+    let mut trace = args.trace.as_deref().map(TraceFile::new);
     // Each seed's rows; with several seeds the totals pool them (ΣT(1) / ΣT(p) over all).
-    let mut runs: Vec<(u64, Vec<SimRow>)> = Vec::with_capacity(seeds.len());
-    for &seed in &seeds {
+    let runs: Vec<(u64, Vec<SimRow>)> = seeds.iter().map(|&seed| Ok((seed, experiment.run(seed, trace.as_mut())?))).collect::<Result<_, String>>()?;
+    let seeded: Vec<(u64, &SimRow)> = runs.iter().flat_map(|(seed, rows)| rows.iter().map(move |r| (*seed, r))).filter(|(_, r)| r.algorithm != "serial").collect();
+    if args.json {
+        print_sim_json(&seeded, &args.algorithms);
+    } else {
+        print_sim_summary(&seeded, &seeds, &args.algorithms, &procs, boards.len());
+    }
+    trace.map_or(Ok(()), TraceFile::finish)
+}
+
+/// One `sim` experiment: the suite on each machine size, for every seed asked.
+struct SimExperiment<'a> {
+    preset: Preset,
+    net: Option<Kind>,
+    procs: &'a [usize],
+    algorithms: &'a [Algorithm],
+    suite: &'a SimSuite<'a>,
+    /// Print the table's header and rows as they come (not with `--json`).
+    table: bool,
+}
+
+impl SimExperiment<'_> {
+    /// The rows of one seed (serial references included), its machines' events streamed
+    /// into `trace` if given.
+    fn run(&self, seed: u64, mut trace: Option<&mut TraceFile>) -> Result<Vec<SimRow>, String> {
+        let net = self.net.map(Kind::name);
         let mut build = |p: usize| -> Result<Sim, String> {
-            let mut sim = Sim::from_names(preset.name, net, p, seed).map_err(|e| e.to_string())?;
-            if let Some(trace) = trace.as_mut() {
+            let mut sim = Sim::from_names(self.preset.name, net, p, seed).map_err(|e| e.to_string())?;
+            if let Some(trace) = trace.as_deref_mut() {
                 trace.stream(&mut sim)?;
             }
             Ok(sim)
         };
         let mut serial = build(1)?;
-        let mut machines: Vec<Sim> = procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
-        if !json {
-            println!("{}; network {}; table {placement}; depth {depth}; seed {seed}; T in virtual seconds", preset.title, serial.topology().kind());
+        let mut machines: Vec<Sim> = self.procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
+        if self.table {
+            let (title, depth, placement) = (self.preset.title, self.suite.depth, self.suite.placement);
+            println!("{title}; network {}; table {placement}; depth {depth}; seed {seed}; T in virtual seconds", serial.topology().kind());
             println!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7} {:>10} {:>10} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE", "W(p)", "C(p)", "W/C");
         }
-        let rows = simulate_suite(&mut serial, &mut machines, &suite, &algorithms, &mut |r| {
-            if !json && r.algorithm != "serial" {
+        simulate_suite(&mut serial, &mut machines, self.suite, self.algorithms, &mut |r| {
+            if self.table && r.algorithm != "serial" {
                 print_sim_row(r);
             }
-        })?;
-        runs.push((seed, rows));
+        })
     }
-    let seeded: Vec<(u64, &SimRow)> = runs.iter().flat_map(|(seed, rows)| rows.iter().map(move |r| (*seed, r))).filter(|(_, r)| r.algorithm != "serial").collect();
-    if json {
-        print_sim_json(&seeded, &algorithms);
-    } else {
-        let over = if seeds.len() > 1 { format!("{} positions × {} seeds", boards.len(), seeds.len()) } else { format!("{} positions", boards.len()) };
-        println!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, LD mean):");
-        for algorithm in &algorithms {
-            for &p in &procs {
-                print_sim_totals(&seeded, &seeds, algorithm.name(), p);
-            }
-            let points: Vec<_> = seeded.iter().filter(|(_, r)| r.algorithm == algorithm.name()).filter_map(|(_, r)| r.work_span()).collect();
-            if let Some(fit) = fit_work_span(&points) {
-                println!("  {:<8} fit T_P = a*W/P + b*C over {} runs: a {:.3}  b {:.3}  (rms error {:.1} %)", algorithm.name(), fit.runs, fit.a, fit.b, 100.0 * fit.rms_relative_error);
-            }
+}
+
+/// The totals of a `sim` experiment: each algorithm at each p, and its work-span fit.
+fn print_sim_summary(seeded: &[(u64, &SimRow)], seeds: &[u64], algorithms: &[Algorithm], procs: &[usize], positions: usize) {
+    let over = if seeds.len() > 1 { format!("{positions} positions × {} seeds", seeds.len()) } else { format!("{positions} positions") };
+    println!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, LD mean):");
+    for algorithm in algorithms {
+        for &p in procs {
+            print_sim_totals(seeded, seeds, algorithm.name(), p);
+        }
+        let points: Vec<_> = seeded.iter().filter(|(_, r)| r.algorithm == algorithm.name()).filter_map(|(_, r)| r.work_span()).collect();
+        if let Some(fit) = fit_work_span(&points) {
+            println!("  {:<8} fit T_P = a*W/P + b*C over {} runs: a {:.3}  b {:.3}  (rms error {:.1} %)", algorithm.name(), fit.runs, fit.a, fit.b, 100.0 * fit.rms_relative_error);
         }
     }
-    trace.map_or(Ok(()), TraceFile::finish)
 }
 
 /// `sim --bench`: the simulator's speed against the serial engine's.

@@ -1,10 +1,12 @@
 //! The native command line: `meshmate` speaks UCI on stdin/stdout; the subcommands
-//! `bench`, `perft` and `suite` measure and check the engine.
+//! measure and check the engine (`meshmate --help` lists them).
 
+mod args;
 mod cli;
 mod trace_file;
 
+use clap::Parser;
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    std::process::exit(cli::run(&args));
+    std::process::exit(cli::run(args::Cli::parse()));
 }

@@ -8,7 +8,7 @@ use meshmate::machine::sim::{Event, Sim, TraceSink};
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// One machine's part file and the first error writing it.
@@ -40,8 +40,8 @@ pub struct TraceFile {
 
 impl TraceFile {
     /// A trace to be written to `path`.
-    pub fn new(path: &str) -> TraceFile {
-        TraceFile { path: path.to_string(), parts: Vec::new() }
+    pub fn new(path: &Path) -> TraceFile {
+        TraceFile { path: path.display().to_string(), parts: Vec::new() }
     }
 
     /// Streams `sim`'s events into the next part file, after its header line.

@@ -37,6 +37,18 @@ impl Kind {
         }
     }
 
+    /// The network in one line (for `--help` and menus).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Kind::DeBruijn => "binary DeBruijn graph on 2^n processors, in Zugzwang's form",
+            Kind::Hypercube => "binary n-cube on 2^n processors",
+            Kind::FatTree => "a 4-ary tree of switches whose links widen towards the root (CM-5)",
+            Kind::Bus => "one shared medium (a bus, or shared memory)",
+            Kind::Ring => "a bidirectional ring",
+            Kind::Full => "a link between every two processors",
+        }
+    }
+
     /// Whether this kind can have `processors` processors: 1 to [`MAX_PROCESSORS`], and a
     /// power of two for DeBruijn and hypercube.
     pub fn check(self, processors: usize) -> Result<(), NetError> {

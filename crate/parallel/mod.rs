@@ -85,6 +85,21 @@ impl Algorithm {
         }
     }
 
+    /// The idea of the algorithm in one line (for `--help` and menus).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Algorithm::Serial => "the sequential searcher on one processor",
+            Algorithm::PvSplit => "PV-splitting: along the principal variation, the eldest son first, then its brothers in parallel",
+            Algorithm::PvSplitAware => "PV-splitting that sizes the work it gives by each processor's measured speed",
+            Algorithm::Ybwc => "Young Brothers Wait (Zugzwang): split any node once its eldest son is done; idle processors ask at random",
+            Algorithm::Jamboree => "Jamboree (StarTech): value the first child, test the rest in parallel with zero windows",
+            Algorithm::Dts => "Dynamic tree splitting (Cray Blitz): idle processors ask for HELP and choose a split point",
+            Algorithm::Tdsab => "TDSAB: MTD(f), each node searched at the processor holding its table entry",
+            Algorithm::LazySmp => "Lazy SMP: independent iterative deepening over the shared table",
+            Algorithm::Abdada => "ABDADA: as Lazy SMP, and positions another processor is searching are deferred",
+        }
+    }
+
     /// The algorithm an option value names (case-insensitive).
     pub fn from_name(name: &str) -> Option<Algorithm> {
         Algorithm::ALL.into_iter().chain(Algorithm::VARIANTS).find(|a| a.name().eq_ignore_ascii_case(name))

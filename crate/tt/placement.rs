@@ -48,6 +48,16 @@ impl Placement {
             Placement::Tds => "tds",
         }
     }
+
+    /// The placement in one line (for `--help` and menus).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Placement::Global => "one table every processor shares",
+            Placement::Local => "a table per processor, shared with nobody",
+            Placement::Distributed => "one table split among the processors, entry h at processor h mod p (Zugzwang)",
+            Placement::Tds => "TDSAB's: nodes travel to the processor that holds their entry",
+        }
+    }
 }
 
 impl std::str::FromStr for Placement {

@@ -1,0 +1,276 @@
+//! The command line's grammar: every subcommand, option and allowed value, with the help
+//! text `--help` prints. Parsing only; `cli.rs` runs what was asked.
+
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::error::ErrorKind;
+use clap::{Args, Parser, Subcommand};
+use meshmate::machine::sim::presets::PRESETS;
+use meshmate::machine::sim::Preset;
+use meshmate::net::{Kind, MAX_PROCESSORS};
+use meshmate::parallel::Algorithm;
+use meshmate::tt::Placement;
+use meshmate::uci::{MAX_SPEEDUP_ROUNDS, MAX_THREADS};
+use std::ffi::OsStr;
+use std::path::PathBuf;
+
+/// meshmate: a parallel alpha-beta chess engine. Without a command it speaks UCI on
+/// standard input and output, for chess GUIs.
+#[derive(Parser, Debug)]
+#[command(name = "meshmate", version, about, long_about = None, after_help = "Without a command, meshmate speaks UCI (as `meshmate uci`).\nEach command has its own --help, e.g. `meshmate sim --help`.")]
+pub struct Cli {
+    /// What to do (UCI when left out).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Speak UCI on standard input and output (the default).
+    Uci,
+    /// Search fixed positions on one thread with a 16 MiB table; ends "N nodes M nps",
+    /// N being the search's signature (equal on every platform).
+    Bench(BenchArgs),
+    /// Count the leaves of the legal move tree (perft), of one position or of an EPD suite.
+    Perft(PerftArgs),
+    /// Play an EPD test suite (bm/am records) and count the positions solved.
+    Suite(SuiteArgs),
+    /// Time-to-depth speedup of parallel algorithms on real threads against the serial search.
+    Speedup(SpeedupArgs),
+    /// The same experiment on a simulated parallel computer, in virtual time (Zugzwang's Figure 5).
+    Sim(SimArgs),
+}
+
+/// `bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth of each position.
+    #[arg(value_name = "DEPTH", default_value_t = meshmate::search::DEFAULT_BENCH_DEPTH, value_parser = depth())]
+    pub depth: i32,
+}
+
+/// `perft`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  meshmate perft 5\n  meshmate perft 4 r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n  meshmate perft --suite ../shared/data/perft.epd --max-depth 5")]
+pub struct PerftArgs {
+    /// Depth of the move tree (not with --suite).
+    #[arg(value_name = "DEPTH", required_unless_present = "suite", conflicts_with = "suite", value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub depth: Option<u32>,
+    /// The position, as FEN (its words may be given separately); the start position when left out.
+    #[arg(value_name = "FEN", trailing_var_arg = true, allow_hyphen_values = true, requires = "depth")]
+    pub fen: Vec<String>,
+    /// Check every D1, D2... count of an EPD file instead.
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
+    /// With --suite: the deepest count checked.
+    #[arg(long, value_name = "N", default_value_t = 6, requires = "suite", value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub max_depth: u32,
+}
+
+/// `suite`.
+#[derive(Args, Debug)]
+#[command(after_help = "Example:\n  meshmate suite ../shared/data/bratko-kopec.epd --movetime 1000")]
+pub struct SuiteArgs {
+    /// The EPD file (records with bm or am operations).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Milliseconds per position (1000 unless --depth is given).
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Fixed search depth per position.
+    #[arg(long, value_name = "D", value_parser = depth())]
+    pub depth: Option<i32>,
+    /// Transposition table size, MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = hash())]
+    pub hash: usize,
+}
+
+/// `speedup`.
+#[derive(Args, Debug)]
+#[command(after_help = "Prints a row per search, then each algorithm's totals: SPE = ΣT(1)/ΣT(p) (speedup), \
+SO = ΣN(p)/ΣN(1) − 1 (search overhead), LD = mean share of time busy (load).\n\n\
+Example:\n  meshmate speedup --algo lazysmp,abdada --threads 1,2 --suite ../shared/data/bratko-kopec.epd --depth 12 --rounds 3")]
+pub struct SpeedupArgs {
+    /// Algorithms to compare with the serial search, separated by commas.
+    #[arg(long = "algo", value_name = "A[,B...]", required = true, value_delimiter = ',', value_parser = algorithm())]
+    pub algorithms: Vec<Algorithm>,
+    /// Thread counts, separated by commas.
+    #[arg(long, value_name = "P[,Q...]", required = true, value_delimiter = ',', value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    pub threads: Vec<u16>,
+    /// The EPD file of positions.
+    #[arg(long, value_name = "FILE")]
+    pub suite: PathBuf,
+    /// Fixed search depth.
+    #[arg(long, value_name = "D", value_parser = depth())]
+    pub depth: i32,
+    /// Transposition table size, MiB (one table, emptied before each search).
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = hash())]
+    pub hash: usize,
+    /// Times the whole suite is measured, serial reference included; totals pool them.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_SPEEDUP_ROUNDS as i64))]
+    pub rounds: u16,
+    /// Where the table lives: real threads share one (global); the others run on `meshmate sim`.
+    #[arg(long, value_name = "PLACEMENT", default_value = "global", value_parser = placement())]
+    pub tt: Placement,
+    /// Also write every row as CSV to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Also write every row as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+/// `sim`.
+#[derive(Args, Debug)]
+#[command(after_help = "Prints per position N, T (virtual seconds) for 1 and p processors, LD (load), SO (search overhead), \
+SPE (speedup), W (work), C (critical path) and W/C, then totals, the fit T ≈ a·W/p + b·C, messages and link use.\n\n\
+Examples:\n  meshmate sim --algo ybwc --procs 16,64 --preset t800 --suite ../shared/data/bratko-kopec.epd --depth 7 --pure --tt distributed\n  \
+meshmate sim --algo lazysmp,abdada --procs 2 --preset multicore --suite ../shared/data/bratko-kopec.epd --depth 12 --seed 1-8\n  \
+meshmate sim --bench --preset t800")]
+pub struct SimArgs {
+    /// Algorithms to compare with the serial search, separated by commas [default with --bench: lazysmp].
+    #[arg(long = "algo", value_name = "A[,B...]", required_unless_present_any = ["bench", "signature"], value_delimiter = ',', value_parser = algorithm())]
+    pub algorithms: Vec<Algorithm>,
+    /// Processor counts, separated by commas (1 to 1024; DeBruijn and hypercube need powers of two) [default with --bench: 1,16,64,256,1024].
+    #[arg(long, value_name = "P[,Q...]", required_unless_present_any = ["bench", "signature"], value_delimiter = ',', value_parser = clap::value_parser!(u16).range(1..=MAX_PROCESSORS as i64))]
+    pub procs: Vec<u16>,
+    /// The simulated machine: its node time, message costs and network [default with --bench: multicore].
+    #[arg(long, value_name = "NAME", required_unless_present_any = ["bench", "signature"], value_parser = preset())]
+    pub preset: Option<Preset>,
+    /// The EPD file of positions.
+    #[arg(long, value_name = "FILE", required_unless_present_any = ["bench", "signature"])]
+    pub suite: Option<PathBuf>,
+    /// Fixed search depth [default with --bench: 5].
+    #[arg(long, value_name = "D", required_unless_present_any = ["bench", "signature"], value_parser = depth())]
+    pub depth: Option<i32>,
+    /// The network, instead of the preset's own.
+    #[arg(long, value_name = "NAME", value_parser = network())]
+    pub net: Option<Kind>,
+    /// Where the parallel runs keep the transposition table (the serial reference always has one global table).
+    #[arg(long, value_name = "PLACEMENT", default_value = "global", value_parser = placement())]
+    pub tt: Placement,
+    /// Seeds of the random work requests and node times: one (7), a range (1-8) or a list (1,3,5); several are pooled.
+    #[arg(long, value_name = "SEEDS", default_value = "1", value_parser = seeds)]
+    pub seed: Seeds,
+    /// Transposition table size, MiB, in all (a fresh table for every search).
+    #[arg(long, value_name = "MIB", default_value_t = 16, value_parser = hash())]
+    pub hash: usize,
+    /// Search full width as the period's programs did: no table cutoffs, null move, reductions or pruning.
+    #[arg(long)]
+    pub pure: bool,
+    /// Write every event of the run to FILE (JSON lines, docs/trace-schema.md); one seed only.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub trace: Option<PathBuf>,
+    /// Print the rows and fits as JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Measure the simulator's own speed (simulated nodes per second against the serial engine's) instead.
+    #[arg(long, conflicts_with_all = ["suite", "trace", "json", "signature"])]
+    pub bench: bool,
+    /// Print the trace hash of a fixed run (equal natively and in the browser) and stop.
+    #[arg(long, exclusive = true)]
+    pub signature: bool,
+}
+
+/// The seeds of `--seed`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seeds(pub Vec<u64>);
+
+/// The most seeds one run takes.
+const MOST_SEEDS: usize = 1000;
+
+/// Reads `--seed`: one seed (`7`), a range (`1-8`) or a list (`1,3,5`, ranges allowed).
+pub fn seeds(text: &str) -> Result<Seeds, String> {
+    let bad = || format!("give a seed, a range like 1-8 or a list like 1,3,5 (not '{text}')");
+    let mut seeds = Vec::new();
+    for part in text.split(',') {
+        let number = |t: &str| t.trim().parse::<u64>().map_err(|_| bad());
+        let (from, to) = match part.split_once('-') {
+            Some((from, to)) => (number(from)?, number(to)?),
+            None => (number(part)?, number(part)?),
+        };
+        if from > to || seeds.len() as u64 + (to - from) >= MOST_SEEDS as u64 {
+            return Err(format!("ranges go upwards, and at most {MOST_SEEDS} seeds (not '{text}')"));
+        }
+        seeds.extend(from..=to);
+    }
+    Ok(Seeds(seeds))
+}
+
+/// A search depth: 1 to 64.
+fn depth() -> clap::builder::RangedI64ValueParser<i32> {
+    clap::value_parser!(i32).range(1..=64)
+}
+
+/// A table size in MiB: 1 MiB to 64 GiB (what the machine can allocate is checked later).
+fn hash() -> impl TypedValueParser<Value = usize> {
+    clap::value_parser!(u64).range(1..=65536).map(|mib| mib as usize)
+}
+
+/// A value read by the library's own parser (whose error names the valid values), whose
+/// valid values `--help` lists with a line each.
+#[derive(Clone)]
+struct Named<T> {
+    values: fn() -> Vec<PossibleValue>,
+    parse: fn(&str) -> Result<T, String>,
+}
+
+impl<T: Clone + Send + Sync + 'static> TypedValueParser for Named<T> {
+    type Value = T;
+
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<T, clap::Error> {
+        let text = value.to_str().ok_or_else(|| clap::Error::new(ErrorKind::InvalidUtf8).with_cmd(cmd))?;
+        (self.parse)(text).map_err(|e| {
+            let arg = arg.map_or_else(String::new, |a| format!(" for '{a}'"));
+            cmd.clone().error(ErrorKind::InvalidValue, format!("invalid value '{text}'{arg}: {e}"))
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new((self.values)().into_iter()))
+    }
+}
+
+fn algorithm() -> Named<Algorithm> {
+    Named {
+        values: || Algorithm::ALL.into_iter().chain(Algorithm::VARIANTS).map(|a| PossibleValue::new(a.name()).help(a.summary())).collect(),
+        parse: |name| {
+            Algorithm::from_name(name.trim()).ok_or_else(|| {
+                let names: Vec<&str> = Algorithm::ALL.into_iter().chain(Algorithm::VARIANTS).map(Algorithm::name).collect();
+                format!("unknown algorithm '{name}': expected one of {}", names.join(", "))
+            })
+        },
+    }
+}
+
+fn preset() -> Named<Preset> {
+    Named { values: || PRESETS.iter().map(|p| PossibleValue::new(p.name).help(p.title)).collect(), parse: |name| Preset::by_name(name).map_err(|e| e.to_string()) }
+}
+
+fn network() -> Named<Kind> {
+    Named { values: || Kind::ALL.iter().map(|k| PossibleValue::new(k.name()).help(k.summary())).collect(), parse: |name| name.parse::<Kind>().map_err(|e| e.to_string()) }
+}
+
+fn placement() -> Named<Placement> {
+    Named { values: || Placement::ALL.iter().map(|p| PossibleValue::new(p.name()).help(p.summary())).collect(), parse: |name| name.parse::<Placement>() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_grammar_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn seeds_are_one_a_range_or_a_list() {
+        assert_eq!(seeds("7"), Ok(Seeds(vec![7])));
+        assert_eq!(seeds("1-3,9"), Ok(Seeds(vec![1, 2, 3, 9])));
+        assert!(seeds("3-1").unwrap_err().contains("ranges go upwards"));
+        assert!(seeds("0-5000").is_err());
+        assert!(seeds("x").unwrap_err().contains("give a seed"));
+    }
+}

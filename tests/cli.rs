@@ -1,0 +1,96 @@
+//! The native command line as a user meets it: help that names every option and value,
+//! usage errors that say what to fix and exit with 2, the old spellings still working.
+
+use meshmate::machine::sim::presets::PRESETS;
+use meshmate::net::Kind;
+use meshmate::parallel::Algorithm;
+use meshmate::tt::Placement;
+use std::process::Command;
+
+/// Runs the binary: exit code, stdout, stderr.
+fn meshmate(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_meshmate")).args(args).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn help_lists_every_command_and_exits_zero() {
+    for help in [&["--help"][..], &["help"], &["-h"]] {
+        let (code, out, _) = meshmate(help);
+        assert_eq!(code, Some(0), "{help:?}");
+        for command in ["uci", "bench", "perft", "suite", "speedup", "sim"] {
+            assert!(out.contains(&format!("  {command} ")), "{command} in {out}");
+        }
+    }
+}
+
+#[test]
+fn each_command_explains_its_options_and_lists_the_allowed_values() {
+    let options: [(&str, &[&str]); 5] = [
+        ("bench", &["DEPTH"]),
+        ("perft", &["DEPTH", "FEN", "--suite", "--max-depth"]),
+        ("suite", &["FILE", "--movetime", "--depth", "--hash"]),
+        ("speedup", &["--algo", "--threads", "--suite", "--depth", "--hash", "--rounds", "--tt", "--csv", "--json"]),
+        ("sim", &["--algo", "--procs", "--preset", "--suite", "--depth", "--net", "--tt", "--seed", "--hash", "--pure", "--trace", "--json", "--bench", "--signature"]),
+    ];
+    for (command, names) in options {
+        let (code, out, err) = meshmate(&[command, "--help"]);
+        assert_eq!(code, Some(0), "{command} --help: {err}");
+        for name in names {
+            assert!(out.contains(name), "{command} --help names {name}: {out}");
+        }
+    }
+    let (_, sim, _) = meshmate(&["sim", "--help"]);
+    for algorithm in Algorithm::ALL.into_iter().chain(Algorithm::VARIANTS) {
+        assert!(sim.contains(&format!("- {}:", algorithm.name())), "{}", algorithm.name());
+    }
+    for preset in PRESETS {
+        assert!(sim.contains(&format!("- {}:", preset.name)) && sim.contains(preset.title), "{}", preset.name);
+    }
+    for kind in Kind::ALL {
+        assert!(sim.contains(&format!("- {}:", kind.name())), "{}", kind.name());
+    }
+    for placement in Placement::ALL {
+        assert!(sim.contains(&format!("- {}:", placement.name())), "{}", placement.name());
+    }
+}
+
+#[test]
+fn usage_errors_say_what_to_fix_and_exit_with_two() {
+    let suite = "no-such-file.epd";
+    let cases: [(&[&str], &str); 8] = [
+        (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "vax", "--suite", suite, "--depth", "3"], "expected one of t800, cm5, c916, p3-ethernet, lan, multicore, ideal"),
+        (&["sim", "--algo", "ybwc", "--proc", "4", "--preset", "t800", "--suite", suite, "--depth", "3"], "a similar argument exists: '--procs'"),
+        (&["sim", "--algo", "ybwx", "--procs", "4", "--preset", "t800", "--suite", suite, "--depth", "3"], "unknown algorithm 'ybwx': expected one of serial, pvsplit"),
+        (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "t800", "--net", "torus", "--suite", suite, "--depth", "3"], "unknown network"),
+        (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "t800", "--suite", suite], "--depth <D>"),
+        (&["speedup", "--algo", "abdada", "--threads", "0", "--suite", suite, "--depth", "3"], "'--threads <P[,Q...]>'"),
+        (&["perft"], "<DEPTH>"),
+        (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
+    ];
+    for (args, says) in cases {
+        let (code, _, err) = meshmate(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?} says {says:?}: {err}");
+    }
+    let (code, _, err) = meshmate(&["suite", suite]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("cannot read 'no-such-file.epd'"), "{err}");
+}
+
+#[test]
+fn perft_takes_a_fen_in_words_or_in_one_argument() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let mut words = vec!["perft", "2"];
+    words.extend(kiwipete.split(' '));
+    for args in [words, vec!["perft", "2", kiwipete]] {
+        let (code, out, err) = meshmate(&args);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.starts_with("perft 2: 2039 nodes"), "{out}");
+    }
+    let (_, out, _) = meshmate(&["perft", "3"]);
+    assert!(out.starts_with("perft 3: 8902 nodes"), "the start position: {out}");
+    let (code, _, err) = meshmate(&["perft", "2", "not", "a", "fen"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("bad FEN"), "{err}");
+}
