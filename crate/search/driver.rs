@@ -278,7 +278,7 @@ impl Deepening {
                 Progress::Running => {
                     self.waiting = false;
                     if self.must_stop(searcher, control, listener) {
-                        self.stage = Stage::Done;
+                        self.stop_inside_iteration(searcher, tt, listener);
                     }
                     self.stage == Stage::Done
                 }
@@ -287,7 +287,7 @@ impl Deepening {
                     self.waiting = true;
                     self.next_check = 0;
                     if self.must_stop(searcher, control, listener) {
-                        self.stage = Stage::Done;
+                        self.stop_inside_iteration(searcher, tt, listener);
                     }
                     self.stage == Stage::Done
                 }
@@ -396,6 +396,19 @@ impl Deepening {
         self.result.ponder = lines[0].pv.get(1).copied();
         self.result.score = lines[0].score;
         self.result.depth = self.depth;
+        self.result.lines = lines;
+    }
+
+    /// Ends a search stopped inside an iteration. The last completed iteration is
+    /// reported again with the nodes and time at the stop, so the last `info` line counts
+    /// every node searched (as GUIs and speed measurements expect).
+    fn stop_inside_iteration(&mut self, searcher: &Searcher, tt: &TranspositionTable, listener: &mut dyn Listener) {
+        self.stage = Stage::Done;
+        self.depth = self.result.depth;
+        let lines = std::mem::take(&mut self.result.lines);
+        for (i, line) in lines.iter().enumerate() {
+            listener.info(&self.report(searcher, tt, i + 1, line.score, ScoreBound::Exact, line.pv.clone()));
+        }
         self.result.lines = lines;
     }
 
@@ -529,6 +542,32 @@ impl Deepening {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    /// Every report a search made, in order.
+    #[derive(Default)]
+    struct Recorded(Vec<Info>);
+
+    impl Listener for Recorded {
+        fn info(&mut self, info: &Info) {
+            self.0.push(info.clone());
+        }
+        fn currmove(&mut self, _: i32, _: RootMove) {}
+    }
+
+    /// A search stopped inside an iteration (here by a node limit) ends with a report of
+    /// its last completed iteration that counts every node searched.
+    #[test]
+    fn the_last_report_counts_the_nodes_of_an_unfinished_iteration() {
+        let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
+        let limits = Limits { nodes: Some(30_000), ..Limits::default() };
+        let mut reports = Recorded::default();
+        let result = search(&mut Searcher::new(tt.clone()), &tt, &Board::default(), &[], &limits, &SearchSettings::default(), &Control::default(), &mut reports);
+        let last = reports.0.last().expect("reports");
+        assert_eq!(last.nodes, result.nodes);
+        assert_eq!((last.depth, last.pv.first()), (result.depth, result.best.as_ref()));
+        let before = &reports.0[reports.0.len() - 2];
+        assert!(before.nodes < last.nodes && before.depth == last.depth, "the iteration was reported when it completed");
+    }
 
     /// A helper one ply ahead goes on with the last iteration when the one before it is
     /// completed elsewhere, and starts it over around that iteration's score only when
