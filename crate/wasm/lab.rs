@@ -97,7 +97,10 @@ struct LinkEntry {
     kind: String,
 }
 
-/// A machine's drawing hints: node positions (x, y in 0..=1), links, the host processor.
+/// A machine's drawing hints: node positions (x, y in 0..=1), links, the host processor,
+/// and (up to [`MAX_ROUTED`] processors) every route, so the page lights up a message's
+/// whole route when it is sent: the links from processor `a` to `b` are
+/// `route_links[route_start[a·p + b]..route_start[a·p + b + 1]]`.
 #[derive(Serialize)]
 struct NetworkDrawing {
     processors: usize,
@@ -105,6 +108,33 @@ struct NetworkDrawing {
     host: Option<usize>,
     points: Vec<[f32; 2]>,
     links: Vec<LinkEntry>,
+    #[serde(rename = "routeStart")]
+    route_start: Vec<u32>,
+    #[serde(rename = "routeLinks")]
+    route_links: Vec<u32>,
+}
+
+/// Most processors whose routes a drawing carries: the page draws single processors and
+/// links up to 128 (`www/src/lab/networkView.js` DETAIL_LIMIT), heat maps above.
+const MAX_ROUTED: usize = 128;
+
+/// Every route of `topology` as link ids, pair by pair (see [`NetworkDrawing`]); empty
+/// above [`MAX_ROUTED`] processors.
+fn all_routes(topology: &Topology) -> Result<(Vec<u32>, Vec<u32>), JsError> {
+    let p = topology.processors();
+    if p > MAX_ROUTED {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let mut start = Vec::with_capacity(p * p + 1);
+    let mut links = Vec::new();
+    for from in 0..p {
+        for to in 0..p {
+            start.push(links.len() as u32);
+            links.extend(topology.route(from, to)?.map(|hop| hop.link as u32));
+        }
+    }
+    start.push(links.len() as u32);
+    Ok((start, links))
 }
 
 /// The name the UI colours a link kind by (hypercube dimensions and fat-tree levels keep
@@ -137,7 +167,8 @@ pub fn lab_network(net: &str, processors: usize) -> Result<JsValue, JsError> {
             LinkEntry { a, b, kind: link_kind_name(link.kind) }
         })
         .collect();
-    let drawing = NetworkDrawing { processors: topology.processors(), nodes: topology.nodes(), host: topology.host(), points, links };
+    let (route_start, route_links) = all_routes(&topology)?;
+    let drawing = NetworkDrawing { processors: topology.processors(), nodes: topology.nodes(), host: topology.host(), points, links, route_start, route_links };
     Ok(serde_wasm_bindgen::to_value(&drawing)?)
 }
 
@@ -237,7 +268,7 @@ const WORDS_PER_EVENT: usize = 7;
 const SCORE_OFFSET: i64 = 1 << 16;
 
 /// An event as the replay's numbers, or `None` for events the replay does not use
-/// (`run`, `note`). Codes: 1 state, 2 nodes, 3 send, 4 hop, 5 deliver, 6 end, 7 node,
+/// (`run`, `note`). Codes (send: `e` = to; deliver: `b` = msg): 1 state, 2 nodes, 3 send, 4 hop, 5 deliver, 6 end, 7 node,
 /// 8 leave, 9 split. Tree events: `a` = p, `b` = the path's first two moves, `c` its
 /// next two (15 bits a move, as `TreePath::packed`), `e` = length | flags << 3, `d` a
 /// score (node: the window as (alpha + 2^16) · 2^17 + beta + 2^16). Integers up to 2^53
@@ -247,9 +278,9 @@ fn replay_words(event: &Event) -> Option<[f64; WORDS_PER_EVENT]> {
     Some(match *event {
         Event::State { t, p, state, nodes } => [1.0, w(t), p.into(), state as u8 as f64, 0.0, 0.0, w(nodes)],
         Event::Nodes { t, p, nodes } => [2.0, w(t), p.into(), 0.0, 0.0, 0.0, w(nodes)],
-        Event::Send { t, msg, from, kind, .. } => [3.0, w(t), msg.into(), from.into(), kind.index() as f64, 0.0, 0.0],
+        Event::Send { t, msg, from, to, kind, .. } => [3.0, w(t), msg.into(), from.into(), kind.index() as f64, to.into(), 0.0],
         Event::Hop { msg, link, from, to, start, end } => [4.0, w(start), msg.into(), link.into(), from.into(), to.into(), w(end)],
-        Event::Deliver { t, to, .. } => [5.0, w(t), to.into(), 0.0, 0.0, 0.0, 0.0],
+        Event::Deliver { t, msg, to } => [5.0, w(t), to.into(), msg.into(), 0.0, 0.0, 0.0],
         Event::End { end, .. } => [6.0, w(end), 0.0, 0.0, 0.0, 0.0, w(end)],
         Event::Tree { t, p, event } => tree_words(t, p, &event),
         Event::Run { .. } | Event::Note { .. } => return None,

@@ -3,8 +3,9 @@
 // and this worker may block while it runs. Typed messages, one request at a time:
 //
 //   page → worker   { id, type: 'network', net, processors }
-//                   { id, type: 'run', request: { algorithm, net, processors, preset, tt, pure, fen, depth, seed }, replay }
+//                   { id, type: 'run', request: { algorithm, net, processors, preset, tt, pure, fen, depth, seed }, replay, pace }
 //                                                           replay: false sends no trace (the sweep)
+//                                                           pace: { buffer, ahead } or absent (see below)
 //                   { id, type: 'export' }                  the last run's trace as JSON lines
 //   worker → page   { type: 'ready', catalogue }            once, when the wasm is loaded
 //                   { id, type: 'network', drawing }
@@ -18,11 +19,18 @@
 // Trace batches are coalesced: the simulator streams TRACE_BATCH events at a time (it keeps
 // none, so 1024 processors fit its memory) and this worker posts at most one message per
 // POST_MS (the rest before the report), transferring the buffers, so the page gets few
-// messages and never parses text. The export runs the last experiment again with the
-// trace as JSON lines (same seed, same trace: the hash is checked).
+// messages and never parses text. With `pace` the page bounds what it holds: `buffer` is a
+// SharedArrayBuffer of two Int32 words, [events the replay applied, cancelled]; the
+// simulator waits (Atomics.wait, in this worker only) whenever it is more than `ahead`
+// events ahead of the replay, and drops the rest of a cancelled run's trace. Its report
+// then says how long it waited (`waitedMs`, taken out of `simulationMs`). The export runs
+// the last experiment again with the trace as JSON lines, handed over piece by piece as
+// Blobs (same seed, same trace: the hash is checked).
 import init, { labCatalogue, labNetwork, labPanicMessage, labSimulate } from '../pkg/single/meshmate.js';
 import { inbox } from './inbox.js';
 
+/** Numbers per event in a trace batch (src/lab/eventColumns.js WORDS_PER_EVENT). */
+const WORDS_PER_EVENT = 7;
 /** Events per call of the simulator's sink. */
 const TRACE_BATCH = 4096;
 /** Least time between two trace messages to the page. */
@@ -50,7 +58,7 @@ function handle(message) {
     if (type === 'network') {
       self.postMessage({ id, type: 'network', drawing: labNetwork(String(message.net), Number(message.processors) >>> 0) });
     } else if (type === 'run') {
-      run(id, message.request, message.replay !== false);
+      run(id, message.request, message.replay !== false, message.pace ?? null);
     } else if (type === 'export') {
       exportTrace(id);
     } else {
@@ -77,11 +85,14 @@ function abortReason(error) {
 /** Runs `request`; its events go to the page for the replay unless `replay` is false (the
  * background sweep needs only the report, and a stream of events it ignores would make the
  * page's replay stutter). */
-function run(id, request, replay) {
+function run(id, request, replay, pace) {
   lastRun = null;
   const started = performance.now();
   let pending = [];
   let lastPost = 0;
+  const ack = pace ? new Int32Array(pace.buffer) : null;
+  let sent = 0;
+  let waitedMs = 0;
   const flush = () => {
     if (pending.length === 0) return;
     const words = new Float64Array(pending.reduce((n, batch) => n + batch.length, 0));
@@ -95,13 +106,22 @@ function run(id, request, replay) {
     lastPost = performance.now();
   };
   const result = labSimulate(request, (words) => {
-    if (!replay) return;
+    if (!replay || (ack && Atomics.load(ack, 1))) return;
     pending.push(words);
+    sent += words.length / WORDS_PER_EVENT;
     if (performance.now() - lastPost >= POST_MS) flush();
+    if (ack && sent - Atomics.load(ack, 0) > pace.ahead) {
+      flush();
+      const waiting = performance.now();
+      for (let applied = Atomics.load(ack, 0); sent - applied > pace.ahead / 2 && !Atomics.load(ack, 1); applied = Atomics.load(ack, 0)) Atomics.wait(ack, 0, applied, 1000);
+      waitedMs += performance.now() - waiting;
+    }
   }, TRACE_BATCH, false);
   flush();
   const report = result.report();
   result.free();
+  report.simulationMs -= waitedMs;
+  report.waitedMs = waitedMs;
   lastRun = { request, report };
   const memoryMiB = wasm.memory.buffer.byteLength / MIB;
   self.postMessage({ id, type: 'report', report, wallMs: performance.now() - started, memoryMiB });

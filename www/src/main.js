@@ -11,6 +11,7 @@ import { EnginePanel } from './enginePanel.js';
 import { EvalBar } from './evalBar.js';
 import { ImportExport } from './importExport.js';
 import { Lab } from './lab/lab.js';
+import { isLabHash } from './lab/experimentLink.js';
 import { isolationMessage, probeDevice } from './isolation.js';
 import { MoveList } from './moveList.js';
 import { Notices } from './notices.js';
@@ -127,6 +128,8 @@ function refresh() {
 function setMode(mode) {
   settings.mode = mode;
   save();
+  // The address holds a Lab experiment only while the Lab is open.
+  if (mode !== 'lab' && isLabHash(location.hash)) history.replaceState(null, '', location.pathname + location.search);
   document.body.dataset.view = mode;
   for (const tab of document.querySelectorAll('[data-mode]')) tab.setAttribute('aria-selected', String(tab.dataset.mode === mode));
   for (const panel of document.querySelectorAll('[data-panel]')) panel.hidden = panel.dataset.panel !== mode;
@@ -154,5 +157,6 @@ document.addEventListener('keydown', (e) => {
 const restoreError = session.restore();
 if (restoreError) notices.error(restoreError);
 board.setOrientation(session.playerColor);
-setMode(['analyse', 'lab'].includes(settings.mode) ? settings.mode : 'play');
+// A link to a Lab experiment (#lab?…) opens the Lab, whatever view was open last.
+setMode(isLabHash(location.hash) ? 'lab' : ['analyse', 'lab'].includes(settings.mode) ? settings.mode : 'play');
 engine.boot();

@@ -46,26 +46,27 @@ export async function startServer(extraArgs = []) {
   };
 }
 
-/** Launches headless Chromium with the flags that keep it off the network. */
-export async function launchBrowser() {
+/** Launches headless Chromium with the flags that keep it off the network, and `extraArgs`. */
+export async function launchBrowser(extraArgs = []) {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install Debian's chromium (./build.sh setup)`);
   mkdirSync(RESULTS, { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }
 
 /**
- * The served app and a browser for a test file: started before its tests, stopped after.
+ * The served app and a browser for a test file (launched with `browserArgs`): started
+ * before its tests, stopped after.
  * @returns {{server: {url: string}, browser: import('playwright-core').Browser}} filled in before the tests run
  */
-export function servedApp() {
+export function servedApp({ browserArgs = [] } = {}) {
   const app = { server: null, browser: null };
   before(async () => {
     app.server = await startServer();
-    app.browser = await launchBrowser();
+    app.browser = await launchBrowser(browserArgs);
   });
   after(async () => {
     await app.browser?.close();

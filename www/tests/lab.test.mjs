@@ -6,45 +6,18 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
-import { RESULTS, WWW, collectErrors, rankNumbersOffTheirRanks, recordUciTraffic, servedApp } from './browser.mjs';
+import { RESULTS, WWW, rankNumbersOffTheirRanks, recordUciTraffic, servedApp } from './browser.mjs';
+import { RUN_MS, measureFps, openLab as openLabPage, runAndWatch, setForm, snapshot } from './labPage.mjs';
 
-const LAB_READY_MS = 60000;
-const RUN_MS = 120000;
-const VIEWPORT = { width: 1500, height: 950 };
 /** Figures measured by these tests, printed at the end for the report. */
 const figures = [];
 
 const app = servedApp();
+const openLab = (t, options) => openLabPage(app, t, options);
 
 after(() => {
   for (const line of figures) console.log(`# lab figure: ${line}`);
 });
-
-/** A fresh page on the Lab tab with the simulator loaded, and its error log. */
-async function openLab(t, { initScript = null, viewport = VIEWPORT } = {}) {
-  const context = await app.browser.newContext({ viewport, acceptDownloads: true });
-  t.after(() => context.close());
-  if (initScript) await context.addInitScript(initScript);
-  const page = await context.newPage();
-  const errors = collectErrors(page);
-  await page.goto(app.server.url);
-  await page.click('[data-mode="lab"]');
-  await page.waitForSelector('.lab:not([data-status="loading"])', { timeout: LAB_READY_MS });
-  assert.equal(await page.getAttribute('.lab', 'data-status'), 'idle', await page.textContent('.lab-status'));
-  return { page, errors };
-}
-
-const snapshot = (page) => page.evaluate(() => window.__lab.snapshot());
-
-/** Sets the experiment form (fields by name) the way a user does. */
-async function setForm(page, values) {
-  for (const [name, value] of Object.entries(values)) {
-    const field = page.locator(`.lab-controls [name="${name}"]`);
-    if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(String(value));
-    else await field.fill(String(value));
-    await field.dispatchEvent('change');
-  }
-}
 
 /** The Lab with the UCI traffic recorded, once the Play engine is ready; `pool` is its
  * web workers. */
@@ -53,38 +26,6 @@ async function openLabWithEngine(t) {
   await page.waitForSelector('.engine-status[data-status="ready"]', { timeout: 90000 });
   const pool = await page.evaluate(() => Number(document.querySelector('.worker-build')?.dataset.pool ?? 1));
   return { page, errors, pool };
-}
-
-/** Presses Run and waits until the report is in and the drawing shows messages moving
- * (or, for an algorithm that sends none, virtual time moving). */
-async function runAndWatch(page, values, { messages = true } = {}) {
-  await setForm(page, values);
-  await page.click('[data-lab="run"]');
-  await page.waitForFunction(() => window.__lab.snapshot().status !== 'running', null, { timeout: RUN_MS });
-  const snap = await snapshot(page);
-  assert.equal(snap.status, 'done', snap.statusText);
-  if (messages) await page.waitForFunction(() => window.__lab.snapshot().drawn.seen > 0, null, { timeout: 20000 });
-  else await page.waitForFunction(() => window.__lab.snapshot().clock > 0, null, { timeout: 20000 });
-  return snapshot(page);
-}
-
-/** Average frames per second over `ms` while the replay runs. */
-async function measureFps(page, ms = 3000) {
-  const frames = await page.evaluate(
-    (ms) =>
-      new Promise((resolve) => {
-        let count = 0;
-        const start = performance.now();
-        const tick = (now) => {
-          count++;
-          if (now - start < ms) requestAnimationFrame(tick);
-          else resolve((1000 * count) / (now - start));
-        };
-        requestAnimationFrame(tick);
-      }),
-    ms,
-  );
-  return frames;
 }
 
 /** Waits until the replay's tree satisfies `ready(tree)` (a snapshot's `tree`), then pauses. */
@@ -205,6 +146,10 @@ describe('Lab', () => {
     const seconds = (Date.now() - started) / 1000;
     assert.equal(snap.drawn.processors, 16);
     assert.equal(snap.drawn.mode, 'detailed');
+    // DeBruijn as the shuffle-exchange graph, binary labels written, messages' routes lit.
+    assert.equal(snap.drawn.layout, 'shuffle-exchange');
+    assert.equal(snap.drawn.labels, true);
+    await page.waitForFunction(() => window.__lab.snapshot().drawn.routes > 0, null, { timeout: 20000 });
     assert.ok(snap.drawn.seen > 0, 'messages were drawn moving');
     assert.ok(snap.report.events > 100, `only ${snap.report.events} events`);
     assert.equal(snap.report.rows.length, 2);
@@ -342,7 +287,7 @@ describe('Lab', () => {
     const { page, errors } = await openLab(t);
     // 1024 with ybwc: the simulator streams the trace (keeps none), so it fits the wasm memory.
     for (const [algorithm, processors, depth, mode] of [['ybwc', 64, 4, 'detailed'], ['ybwc', 256, 4, 'aggregate'], ['ybwc', 1024, 3, 'aggregate']]) {
-      const snap = await runAndWatch(page, { algorithm, net: 'debruijn', processors, preset: 't800', position: 'BK.01', depth });
+      const snap = await runAndWatch(page, { algorithm, net: 'debruijn', processors, preset: 't800', search: 'modern', position: 'BK.01', depth });
       assert.equal(snap.drawn.processors, processors);
       assert.equal(snap.drawn.mode, mode);
       await page.waitForFunction(() => window.__lab.snapshot().tree?.nodes > 0, null, { timeout: 30000 });

@@ -138,3 +138,79 @@ test('the Lab replay draws every hop at least once, even one that falls between 
   assert.deepEqual(shown(), []);
   assert.equal(replay.linkActive[0], 0);
 });
+
+test('experiment links: written in field order, read back, and every bad field named', async () => {
+  const { experimentHash, readExperimentHash, isLabHash } = await import('../src/lab/experimentLink.js');
+  const catalogue = { algorithms: ['ybwc', 'dts'], nets: ['debruijn', 'bus'], presets: [{ name: 't800' }], ttModes: ['global', 'distributed'], maxDepth: 8 };
+  const values = { algorithm: 'dts', net: 'bus', processors: '16', preset: 't800', tt: 'global', search: 'period', position: 'BK.06', depth: '5', seed: '3' };
+  const hash = experimentHash(values);
+  assert.equal(hash, '#lab?algorithm=dts&net=bus&processors=16&preset=t800&tt=global&search=period&position=BK.06&depth=5&seed=3');
+  assert.ok(isLabHash(hash) && isLabHash('#lab') && !isLabHash('#label'));
+  const read = readExperimentHash(hash, catalogue, ['BK.06'], []);
+  assert.deepEqual(read, { values: { ...values, processors: 16, depth: 5, seed: 3 }, lecture: null, ignored: [] });
+  const bad = readExperimentHash('#lab?algorithm=minimax&processors=0&depth=9&seed=1.5&tt=distributed&x=1', catalogue, [], []);
+  assert.deepEqual(bad.values, { tt: 'distributed' });
+  assert.deepEqual(bad.ignored.map((s) => s.split(' ')[0]), ['algorithm=minimax', 'processors=0', 'depth=9', 'seed=1.5', 'x']);
+  assert.deepEqual(readExperimentHash(experimentHash(null, { id: 'ybwc', stop: 3 }), catalogue, [], ['ybwc']).lecture, { id: 'ybwc', stop: 3 });
+  assert.match(readExperimentHash('#lab?lecture=nope', catalogue, [], ['ybwc']).ignored[0], /^lecture=nope/);
+});
+
+test('DeBruijn layout: necklaces joined by the shuffle, rows by the number of 1 bits', async () => {
+  const { deBruijnLayout, necklaces, heatGrid } = await import('../src/lab/layouts.js');
+  // n = 4: 0000, 0001…, 0011…, 0101 1010, 0111…, 1111: six necklaces, sixteen labels.
+  const found = necklaces(4);
+  assert.deepEqual(found.map((n) => n.members.length), [1, 4, 4, 2, 4, 1]);
+  assert.equal(found.flatMap((n) => n.members).length, 16);
+  for (const { members } of found) members.forEach((x, i) => i && assert.equal(x, ((members[i - 1] << 1) | (members[i - 1] >> 3)) & 15));
+  for (const processors of [16, 64]) {
+    const { points, rows } = deBruijnLayout(processors);
+    const bits = Math.log2(processors);
+    assert.equal(rows.length, bits + 1);
+    const key = (p) => points[p].map((v) => v.toFixed(4)).join();
+    assert.equal(new Set(points.map((_, p) => key(p))).size, processors, 'no two processors on one point');
+    for (const [x, y] of points) assert.ok(x >= 0 && x <= 1 && y >= 0 && y <= 1);
+    // The row of a label is its number of 1 bits.
+    for (let p = 0; p < processors; p++) {
+      const weight = p.toString(2).split('').filter((b) => b === '1').length;
+      assert.ok(Math.abs(points[p][1] - rows[weight].y) < 0.5 / rows.length, `${p} is drawn in row ${weight}`);
+    }
+  }
+  // The heat grid keeps the label's bits: row = high bits, column = low bits.
+  const grid = heatGrid('debruijn', 1024);
+  assert.deepEqual([grid.cols, grid.rows, ...grid.cell(0b1000000011)], [32, 32, 3, 16]);
+  const ring = heatGrid('ring', 16);
+  assert.deepEqual([ring.cell(3), ring.cell(4), ring.cell(7)], [[3, 0], [3, 1], [0, 1]], 'a ring snakes through its rows');
+});
+
+test('lecture stops are found in order in the replay columns, and their facts are the replay\'s counters', async () => {
+  const { findStops, stopFacts } = await import('../src/lab/lectures.js');
+  const kinds = ['work-request', 'work', 'no-work'];
+  const replay = new Playback({ processors: 2, links: 1 }, kinds, DEFAULT_POSITION);
+  const words = [
+    [EV.state, 0, 0, 0, 0, 0, 0],
+    [EV.send, 10, 0, 1, 0, 0, 0], // P1 asks P0 for work
+    [EV.nodes, 20, 0, 0, 0, 0, 5],
+    [EV.split, 30, 0, 0, 0, 1 << 3, 0], // P0 gives its root's move to P1
+    [EV.send, 40, 1, 0, 1, 1, 0], // P0 sends the work
+    [EV.end, 50, 0, 0, 0, 0, 50],
+  ].flat();
+  replay.append(Float64Array.from(words));
+  const spec = { stops: [{ on: 'send', kind: 'work-request' }, { on: 'split' }, { on: 'send', kind: 'work-request' }, { on: 'end' }] };
+  const stops = findStops(spec, replay.events, kinds);
+  assert.deepEqual(stops.map((s) => s.index), [1, 3, 5], 'a second work request never comes: that stop is left out');
+  assert.deepEqual(stops.map((s) => s.event), [1, 3, 5]);
+  // A stop stands at the end of its instant: here the split and the work sent with it.
+  const sameInstant = new Playback({ processors: 2, links: 1 }, kinds, DEFAULT_POSITION);
+  sameInstant.append(Float64Array.from([[EV.split, 30, 0, 0, 0, 1 << 3, 0], [EV.send, 30, 1, 0, 1, 1, 0], [EV.end, 50, 0, 0, 0, 0, 50]].flat()));
+  assert.deepEqual(findStops({ stops: [{ on: 'split' }] }, sameInstant.events, kinds).map((s) => [s.event, s.index]), [[0, 1]]);
+  replay.seek(stops[1].index);
+  const facts = stopFacts(stops[1], replay, []);
+  assert.deepEqual([facts.t, facts.p, facts.to, facts.path, facts.nodes, facts.messages, facts['work-request'], facts.work], ['0.000', 0, 1, 'the root', 5, 1, 1, 0]);
+  const rows = [{ timeNs: 100, nodes: 9, speedup: 1, searchOverhead: 0, load: 1, messages: 0, processors: 1 }, { timeNs: 50, nodes: 10, speedup: 2, searchOverhead: 0.111, load: 0.9, messages: 2, processors: 2 }];
+  replay.seek(stops[2].index);
+  assert.deepEqual([stopFacts(stops[2], replay, rows).spe, stopFacts(stops[2], replay, rows).messages], ['2.00', 2]);
+  // Going back: a rewound replay over the same events stands where it is sent.
+  const back = replay.rewound();
+  back.seek(stops[0].index);
+  assert.deepEqual([back.cursor, back.totals().messages], [2, 1]);
+});

@@ -15,15 +15,26 @@ const INITIAL_CAPACITY = 1 << 16;
 /**
  * Column meaning by code (time is when the event happens, for ordering the replay):
  * state: a = p, b = state index, d = nodes · nodes: a = p, d = nodes · send: a = msg,
- * b = from, c = kind index · hop: a = msg, b = link, c = from, e = to, d = end ·
- * deliver: a = to · end: d = the last processor's end · node, leave, split (the top of
+ * b = from, c = kind index, e = to · hop: a = msg, b = link, c = from, e = to, d = end ·
+ * deliver: a = to, b = msg · end: d = the last processor's end · node, leave, split (the top of
  * the search tree, decoded in searchTree.js): a = p, b and c = the path's moves, e =
  * length and flags, d = window or value.
  */
 export class EventColumns {
   constructor() {
+    /** Events held, from slot 0. */
     this.length = 0;
+    /** The run's number of the event in slot 0 (events before it were applied and dropped). */
+    this.offset = 0;
     this.allocate(INITIAL_CAPACITY);
+  }
+
+  /** Drops the first `count` events held (applied ones), keeping the rest from slot 0. */
+  drop(count) {
+    if (count <= 0) return;
+    for (const name of ['code', 'time', 'a', 'b', 'c', 'e', 'd']) this[name].copyWithin(0, count, this.length);
+    this.length -= count;
+    this.offset += count;
   }
 
   allocate(capacity) {

@@ -6,16 +6,21 @@ import './lab.css';
 import { Chess } from 'chess.js';
 import { Board } from '../board.js';
 import { LabCharts, SweepCharts } from './charts.js';
-import { LabControls } from './controls.js';
+import { DEFAULTS, LabControls } from './controls.js';
+import { experimentHash, ignoredNotice, readExperimentHash } from './experimentLink.js';
 import { explain } from './explanations.js';
-import { download, downloadCsv, downloadPng } from './exports.js';
+import { download, downloadCsv, downloadPng, tableCsv } from './exports.js';
 import { LabClient } from './labClient.js';
+import { Lecture } from './lecture.js';
+import { LECTURES, lectureById } from './lectures.js';
 import { DETAIL_LIMIT, KIND_COLORS, NetworkView, STATE_COLORS } from './networkView.js';
-import { Playback } from './playback.js';
+import { Playback, WINDOW_EVENTS } from './playback.js';
+import { ScalingCurve, curveCounts } from './scalingCurve.js';
 import { MARK_COLORS, TYPE_COLORS, TreeView, UNTREED_THREADS, describeNode, processorColor } from './treeView.js';
 import { ThreadsActivity } from './threadsActivity.js';
 import { COLUMNS, ResultsTable, rowCells } from './resultsTable.js';
 import { PRESETS, PRESET_COLUMNS, presetCells, reproduceRows } from './reproduce.js';
+import { SUITES } from './positions.js';
 import { DEVICE_COLUMNS, DeviceSpeedup, PROBE_MS, ROUNDS, deviceRows, pooled, searchOverhead, speedup } from './deviceSpeedup.js';
 
 /** Virtual time per wall second offered by the speed menu, in ns ('auto': the run in AUTO_SECONDS). */
@@ -36,6 +41,8 @@ const THREADS_SEARCH_MS = 15000;
 const CHART_MS = 250;
 /** The largest machine the background sweep over p = 1, 2, 4, … runs for. */
 const SWEEP_MAX = 64;
+/** Utilisation samples taken while a lecture jumps to a stop, so its chart has no gaps. */
+const CHART_SAMPLES_PER_JUMP = 200;
 
 /** The button of a "reproduce a paper" preset (Zugzwang's keeps its first name). */
 /** The form's position in words. */
@@ -63,6 +70,9 @@ export class Lab {
           <div class="button-row lab-presets" aria-label="Reproduce a paper (browser scale)">
             ${PRESETS.map((p) => `<button type="button" data-lab="${presetButton(p)}" title="${p.title}">Reproduce ${p.button}</button>`).join('')}
           </div>
+          <section class="panel lab-lectures" aria-label="Lectures"><h3>Lectures</h3>
+            ${LECTURES.map((l) => `<button type="button" data-lecture="${l.id}">${l.title}</button>`).join('')}
+          </section>
           <section class="panel lab-explain" aria-label="How the algorithm works"><h3></h3><p></p></section>
         </div>
         <div class="lab-stage">
@@ -76,8 +86,12 @@ export class Lab {
             <button type="button" data-lab="present" aria-pressed="false" title="Large type, high contrast">Presentation</button>
             <button type="button" data-lab="threads" aria-pressed="false" title="The Play engine's web workers searching this position with this algorithm">Real threads</button>
             <button type="button" data-lab="measure" aria-pressed="false" title="Time-to-depth speedup of this algorithm on this device's web workers against the serial search, at this position">Measure on this device</button>
+            <button type="button" data-lab="copy-link" title="Copy a link that opens this experiment (the address bar holds it too)">Copy link</button>
           </div>
+          <p class="lab-notice" role="alert" hidden></p>
           <p class="lab-status" role="status"></p>
+          <output class="lab-result" aria-label="The run's result"></output>
+          <section class="lab-lecture" aria-label="Lecture" aria-live="polite" tabindex="-1" hidden><h3></h3><p class="lab-lecture-text"></p><p class="lab-lecture-keys"></p></section>
           <div class="lab-views">
             <div class="lab-canvas-box">
               <canvas class="lab-canvas" aria-label="The simulated network"></canvas>
@@ -104,13 +118,26 @@ export class Lab {
         </div>
         <div class="lab-side">
           <div class="lab-charts"></div>
+          <section class="panel lab-scaling" aria-label="Scaling curve">
+            <h3>Scaling curve</h3>
+            <p class="lab-scaling-help">SPE against p = 1, 2, 4, … up to the form's processors, for each algorithm ticked, on the form's machine and position (simulated without replay).</p>
+            <div class="lab-scaling-algorithms"></div>
+            <div class="button-row">
+              <button type="button" data-lab="scaling">Draw the curve</button>
+              <button type="button" data-lab="scaling-png" disabled>Curve (PNG)</button>
+              <button type="button" data-lab="scaling-csv" disabled>Curve (CSV)</button>
+            </div>
+            <progress class="lab-scaling-progress" max="1" value="0" hidden></progress>
+            <p class="lab-scaling-status" role="status"></p>
+            <div class="lab-charts lab-scaling-chart"></div>
+          </section>
           <p class="lab-sweep-status" role="status"></p>
           <div class="lab-charts lab-sweep"></div>
         </div>
       </div>`;
     const $ = (selector) => root.querySelector(selector);
     this.el = {
-      status: $('.lab-status'), readout: $('.lab-readout'), tooltip: $('.lab-tooltip'), canvas: $('.lab-canvas'), speed: $('[name="speed"]'), explain: $('.lab-explain'), legend: $('.lab-legend'),
+      status: $('.lab-status'), notice: $('.lab-notice'), lecture: $('.lab-lecture'), result: $('.lab-result'), readout: $('.lab-readout'), tooltip: $('.lab-tooltip'), canvas: $('.lab-canvas'), speed: $('[name="speed"]'), explain: $('.lab-explain'), legend: $('.lab-legend'),
       tree: $('.lab-tree'), treeTooltip: $('.lab-tree-tooltip'), treeLegend: $('.lab-tree-legend'), nodeText: $('.lab-node-text'),
     };
     this.controls = new LabControls($('.lab-controls'), { currentFen, onChange: () => this.formChanged() });
@@ -128,6 +155,11 @@ export class Lab {
     this.sweepToken = 0;
     this.sweepRun = null;
     this.sweepState = 'idle';
+    /** The scaling curve: its chart, its table rows, its state and a token that cancels it. */
+    this.scaling = null;
+    this.scalingRows = [];
+    this.scalingState = 'idle';
+    this.scalingToken = 0;
     this.catalogue = null;
     /** The replay of the current run, and what the run streamed and reported. */
     this.playback = null;
@@ -145,21 +177,35 @@ export class Lab {
     this.wireCanvas();
     this.wireTree();
     document.addEventListener('keydown', (e) => this.key(e));
+    // A lecture's keys come first (capture): ← and F mean something else on the Play board.
+    document.addEventListener('keydown', (e) => this.lectureKey(e), true);
+    /** The lecture in progress (a Lecture), or null. */
+    this.lecture = null;
     window.__lab = {
       snapshot: () => this.snapshot(),
       /** Where processor `p` is drawn (CSS pixels in the network canvas). */
-      processorPoint: (p) => this.view.point(p),
+      processorPoint: (p) => this.view.processorPoint(p),
       /** Processor `p`'s current node of the tree (see SearchTree.current). */
       current: (p) => this.playback?.tree?.current(p) ?? null,
-      /** Event codes `from..from + count` of the replay (eventColumns.js EV). */
-      codes: (from, count) => Array.from(this.playback?.events?.code.subarray(from, from + count) ?? []),
+      /** Event codes `from..from + count` of the run (eventColumns.js EV), of those still held. */
+      codes: (from, count) => {
+        const events = this.playback?.events;
+        if (!events) return [];
+        const start = Math.max(0, from - events.offset);
+        return Array.from(events.code.subarray(start, Math.max(start, from + count - events.offset)));
+      },
     };
     this.setStatus('loading', 'Loading the simulator…');
   }
 
   wireButtons() {
     const on = (name, handler) => this.root.querySelector(`[data-lab="${name}"]`).addEventListener('click', handler);
-    on('run', () => this.run());
+    on('run', () => {
+      this.showNotice('');
+      this.leaveLecture();
+      this.run();
+    });
+    for (const button of this.root.querySelectorAll('[data-lecture]')) button.addEventListener('click', () => this.startLecture(button.dataset.lecture));
     on('restart', () => this.run(this.lastRequest));
     on('pause', () => this.setRunning(!this.running));
     on('step', () => this.step());
@@ -182,6 +228,18 @@ export class Lab {
     });
     on('export-csv', () => downloadCsv(this.table.columns, this.tableRows, `meshmate-table-${this.fileStem()}.csv`));
     on('export-png', () => downloadPng(this.el.canvas, `meshmate-network-${this.fileStem()}.png`));
+    on('scaling', () => this.drawScalingCurve());
+    on('scaling-png', async () => download(await this.scaling.png(), `meshmate-scaling-${this.fileStem()}.png`));
+    on('scaling-csv', () => download(new Blob([tableCsv(COLUMNS, this.scalingRows)], { type: 'text/csv' }), `meshmate-scaling-${this.fileStem()}.csv`));
+    on('copy-link', async () => {
+      const link = new URL(experimentHash(this.controls.values()), location.href).href;
+      try {
+        await navigator.clipboard.writeText(link);
+        this.setStatus(this.root.dataset.status, `Copied ${link}`);
+      } catch {
+        this.setStatus(this.root.dataset.status, `The browser refused the clipboard; the link is ${link}`);
+      }
+    });
   }
 
   wireCanvas() {
@@ -196,7 +254,7 @@ export class Lab {
       tooltip.hidden = p === null || !this.playback;
       if (tooltip.hidden) return;
       const c = this.playback.processor(p);
-      tooltip.textContent = `P${p}${p === this.view.drawing.host ? ' (host)' : ''} · ${c.state} · ${c.nodes} nodes · sent ${c.sent} · received ${c.received}`;
+      tooltip.textContent = `${this.view.processorName(p)}${p === this.view.drawing.host ? ' (host)' : ''} · ${c.state} · ${c.nodes} nodes · sent ${c.sent} · received ${c.received}`;
       const subtree = this.subtreeText(p);
       if (subtree) tooltip.append(document.createElement('br'), subtree);
       tooltip.style.left = `${x + 14}px`;
@@ -293,19 +351,46 @@ export class Lab {
     }
     if (!this.charts) this.charts = new LabCharts(this.root.querySelector('.lab-charts'));
     if (!this.sweepCharts) this.sweepCharts = new SweepCharts(this.root.querySelector('.lab-sweep'));
+    if (!this.scaling) this.scaling = new ScalingCurve(this.root.querySelector('.lab-scaling-chart'));
     this.charts.resize();
     this.sweepCharts.resize();
+    this.scaling.resize();
     requestAnimationFrame((t) => this.frame(t));
     if (this.catalogue) return;
     try {
       this.catalogue = await this.client.start();
       this.controls.populate(this.catalogue);
+      this.root.querySelector('.lab-scaling-algorithms').innerHTML = this.catalogue.algorithms
+        .map((a) => `<label><input type="checkbox" name="scaling" value="${a}"${a === DEFAULTS.algorithm ? ' checked' : ''} /> ${a}</label>`)
+        .join('');
       this.drawLegend();
       this.setStatus('idle', 'Choose an experiment and press Run.');
+      const linked = this.readLink();
       await this.formChanged();
+      if (linked?.id) await this.startLecture(linked.id, linked.stop);
+      else if (linked) await this.run();
     } catch (error) {
       this.setStatus('error', error.message);
     }
+  }
+
+  /** Sets the form from the page's address (a link to an experiment), if it holds one, and
+   * says what of it was ignored. Returns the lecture it names (`{ id, stop }`), or whether
+   * it named settings to run. */
+  readLink() {
+    if (!location.hash.startsWith('#lab?')) return false;
+    const positions = SUITES.flatMap((s) => s.positions.map((p) => p.id));
+    const { values, lecture, ignored } = readExperimentHash(location.hash, this.catalogue, positions, LECTURES.map((l) => l.id));
+    this.controls.set({ ...DEFAULTS, ...values });
+    this.showNotice(ignored.length ? ignoredNotice(ignored) : '');
+    if (lecture) return lecture;
+    return Object.keys(values).length > 0 || ignored.length > 0;
+  }
+
+  /** Shows `text` above the status until the user presses Run (empty: hides it). */
+  showNotice(text) {
+    this.el.notice.textContent = text;
+    this.el.notice.hidden = !text;
   }
 
   /** The form changed: redraw the (idle) machine it describes and the explanation. */
@@ -481,6 +566,7 @@ export class Lab {
     this.stopThreads();
     this.stopDevice();
     await this.stopSweep();
+    await this.stopScaling();
     if (!request) {
       const read = this.controls.read();
       if (read.error) {
@@ -491,8 +577,10 @@ export class Lab {
     }
     this.lastRequest = request;
     this.lastPosition = position ?? this.lastPosition;
+    if (!this.reproducing) history.replaceState(null, '', experimentHash(this.controls.values()));
     this.playback = null;
     this.report = null;
+    this.showResult(null);
     this.setExportsEnabled(false);
     this.charts?.reset(this.catalogue.messageKinds);
     this.setStatus('running', `Simulating ${request.algorithm} on ${request.processors} processors (${request.net}, ${request.preset}), depth ${request.depth}…`);
@@ -500,7 +588,9 @@ export class Lab {
       this.view.setDrawing(await this.client.network(request.net, request.processors));
       this.select(null);
       this.runId = this.client.peekId();
-      const { report, wallMs, memoryMiB } = await this.client.run(request);
+      const runId = this.runId;
+      const { report, wallMs, memoryMiB } = await this.client.run(request, { ahead: this.lecture ? 0 : WINDOW_EVENTS / 2 });
+      if (runId !== this.runId) return null; // a newer run took over while this one finished
       this.report = { ...report, wallMs, memoryMiB };
       this.runs++;
       if (this.playback) this.playback.complete = true;
@@ -509,6 +599,7 @@ export class Lab {
       this.tableRows = this.reproducing ? this.tableRows.concat(rows) : rows;
       this.table.show(this.tableRows, this.reproducing ? PRESET_COLUMNS : COLUMNS);
       this.setExportsEnabled(true);
+      this.showResult(report.rows[report.rows.length - 1]);
       const rate = report.events / Math.max(0.001, report.simulationMs / 1000);
       this.setStatus('done', `Simulated ${report.events} events in ${report.simulationMs.toFixed(0)} ms (${Math.round(rate)} events/s); trace ${report.hash}. Replaying.`);
       if (!this.reproducing) this.sweep(request);
@@ -525,7 +616,9 @@ export class Lab {
     if (!this.playback) {
       const { drawing } = this.view;
       this.playback = new Playback({ processors: drawing.processors, links: drawing.links.length }, this.catalogue.messageKinds, this.lastRequest.fen);
-      this.setRunning(true);
+      this.playback.keepAll = !!this.lecture;
+      // A lecture plays once its stops are known, from the complete trace.
+      this.setRunning(!this.lecture);
     }
     this.playback.append(words);
   }
@@ -553,15 +646,24 @@ export class Lab {
   speed() {
     const value = this.el.speed.value;
     if (value !== 'auto') return Number(value);
-    const span = this.report ? this.report.endNs : this.playback?.lastTime ?? 0;
-    return Math.max(1000, span / AUTO_SECONDS);
+    const pb = this.playback;
+    const span = this.report ? this.report.endNs : pb?.lastTime ?? 0;
+    // A paced run's length is known only at its end, and its simulator waits for the
+    // replay: follow what has arrived, closing half the gap every half second.
+    const chase = !this.report && this.client.paced && pb ? 2 * (pb.lastTime - pb.clock) : 0;
+    return Math.max(1000, span / AUTO_SECONDS, chase);
   }
 
   frame(now) {
     if (!this.visible) return;
     const dt = this.lastFrame ? Math.min(0.1, (now - this.lastFrame) / 1000) : 0;
     this.lastFrame = now;
-    if (this.running && this.playback instanceof Playback) this.playback.advanceTo(this.playback.clock + this.speed() * dt);
+    if (this.running && this.playback instanceof Playback) {
+      const next = this.lecture?.nextIndex() ?? Infinity;
+      this.playback.advanceTo(this.playback.clock + this.speed() * dt, next);
+      if (this.playback.cursor > next) this.showStop(this.lecture.at + 1);
+    }
+    if (this.playback instanceof Playback) this.client.acknowledge(this.playback.applied);
     this.view.draw(this.playback);
     this.treeView.draw(this.playback?.tree ?? null, now, this.playback instanceof ThreadsActivity ? UNTREED_THREADS : undefined);
     if (this.playback) this.charts.sample(this.playback);
@@ -594,7 +696,7 @@ export class Lab {
     const totals = pb.totals();
     const selected = this.view.selected;
     const sel = selected !== null && selected < pb.machine.processors ? ` · selected P${selected}: ${pb.processor(selected).state}, ${pb.nodes[selected]} nodes` : '';
-    const time = pb instanceof Playback ? `t = ${(pb.clock / 1e6).toFixed(3)} ms virtual · event ${pb.cursor} / ${pb.events.length}` : `real threads · ${(pb.clock / 1e9).toFixed(1)} s`;
+    const time = pb instanceof Playback ? `t = ${(pb.clock / 1e6).toFixed(3)} ms virtual · event ${pb.applied} / ${pb.arrived}` : `real threads · ${(pb.clock / 1e9).toFixed(1)} s`;
     this.el.readout.textContent =
       `${time} · ` +
       `busy ${totals.busy}, waiting ${totals.waiting}, done ${totals.done} · ${totals.nodes} nodes · ${totals.messages} messages · ` +
@@ -636,7 +738,7 @@ export class Lab {
    * run); the sweep charts plot each point as it comes. A new run cancels the sweep. */
   async sweep(request) {
     const token = ++this.sweepToken;
-    if (request.processors > SWEEP_MAX || !this.sweepCharts) return this.sweepStatus('idle', `No sweep over p above ${SWEEP_MAX} processors.`);
+    if (request.processors > SWEEP_MAX || !this.sweepCharts) return this.sweepStatus('idle', `The background sweep stops at ${SWEEP_MAX} processors; the scaling curve above draws any count, with its progress.`);
     const counts = [];
     for (let p = 1; p < request.processors; p *= 2) counts.push(p);
     counts.push(request.processors);
@@ -666,9 +768,183 @@ export class Lab {
     if (this.sweepState === 'running') this.sweepStatus('idle', 'Sweep cancelled by a new run.');
   }
 
+  /** The scaling curve: each ticked algorithm on p = 1, 2, 4, … up to the form's processors,
+   * one simulation a point (no replay), into the chart and the results table. A run, or
+   * pressing the button again, cancels it. */
+  async drawScalingCurve() {
+    if (this.scalingState === 'running') return this.stopScaling('Scaling curve cancelled.');
+    const { request, position, error } = this.controls.read();
+    if (error) return this.setStatus('error', error);
+    const algorithms = [...this.root.querySelectorAll('[name="scaling"]:checked')].map((box) => box.value);
+    if (!algorithms.length) return this.scalingStatus('idle', 'Tick at least one algorithm.');
+    await this.stopSweep();
+    const token = ++this.scalingToken;
+    const counts = curveCounts(request.processors);
+    const runs = algorithms.length * counts.length;
+    this.scaling.reset(algorithms, counts);
+    this.scalingRows = [];
+    this.tableRows = this.scalingRows;
+    this.table.show(this.tableRows, COLUMNS);
+    this.setScalingExports(false);
+    const progress = this.root.querySelector('.lab-scaling-progress');
+    Object.assign(progress, { hidden: false, max: runs, value: 0 });
+    this.scalingState = 'running';
+    this.root.querySelector('[data-lab="scaling"]').textContent = 'Stop the curve';
+    const failed = [];
+    let done = 0;
+    for (const algorithm of algorithms) {
+      for (const p of counts) {
+        this.scalingStatus('running', `Simulating ${algorithm} on ${p} processor${p === 1 ? '' : 's'} (run ${done + 1} of ${runs})…`);
+        let report = null;
+        try {
+          this.scalingRun = this.client.run({ ...request, algorithm, processors: p }, { replay: false });
+          ({ report } = await this.scalingRun);
+        } catch (e) {
+          failed.push(`${algorithm} on ${p}: ${e.message}`);
+        }
+        this.scalingRun = null;
+        if (token !== this.scalingToken) return;
+        progress.value = ++done;
+        if (!report) continue;
+        const row = report.rows[report.rows.length - 1];
+        this.scalingRows.push(rowCells(position, row));
+        this.table.show(this.tableRows, COLUMNS);
+        this.scaling.add(algorithm, { p, speedup: row.speedup, load: row.load, searchOverhead: row.searchOverhead, nodes: row.nodes });
+      }
+    }
+    progress.hidden = true;
+    this.root.querySelector('[data-lab="scaling"]').textContent = 'Draw the curve';
+    this.setScalingExports(this.scalingRows.length > 0);
+    const last = counts[counts.length - 1];
+    const ends = algorithms.map((a) => this.scaling.curves.get(a).find((q) => q.p === last)).map((q, i) => (q ? `${algorithms[i]} ${q.speedup.toFixed(2)}` : null)).filter(Boolean);
+    this.scalingStatus('done', `SPE on ${last} processors: ${ends.join(', ') || 'none'} (ideal ${last}, 1 + 0.7(p − 1) = ${(1 + 0.7 * (last - 1)).toFixed(1)}).${failed.length ? ` Not run: ${failed.join('; ')}.` : ''}`);
+  }
+
+  /** Cancels the scaling curve and waits for its run in flight; `why` is its status. */
+  async stopScaling(why = 'Scaling curve cancelled by a new run.') {
+    if (this.scalingState !== 'running') return;
+    this.scalingToken++;
+    await this.scalingRun?.catch(() => {});
+    this.root.querySelector('.lab-scaling-progress').hidden = true;
+    this.root.querySelector('[data-lab="scaling"]').textContent = 'Draw the curve';
+    this.setScalingExports(this.scalingRows.length > 0);
+    this.scalingStatus('idle', why);
+  }
+
+  setScalingExports(enabled) {
+    for (const name of ['scaling-png', 'scaling-csv']) this.root.querySelector(`[data-lab="${name}"]`).disabled = !enabled;
+  }
+
+  scalingStatus(state, text) {
+    this.scalingState = state;
+    this.root.querySelector('.lab-scaling-status').textContent = text;
+  }
+
   sweepStatus(state, text) {
     this.sweepState = state;
     this.root.querySelector('.lab-sweep-status').textContent = text;
+  }
+
+  /** Runs lecture `id` (LECTURES) and shows its stop `stop` (1 the first; 0 the start). */
+  async startLecture(id, stop = 0) {
+    const spec = lectureById(id);
+    if (!spec || !this.catalogue) return;
+    this.leaveLecture();
+    this.showNotice('');
+    this.controls.set(spec.settings);
+    await this.formChanged();
+    const lecture = (this.lecture = new Lecture(spec, this.el.lecture));
+    this.el.lecture.focus();
+    const report = await this.run();
+    if (this.lecture !== lecture) return;
+    if (!report || !this.playback) {
+      lecture.write(spec.title, `The lecture's run failed: ${this.el.status.textContent}`, '');
+      return;
+    }
+    lecture.begin(this.playback.events, this.catalogue.messageKinds);
+    const at = Math.min(stop, lecture.stops.length) - 1;
+    if (at >= 0) this.showStop(at);
+    else {
+      lecture.show(-1);
+      this.setLectureAddress();
+    }
+  }
+
+  /** Moves the replay of the lecture's run to just after stop `at` (forward or back) and shows it, paused. */
+  showStop(at) {
+    const lecture = this.lecture;
+    const stop = lecture.stops[at];
+    if (this.playback.cursor > stop.index + 1) {
+      this.playback = this.playback.rewound();
+      this.charts?.reset(this.catalogue.messageKinds);
+    }
+    this.playback.seek(stop.index, (pb) => this.charts?.sample(pb), CHART_SAMPLES_PER_JUMP);
+    this.setRunning(false);
+    lecture.show(at, this.playback, this.report.rows);
+    this.setLectureAddress();
+  }
+
+  /** The address of the lecture at its shown stop, for a link to this moment. */
+  setLectureAddress() {
+    const { spec, at } = this.lecture;
+    history.replaceState(null, '', experimentHash(null, { id: spec.id, stop: at + 1 }));
+  }
+
+  /** Ends the lecture (the run stays, as an ordinary replay). */
+  leaveLecture() {
+    if (!this.lecture) return;
+    this.lecture = null;
+    this.el.lecture.hidden = true;
+    if (document.body.classList.contains('lab-presenting')) this.toggleFullScreen();
+    if (this.lastRequest) history.replaceState(null, '', experimentHash(this.controls.values()));
+  }
+
+  /** A lecture's keys: Space plays on or pauses, → the next stop, ← back a stop, F full
+   * screen, Esc leaves. */
+  lectureKey(e) {
+    const lecture = this.lecture;
+    if (!lecture || !this.visible || e.target.closest?.('input, textarea, select') || e.ctrlKey || e.metaKey || e.altKey) return;
+    const ready = lecture.stops !== null && this.playback instanceof Playback;
+    const actions = {
+      ' ': () => {
+        if (!ready) return;
+        if (!this.running && lecture.at >= lecture.last) return;
+        this.setRunning(!this.running);
+        if (this.running) lecture.playing();
+        else lecture.paused();
+      },
+      ArrowRight: () => ready && lecture.at < lecture.last && this.showStop(lecture.at + 1),
+      ArrowLeft: () => {
+        if (!ready) return;
+        if (lecture.at > 0) this.showStop(lecture.at - 1);
+        else {
+          this.playback = this.playback.rewound();
+          this.charts?.reset(this.catalogue.messageKinds);
+          this.setRunning(false);
+          lecture.show(-1);
+          this.setLectureAddress();
+        }
+      },
+      f: () => this.toggleFullScreen(),
+      F: () => this.toggleFullScreen(),
+      Escape: () => this.leaveLecture(),
+    };
+    const action = actions[e.key];
+    if (!action) return;
+    e.preventDefault();
+    e.stopPropagation();
+    action();
+  }
+
+  /** Full screen for the Lab (where the browser allows it) with presentation mode's large type. */
+  toggleFullScreen() {
+    const on = !document.body.classList.contains('lab-presenting');
+    document.body.classList.toggle('lab-presenting', on);
+    this.root.querySelector('[data-lab="present"]').setAttribute('aria-pressed', String(on));
+    if (on && !document.fullscreenElement) this.root.requestFullscreen?.().catch(() => {});
+    if (!on && document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    this.charts?.resize();
+    this.sweepCharts?.resize();
   }
 
   key(e) {
@@ -705,6 +981,20 @@ export class Lab {
       `<span><b class="hatched"></b>aborted = wasted</span> · hover a node for its window</div>`;
   }
 
+  /** The run's result in words and as data attributes a script reads (`data-spe`, `data-so`,
+   * `data-ld`, `data-nodes`, `data-messages`, `data-virtual-ns`): the p-processor row of the
+   * report, the same numbers the table shows rounded. `row` null: no result (yet). */
+  showResult(row) {
+    const el = this.el.result;
+    for (const name of ['spe', 'so', 'ld', 'nodes', 'messages', 'virtualNs']) delete el.dataset[name];
+    if (!row) {
+      el.textContent = '';
+      return;
+    }
+    Object.assign(el.dataset, { spe: row.speedup, so: row.searchOverhead, ld: row.load, nodes: row.nodes, messages: row.messages, virtualNs: row.timeNs });
+    el.textContent = `${row.algorithm} on ${row.processors} processors: SPE ${row.speedup.toFixed(2)} · SO ${row.searchOverhead.toFixed(3)} · LD ${row.load.toFixed(3)} · ${row.nodes} nodes · ${row.messages} messages · ${(row.timeNs / 1e6).toFixed(3)} virtual ms`;
+  }
+
   setExportsEnabled(enabled) {
     for (const name of ['export-trace', 'export-csv']) this.root.querySelector(`[data-lab="${name}"]`).disabled = !enabled;
   }
@@ -731,8 +1021,9 @@ export class Lab {
       fps: this.fps.value,
       clock: pb?.clock ?? 0,
       source: this.root.dataset.source ?? 'simulator',
-      cursor: pb?.cursor ?? 0,
-      events: pb?.events?.length ?? 0,
+      cursor: pb instanceof Playback ? pb.applied : 0,
+      events: pb instanceof Playback ? pb.arrived : 0,
+      held: pb instanceof Playback ? pb.events.length : 0,
       complete: pb?.complete ?? false,
       totals: pb?.totals() ?? null,
       report: this.report && { hash: this.report.hash, events: this.report.events, rows: this.report.rows, simulationMs: this.report.simulationMs, wallMs: this.report.wallMs, elapsedNs: this.report.elapsedNs, memoryMiB: this.report.memoryMiB },
@@ -743,6 +1034,10 @@ export class Lab {
       boardFen: this.boardFen,
       nodeText: this.el.nodeText.textContent,
       table: this.tableRows,
+      lecture: this.lecture?.snapshot() ?? null,
+      scaling: { state: this.scalingState, curves: this.scaling?.plotted() ?? {}, counts: this.scaling?.counts ?? [], rows: this.scalingRows },
+      kindCounts: pb instanceof Playback ? Object.fromEntries(pb.kinds.map((k, i) => [k, pb.kindCounts[i]])) : null,
+      presenting: document.body.classList.contains('lab-presenting'),
       sweep: { state: this.sweepState, points: this.sweepPoints, fit: this.sweepCharts?.fit ?? null, plotted: this.sweepCharts?.plotted() ?? null },
     };
   }

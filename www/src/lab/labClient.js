@@ -13,6 +13,8 @@ export class LabClient {
     this.pending = new Map();
     this.worker = null;
     this.ready = null;
+    /** The paced run's shared words [events applied, cancelled], or null. */
+    this.pace = null;
   }
 
   /** Starts the worker if needed; resolves with the catalogue (algorithms, nets, presets, kinds). */
@@ -40,19 +42,46 @@ export class LabClient {
     return this.ready;
   }
 
-  /** Where to draw `processors` processors wired as `net`. */
+  /** Where to draw `processors` processors wired as `net` (the drawing keeps `net`). */
   network(net, processors) {
-    return this.request({ type: 'network', net, processors }).then((m) => m.drawing);
+    return this.request({ type: 'network', net, processors }).then((m) => ({ ...m.drawing, net }));
   }
 
   /**
    * Runs one experiment (`{ algorithm, net, processors, preset, tt, fen, depth, seed }`, `tt` the
    * table placement: global, local, distributed or tds); resolves with `{ report, wallMs }` after
    * the whole trace went to onTrace (none with `replay: false`). A placement the algorithm cannot
-   * use is refused with an error.
+   * use is refused with an error. With `ahead` (and a cross-origin isolated page) the run is
+   * paced: the simulator stays at most `ahead` events ahead of what acknowledge() reports, and
+   * a new replayed run cancels the pacing of the last.
    */
-  run(request, { replay = true } = {}) {
-    return this.request({ type: 'run', request, replay });
+  run(request, { replay = true, ahead = 0 } = {}) {
+    if (replay) this.cancelPace();
+    // Pacing needs memory shared with the worker: a cross-origin isolated page.
+    const paced = replay && ahead > 0 && globalThis.crossOriginIsolated === true;
+    const pace = paced ? { buffer: new SharedArrayBuffer(8), ahead } : undefined;
+    if (paced) this.pace = new Int32Array(pace.buffer);
+    return this.request({ type: 'run', request, replay, pace });
+  }
+
+  /** Whether the last replayed run is paced (and not cancelled). */
+  get paced() {
+    return this.pace !== null;
+  }
+
+  /** Tells the worker how many events of the paced run the replay has applied. */
+  acknowledge(applied) {
+    if (!this.pace || Atomics.load(this.pace, 0) === applied) return;
+    Atomics.store(this.pace, 0, applied);
+    Atomics.notify(this.pace, 0);
+  }
+
+  /** The page no longer replays the paced run: the worker finishes it without waiting. */
+  cancelPace() {
+    if (!this.pace) return;
+    Atomics.store(this.pace, 1, 1);
+    Atomics.notify(this.pace, 0);
+    this.pace = null;
   }
 
   /** The last run's trace as JSON lines (a Blob). */

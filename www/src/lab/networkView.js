@@ -1,10 +1,14 @@
 // The network animation on a canvas: processors placed by the topology's layout hints
-// (crate/net `layout()`), coloured by state; links drawn by kind (DeBruijn's shuffle and
-// exchange edges differ), thicker with load; messages moving along the hops of their real
-// routes, coloured by kind. Above DETAIL_LIMIT processors single dots and lines stop being
-// readable, so it draws two heat maps instead: processors (state, nodes) and links (load).
+// (crate/net `layout()`), DeBruijn as its shuffle-exchange drawing and a bus as a row
+// (layouts.js), coloured by state; links drawn by kind (DeBruijn's shuffle and exchange
+// edges differ in colour and dash), thicker with load; a message's whole route lit in its
+// kind's colour from its send to its delivery, and the message moving along the hops of
+// that route. Above DETAIL_LIMIT processors single dots and lines stop being readable, so
+// it draws two heat maps instead: processors (state, nodes) on a grid that keeps the
+// network's coordinates (labels' bits for DeBruijn and hypercube), and links (load).
 import { fitCanvas } from './canvasFit.js';
 import { STATES } from './eventColumns.js';
+import { binaryLabel, deBruijnLayout, heatGrid, labelBits } from './layouts.js';
 
 /** Most real workers whose lines are written beside them. */
 const MAX_LINE_LABELS = 16;
@@ -36,12 +40,14 @@ export class NetworkView {
     this.seen = 0;
   }
 
-  /** The machine to draw (from labNetwork), or null. */
+  /** The machine to draw (from labNetwork, with its `net`), or null. */
   setDrawing(drawing) {
-    this.drawing = drawing;
+    this.drawing = drawing && { ...drawing, ...readableLayout(drawing) };
+    this.heat = drawing ? heatGrid(drawing.net, drawing.processors) : null;
     this.selected = null;
     this.seen = 0;
     this.radiusKey = null;
+    this.cellIndex = null;
   }
 
   get aggregate() {
@@ -71,10 +77,17 @@ export class NetworkView {
 
   /** Canvas position (CSS pixels) of network node `n`. */
   point(n) {
-    const [x, y] = this.drawing.points[n];
+    const [u, v] = this.drawing.points[n];
     const w = this.canvas.width / this.ratio - 2 * MARGIN;
     const h = this.canvas.height / this.ratio - 2 * MARGIN;
+    // DeBruijn's rows run down a tall canvas as columns (the drawing turned a quarter).
+    const [x, y] = this.turned() ? [v, u] : [u, v];
     return [MARGIN + x * w, MARGIN + y * h];
+  }
+
+  /** Whether the shuffle-exchange drawing is turned, its rows as columns (a tall canvas). */
+  turned() {
+    return this.drawing.layout === 'shuffle-exchange' && this.canvas.height > this.canvas.width;
   }
 
   /** Processor radius: under half the closest two processors' distance, so none overlap. */
@@ -90,6 +103,7 @@ export class NetworkView {
       }
     }
     this.radiusKey = key;
+    this.closest = closest;
     this.radiusCache = Math.max(3, Math.min(18, closest * 0.4));
     return this.radiusCache;
   }
@@ -97,13 +111,14 @@ export class NetworkView {
   drawDetailed(playback) {
     const { ctx, drawing } = this;
     const r = this.radius();
+    this.drawRowCaptions();
     drawing.links.forEach((link, id) => {
       const load = playback ? playback.linkLoad(id) : 0;
       const active = playback ? playback.linkActive[id] > 0 : false;
       const style = LINK_STYLES[link.kind] ?? DEFAULT_LINK;
       ctx.strokeStyle = active ? '#e6edf3' : style.color;
-      ctx.globalAlpha = active ? 0.9 : 0.35 + 0.65 * load;
-      ctx.lineWidth = 1 + 6 * load;
+      ctx.globalAlpha = active ? 0.9 : 0.6 + 0.4 * load;
+      ctx.lineWidth = 1.5 + 5 * load;
       ctx.setLineDash(style.dash);
       ctx.beginPath();
       if (link.a == null) {
@@ -119,6 +134,7 @@ export class NetworkView {
     });
     ctx.setLineDash([]);
     ctx.globalAlpha = 1;
+    const routes = this.drawRoutes(playback);
     for (let n = drawing.processors; n < drawing.nodes; n++) {
       const [x, y] = this.point(n);
       ctx.fillStyle = '#30363d';
@@ -155,13 +171,80 @@ export class NetworkView {
       }
     }
     this.seen += messages;
-    this.lastFrame = { processors: drawing.processors, messages, seen: this.seen, mode: 'detailed', lines };
+    this.lastFrame = { processors: drawing.processors, messages, seen: this.seen, mode: 'detailed', lines, routes, layout: drawing.layout, labels: drawing.layout === 'shuffle-exchange' && this.labelsDrawn };
+  }
+
+  /** The links of every message in flight, in its kind's colour, under the processors.
+   * Returns how many routes are lit. */
+  drawRoutes(playback) {
+    const { ctx, drawing } = this;
+    if (!playback?.inFlight?.size || !drawing.routeStart?.length) return 0;
+    const p = drawing.processors;
+    ctx.lineWidth = 3;
+    // Many routes at once fade, so the wiring stays readable under them.
+    ctx.globalAlpha = Math.max(0.12, 0.6 / Math.sqrt(playback.inFlight.size));
+    let lit = 0;
+    for (const { from, to, kind } of playback.inFlight.values()) {
+      const pair = from * p + to;
+      const [start, end] = [drawing.routeStart[pair], drawing.routeStart[pair + 1]];
+      if (start === undefined || start === end) continue;
+      ctx.strokeStyle = KIND_COLORS[kind % KIND_COLORS.length];
+      ctx.beginPath();
+      for (let k = start; k < end; k++) this.tracePath(drawing.links[drawing.routeLinks[k]]);
+      ctx.stroke();
+      lit++;
+    }
+    ctx.globalAlpha = 1;
+    return lit;
+  }
+
+  /** Adds link `link` to the canvas's current path. */
+  tracePath(link) {
+    const { ctx } = this;
+    if (link.a == null) {
+      const y = this.canvas.height / this.ratio - MARGIN / 2;
+      ctx.moveTo(MARGIN, y);
+      ctx.lineTo(this.canvas.width / this.ratio - MARGIN, y);
+    } else {
+      ctx.moveTo(...this.point(link.a));
+      ctx.lineTo(...this.point(link.b));
+    }
+  }
+
+  /** DeBruijn's rows (columns when turned): how many 1 bits their labels have. */
+  drawRowCaptions() {
+    const { ctx, drawing } = this;
+    if (!drawing.rows?.length) return;
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.fillStyle = '#8b949e';
+    ctx.textBaseline = 'middle';
+    const turned = this.turned();
+    ctx.textAlign = turned ? 'center' : 'left';
+    const along = (turned ? this.canvas.width : this.canvas.height) / this.ratio - 2 * MARGIN;
+    for (const { weight, y } of drawing.rows) {
+      const at = MARGIN + y * along;
+      if (turned) ctx.fillText(`${weight} × 1`, at, 10);
+      else ctx.fillText(`${weight} × 1`, 4, at);
+    }
   }
 
   drawLabels(r) {
     const { ctx, drawing } = this;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
+    if (drawing.layout === 'shuffle-exchange') {
+      // The binary label under each processor (what the shuffle rotates and the exchange
+      // flips), where there is room for it; else the hover gives it.
+      const bits = labelBits(drawing.processors);
+      ctx.font = `${drawing.processors <= 16 ? 12 : 10}px ui-monospace, Menlo, monospace`;
+      const room = ctx.measureText('0'.repeat(bits)).width + 2 <= this.closest;
+      ctx.fillStyle = '#c9d1d9';
+      for (let p = 0; p < drawing.processors && room; p++) {
+        const [x, y] = this.point(p);
+        ctx.fillText(binaryLabel(p, bits), x, y + r + 8);
+      }
+      this.labelsDrawn = room;
+    }
     if (drawing.processors <= 32) {
       ctx.font = `${Math.max(9, r * 0.9)}px system-ui, sans-serif`;
       ctx.fillStyle = '#0d1117';
@@ -199,7 +282,8 @@ export class NetworkView {
     return written;
   }
 
-  /** Grid geometry of the aggregate view: processors on the left, links on the right. */
+  /** Grid geometry of the aggregate view: processors on the left (on the network's own
+   * grid, `this.heat`), links on the right. */
   grids() {
     const w = this.canvas.width / this.ratio;
     const h = this.canvas.height / this.ratio;
@@ -209,10 +293,17 @@ export class NetworkView {
       const rows = Math.ceil(count / cols);
       return { cols, size: Math.min(width / cols, (h - 2 * MARGIN) / rows) };
     };
+    const { cols, rows } = this.heat;
     return {
-      procs: { x: MARGIN, y: MARGIN, ...cell(this.drawing.processors, half) },
+      procs: { x: MARGIN, y: MARGIN + 14, cols, rows, size: Math.min(half / cols, (h - 2 * MARGIN - 14) / rows) },
       links: { x: 2 * MARGIN + half, y: MARGIN, ...cell(Math.max(1, this.drawing.links.length), half) },
     };
+  }
+
+  /** Top-left corner of processor `p`'s cell in the processor heat map. */
+  cellOf(p, procs) {
+    const [col, row] = this.heat.cell(p);
+    return [procs.x + col * procs.size, procs.y + row * procs.size];
   }
 
   drawAggregate(playback) {
@@ -221,8 +312,7 @@ export class NetworkView {
     let most = 1;
     if (playback) for (const n of playback.nodes) most = Math.max(most, n);
     for (let p = 0; p < drawing.processors; p++) {
-      const x = procs.x + (p % procs.cols) * procs.size;
-      const y = procs.y + Math.floor(p / procs.cols) * procs.size;
+      const [x, y] = this.cellOf(p, procs);
       ctx.fillStyle = STATE_COLORS[STATES[playback ? playback.state[p] : 1]];
       ctx.globalAlpha = playback ? 0.35 + 0.65 * Math.sqrt(playback.nodes[p] / most) : 0.5;
       ctx.fillRect(x, y, procs.size - 1, procs.size - 1);
@@ -236,9 +326,10 @@ export class NetworkView {
       ctx.fillRect(x, y, links.size - 1, links.size - 1);
     }
     const outline = (p, color) => {
+      const [x, y] = this.cellOf(p, procs);
       ctx.strokeStyle = color;
       ctx.lineWidth = 2;
-      ctx.strokeRect(procs.x + (p % procs.cols) * procs.size - 1, procs.y + Math.floor(p / procs.cols) * procs.size - 1, procs.size + 1, procs.size + 1);
+      ctx.strokeRect(x - 1, y - 1, procs.size + 1, procs.size + 1);
     };
     if (drawing.host != null) outline(drawing.host, '#ffffff');
     if (this.selected !== null) outline(this.selected, '#00e5ff');
@@ -250,10 +341,27 @@ export class NetworkView {
     // Two short lines per map: the two maps share the width, half of a narrow canvas.
     ctx.fillText(`${drawing.processors} processors: state,`, procs.x, MARGIN - 15);
     ctx.fillText('brighter = more nodes', procs.x, MARGIN - 3);
+    const { axes } = this.heat;
+    ctx.fillStyle = '#8b949e';
+    ctx.fillText(axes ? `label = row's ${axes.rowBits} bits, then column's ${axes.colBits}` : `processor order, ${this.heat.cols} a row${drawing.net === 'ring' ? ', snaking' : ''}`, procs.x, MARGIN + 9);
     ctx.fillText(`${drawing.links.length} links: load, white =`, links.x, MARGIN - 15);
     ctx.fillText(`carrying now (${flying} hops)`, links.x, MARGIN - 3);
     this.seen += flying;
     this.lastFrame = { processors: drawing.processors, messages: flying, seen: this.seen, mode: 'aggregate' };
+  }
+
+  /** Where processor `p` is drawn (CSS pixels): its dot, or the centre of its heat-map cell. */
+  processorPoint(p) {
+    if (!this.aggregate) return this.point(p);
+    const { procs } = this.grids();
+    const [x, y] = this.cellOf(p, procs);
+    return [x + procs.size / 2, y + procs.size / 2];
+  }
+
+  /** Processor `p`'s name in the tooltip: with its binary label where the network has one. */
+  processorName(p) {
+    const net = this.drawing?.net;
+    return net === 'debruijn' || net === 'hypercube' ? `P${p} (${binaryLabel(p, labelBits(this.drawing.processors))})` : `P${p}`;
   }
 
   /** The processor under canvas point (x, y) in CSS pixels, or null. */
@@ -263,8 +371,9 @@ export class NetworkView {
       const { procs } = this.grids();
       const col = Math.floor((x - procs.x) / procs.size);
       const row = Math.floor((y - procs.y) / procs.size);
-      const p = row * procs.cols + col;
-      return col >= 0 && col < procs.cols && row >= 0 && p < this.drawing.processors ? p : null;
+      if (col < 0 || col >= procs.cols || row < 0 || row >= procs.rows) return null;
+      this.cellIndex ??= cellIndex(this.heat, this.drawing.processors);
+      return this.cellIndex[row * procs.cols + col] ?? null;
     }
     const reach = this.radius() * 1.6;
     let best = null;
@@ -276,6 +385,34 @@ export class NetworkView {
     }
     return best;
   }
+}
+
+/** Which processor sits in each cell of the heat grid (row-major), for the hover. */
+function cellIndex(heat, processors) {
+  const index = new Array(heat.cols * heat.rows).fill(null);
+  for (let p = 0; p < processors; p++) {
+    const [col, row] = heat.cell(p);
+    index[row * heat.cols + col] = p;
+  }
+  return index;
+}
+
+/** The layout a student can follow, where crate/net's hints are not it: DeBruijn as its
+ * shuffle-exchange drawing, a bus as a row of processors over the bus line. */
+function readableLayout(drawing) {
+  if (drawing.processors > DETAIL_LIMIT) return { layout: 'grid' };
+  if (drawing.net === 'debruijn' && drawing.processors >= 4) {
+    const { points, rows } = deBruijnLayout(drawing.processors);
+    return { points, rows, layout: 'shuffle-exchange' };
+  }
+  if (drawing.net === 'bus') {
+    const perRow = Math.min(16, drawing.processors);
+    const rows = Math.ceil(drawing.processors / perRow);
+    const row = (p) => Math.floor(p / perRow);
+    const points = Array.from({ length: drawing.processors }, (_, p) => [((p % perRow) + 0.5) / perRow, rows === 1 ? 0.5 : 0.25 + (0.5 * row(p)) / (rows - 1)]);
+    return { points, layout: 'bus' };
+  }
+  return { layout: drawing.net };
 }
 
 /** A dark-to-hot colour for a load in 0..1. */

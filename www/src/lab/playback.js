@@ -2,8 +2,17 @@
 // order up to a virtual time, giving what the drawing and the charts show at that time —
 // each processor's state and counters, the messages crossing links, each link's load.
 // Nothing here is invented: every number comes from an event of the real trace.
+//
+// The page stays light whatever the run's size: what the replay shows is aggregates
+// (counters per processor, link and kind), and of the events it holds a bounded window —
+// applied events are dropped once WINDOW_EVENTS are held, and the Lab worker sends no more
+// than the window's half ahead of the replay (labClient.js `paced`). A lecture keeps every
+// event (`keepAll`): going back a stop replays from the start.
 import { EV, EventColumns, STATES } from './eventColumns.js';
 import { SearchTree } from './searchTree.js';
+
+/** Most events held at once (about 33 bytes each in the columns). */
+export const WINDOW_EVENTS = 1 << 20;
 
 export class Playback {
   /**
@@ -18,8 +27,10 @@ export class Playback {
     this.kinds = kinds;
     /** Every event received so far that the replay uses, in trace order. */
     this.events = new EventColumns();
-    /** The next event to apply. */
+    /** The next event to apply (a slot of `events`; the run's event number is `applied`). */
     this.cursor = 0;
+    /** Keep every event, for going back (a lecture); else only a window. */
+    this.keepAll = false;
     /** Virtual nanoseconds shown. */
     this.clock = 0;
     /** Whether the whole trace has arrived. */
@@ -34,8 +45,8 @@ export class Playback {
     this.linkActive = new Uint16Array(machine.links);
     /** Messages sent so far, by kind index. */
     this.kindCounts = new Uint32Array(kinds.length);
-    /** Kind index of each message number (from its `send`). */
-    this.messageKind = [];
+    /** Messages sent and not yet delivered, by number: `{ from, to, kind }` (their routes are lit). */
+    this.inFlight = new Map();
     /** Hops applied whose `end` is not yet past: `{ msg, link, from, to, start, end, kind }`. */
     this.flights = [];
     /** Processors per state, kept up to date for the utilisation picture. */
@@ -46,9 +57,24 @@ export class Playback {
     this.tree = new SearchTree(fen, p);
   }
 
-  /** Adds a batch of events from the worker (numbers, see eventColumns.js). */
+  /** Adds a batch of events from the worker (numbers, see eventColumns.js), first dropping
+   * the applied ones if the window is full. */
   append(words) {
+    if (!this.keepAll && this.events.length + words.length / 7 > WINDOW_EVENTS) {
+      this.events.drop(this.cursor);
+      this.cursor = 0;
+    }
     this.events.append(words);
+  }
+
+  /** Events of the run applied so far (the window's start plus its cursor). */
+  get applied() {
+    return this.events.offset + this.cursor;
+  }
+
+  /** Events of the run received so far. */
+  get arrived() {
+    return this.events.offset + this.events.length;
   }
 
   /** Whether every received event has been applied. */
@@ -62,13 +88,42 @@ export class Playback {
     return this.events.length ? this.events.time[this.events.length - 1] : 0;
   }
 
-  /** Applies every event due by virtual time `t` and shows time `t`. */
-  advanceTo(t) {
+  /** Applies every event due by virtual time `t`, none after event `last` (a lecture's
+   * next stop), and shows time `t`, or `last`'s time when it held there. */
+  advanceTo(t, last = Infinity) {
     const shown = this.flights.length;
     const { time, length } = this.events;
-    while (this.cursor < length && time[this.cursor] <= t) this.apply(this.cursor++);
-    this.clock = Math.max(this.clock, Math.min(t, this.lastTime));
+    const end = Math.min(length, last + 1);
+    while (this.cursor < end && time[this.cursor] <= t) this.apply(this.cursor++);
+    const held = end < length && this.cursor === end;
+    this.clock = Math.max(this.clock, Math.min(t, held ? time[last] : this.lastTime));
     this.retireFlights(shown);
+  }
+
+  /** Applies the events up to and including event `index` and shows its time (with the
+   * hops still under way then; `sample` is called at `samples` moments on the way, for the
+   * charts). */
+  seek(index, sample = null, samples = 0) {
+    const target = this.events.time[index];
+    const from = this.clock;
+    for (let k = 1; k <= samples; k++) {
+      this.advanceTo(from + ((target - from) * k) / samples, index);
+      sample?.(this);
+    }
+    while (this.cursor <= index && !this.atEnd) this.apply(this.cursor++);
+    this.clock = Math.max(this.clock, target);
+    this.retireFlights(this.flights.length);
+  }
+
+  /** The same run from its start: a fresh replay of the events received so far (going
+   * back means replaying up to the earlier moment). */
+  rewound() {
+    if (this.events.offset > 0) throw new Error('the replay dropped its first events; it cannot go back');
+    const fresh = new Playback(this.machine, this.kinds, this.tree.fen);
+    fresh.events = this.events;
+    fresh.complete = this.complete;
+    fresh.keepAll = this.keepAll;
+    return fresh;
   }
 
   /** Applies exactly one event (the next) and moves the clock to its time; false at the end. */
@@ -108,17 +163,18 @@ export class Playback {
         this.nodes[a[i]] = d[i];
         break;
       case EV.send:
-        this.messageKind[a[i]] = c[i];
+        this.inFlight.set(a[i], { from: b[i], to: e[i], kind: c[i] });
         this.kindCounts[c[i]]++;
         this.sent[b[i]]++;
         break;
       case EV.hop:
         this.linkBusy[b[i]] += d[i] - time[i];
         this.linkActive[b[i]]++;
-        this.flights.push({ link: b[i], from: c[i], to: e[i], start: time[i], end: d[i], kind: this.messageKind[a[i]] ?? 0 });
+        this.flights.push({ link: b[i], from: c[i], to: e[i], start: time[i], end: d[i], kind: this.inFlight.get(a[i])?.kind ?? 0 });
         break;
       case EV.deliver:
         this.received[a[i]]++;
+        this.inFlight.delete(b[i]);
         break;
       case EV.end:
         this.ended = d[i];

@@ -141,6 +141,14 @@ export class SearchTree {
     return { ...entry, open: stack.length > 0, san: line?.san ?? entry.path, fen: line?.fen ?? null };
   }
 
+  /** A path from its replay columns (see decodePath) in SAN, moves separated by spaces
+   * ("the root" for the empty path). */
+  sanPath(b, c, length) {
+    const path = decodePath(b, c, length);
+    if (!path.length) return 'the root';
+    return (playLine(this.fen, path)?.san ?? path).join(' ');
+  }
+
   /** Counts for tests and the readout. */
   summary() {
     const types = { pv: 0, cut: 0, all: 0 };

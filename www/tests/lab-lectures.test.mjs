@@ -1,0 +1,119 @@
+// The Lab's lectures in Debian's Chromium against the built app: each opens from a link,
+// runs to its last stop with the keyboard alone (Space, →, ←, F, Esc), and every number a
+// stop's text names is one of the run's counters at that moment: the replay's totals and
+// message counts, or at the end the report's row (the table's and the result element's).
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { RESULTS, servedApp } from './browser.mjs';
+import { RUN_MS, openLab as openLabPage, resultData, snapshot } from './labPage.mjs';
+import { LECTURES } from '../src/lab/lectures.js';
+
+const figures = [];
+const app = servedApp();
+const openLab = (t, options) => openLabPage(app, t, options);
+after(() => {
+  for (const line of figures) console.log(`# lab figure: ${line}`);
+});
+
+/** Event codes a stop's event has (eventColumns.js EV). */
+const STOP_CODES = { send: 3, split: 9, helperNode: 7, helperCut: 8, helperTable: 8 };
+
+/** Waits for the lecture to stand at stop `at`, paused, and returns the snapshot. */
+async function atStop(page, at) {
+  await page.waitForFunction((at) => {
+    const s = window.__lab.snapshot();
+    return s.lecture?.at === at && !s.running && s.lecture.text !== '';
+  }, at, { timeout: 60000 });
+  return snapshot(page);
+}
+
+/** Checks that stop `snap.lecture` says only the run's own numbers, and that they are its counters. */
+async function checkStop(page, snap, spec) {
+  const { lecture } = snap;
+  const { facts } = lecture;
+  const stop = spec.stops[lecture.at];
+  assert.equal(lecture.on, stop.on);
+  assert.equal(snap.cursor, lecture.index + 1, 'the replay stands just after the stop\'s event');
+  assert.equal(facts.t, (snap.clock / 1e6).toFixed(3), 'the time named is the replay\'s');
+  if (stop.on === 'end') {
+    const row = snap.report.rows[1];
+    const result = await resultData(page);
+    assert.deepEqual(
+      [facts.spe, facts.so, facts.ld, facts.np, facts.messages, facts.tp, facts.n1, facts.t1],
+      [row.speedup.toFixed(2), row.searchOverhead.toFixed(3), row.load.toFixed(3), row.nodes, row.messages, (row.timeNs / 1e6).toFixed(3), snap.report.rows[0].nodes, (snap.report.rows[0].timeNs / 1e6).toFixed(3)],
+    );
+    assert.equal(facts.spe, Number(result.spe).toFixed(2), 'the speedup named is the result element\'s');
+    assert.equal(snap.table[1][7], facts.spe, 'and the table\'s');
+  } else {
+    assert.equal(facts.nodes, snap.totals.nodes);
+    assert.equal(facts.messages, snap.totals.messages);
+    assert.equal(facts.busy, snap.totals.busy);
+    for (const [kind, count] of Object.entries(snap.kindCounts)) assert.equal(facts[kind], count, kind);
+    const code = await page.evaluate((i) => window.__lab.codes(i, 1)[0], lecture.event);
+    assert.equal(code, STOP_CODES[stop.on], `the stop's event is a ${stop.on}`);
+    if (stop.kind) assert.equal(facts[stop.kind] >= 1, true, `at least the stop's own ${stop.kind}`);
+  }
+  // Every number in the text (moves in «…» aside) is one of the facts, written as they are.
+  const named = new Set(Object.values(facts).map(String));
+  const numbers = lecture.text.replace(/«[^»]*»/g, '').match(/\d+(?:\.\d+)?/g) ?? [];
+  assert.ok(numbers.length >= 3, lecture.text);
+  for (const number of numbers) assert.ok(named.has(number), `${number} in "${lecture.text}" is none of the run's counters ${JSON.stringify(facts)}`);
+}
+
+describe('Lab lectures', () => {
+  for (const spec of LECTURES) {
+    test(`lecture ${spec.id}: opened by its link, run to its last stop with the keyboard, every stop naming the run's counters`, { timeout: 300000 }, async (t) => {
+      const started = Date.now();
+      const { page, errors } = await openLab(t, { hash: `#lab?lecture=${spec.id}` });
+      await page.waitForFunction(() => window.__lab.snapshot().lecture?.stops !== null && window.__lab.snapshot().lecture?.stops !== undefined, null, { timeout: RUN_MS });
+      const first = await snapshot(page);
+      assert.equal(first.lecture.stops, spec.stops.length, 'the run reaches every stop of the lecture');
+      assert.equal(first.lecture.at, -1);
+      // Space plays the run to the first stop.
+      await page.keyboard.press(' ');
+      let snap = await atStop(page, 0);
+      await checkStop(page, snap, spec);
+      if (spec.id === LECTURES[0].id) await page.screenshot({ path: join(RESULTS, `lab-lecture-${spec.id}-1.png`) });
+      // → to each further stop; ← goes back one and → returns.
+      for (let at = 1; at < spec.stops.length; at++) {
+        await page.keyboard.press('ArrowRight');
+        snap = await atStop(page, at);
+        await checkStop(page, snap, spec);
+        assert.equal(new URL(page.url()).hash, `#lab?lecture=${spec.id}&stop=${at + 1}`, 'the address holds the stop');
+      }
+      const end = snap;
+      await page.keyboard.press('ArrowLeft');
+      await checkStop(page, await atStop(page, spec.stops.length - 2), spec);
+      await page.keyboard.press('ArrowRight');
+      await checkStop(page, await atStop(page, spec.stops.length - 1), spec);
+      if (spec.id === LECTURES[0].id) await page.screenshot({ path: join(RESULTS, `lab-lecture-${spec.id}-end.png`) });
+      // F: full screen with presentation's large type; Esc leaves the lecture.
+      await page.keyboard.press('f');
+      assert.equal((await snapshot(page)).presenting, true);
+      await page.keyboard.press('Escape');
+      const left = await snapshot(page);
+      assert.equal(left.lecture, null);
+      assert.equal(left.presenting, false);
+      assert.equal(await page.isHidden('.lab-lecture'), true);
+      figures.push(
+        `lecture ${spec.id}: ${spec.stops.length} stops; simulated in ${(end.report.simulationMs / 1000).toFixed(1)} s, opened to last stop in ${((Date.now() - started) / 1000).toFixed(1)} s with →; ` +
+          `played through at auto speed: the replay's 30 s plus reading at ${spec.stops.length} stops; ends at SPE ${end.lecture.facts.spe} on ${end.lecture.facts.processors}`,
+      );
+      assert.deepEqual(errors, []);
+    });
+  }
+
+  test('a link to a lecture\'s stop opens that stop; the menu button starts a lecture', { timeout: 180000 }, async (t) => {
+    const spec = LECTURES[0];
+    const { page, errors } = await openLab(t, { hash: `#lab?lecture=${spec.id}&stop=3` });
+    const snap = await atStop(page, 2);
+    await checkStop(page, snap, spec);
+    await page.keyboard.press('Escape');
+    await page.click(`[data-lecture="${LECTURES[1].id}"]`);
+    await page.waitForFunction((id) => window.__lab.snapshot().lecture?.id === id && window.__lab.snapshot().lecture.stops !== null, LECTURES[1].id, { timeout: RUN_MS });
+    await page.keyboard.press('ArrowRight');
+    await checkStop(page, await atStop(page, 0), LECTURES[1]);
+    assert.deepEqual(errors, []);
+  });
+});
