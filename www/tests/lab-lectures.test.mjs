@@ -44,7 +44,9 @@ async function checkStop(page, snap, spec) {
       [row.speedup.toFixed(2), row.searchOverhead.toFixed(3), row.load.toFixed(3), row.nodes, row.messages, (row.timeNs / 1e6).toFixed(3), snap.report.rows[0].nodes, (snap.report.rows[0].timeNs / 1e6).toFixed(3)],
     );
     assert.equal(facts.spe, Number(result.spe).toFixed(2), 'the speedup named is the result element\'s');
-    assert.equal(snap.table[1][7], facts.spe, 'and the table\'s');
+    // The table shows the run, or (once the lecture's scaling curve is on) the curve's runs: the run at its own count is one of them.
+    const shown = snap.table.find((r) => r[1] === row.algorithm && Number(r[2]) === row.processors);
+    if (shown) assert.equal(shown[7], facts.spe, 'and the table\'s');
   } else {
     assert.equal(facts.nodes, snap.totals.nodes);
     assert.equal(facts.messages, snap.totals.messages);
@@ -87,6 +89,14 @@ describe('Lab lectures', () => {
       await checkStop(page, await atStop(page, spec.stops.length - 2), spec);
       await page.keyboard.press('ArrowRight');
       await checkStop(page, await atStop(page, spec.stops.length - 1), spec);
+      // The lecture ends on its algorithm's scaling curve, whose last point is the run's speedup.
+      await page.waitForFunction(() => window.__lab.snapshot().scaling.state === 'done', null, { timeout: 120000 });
+      const { scaling } = await snapshot(page);
+      const curve = scaling.curves[spec.settings.algorithm];
+      assert.deepEqual(curve.map((q) => q.p), scaling.counts);
+      assert.equal(curve[curve.length - 1].speedup.toFixed(2), end.lecture.facts.spe, 'the same seed gives the same run at the lecture\'s count');
+      const tableRow = (await snapshot(page)).table.find((r) => r[1] === spec.settings.algorithm && Number(r[2]) === spec.settings.processors);
+      assert.equal(tableRow?.[7], end.lecture.facts.spe, 'the table shows the curve\'s runs, the lecture\'s among them');
       if (spec.id === LECTURES[0].id) await page.screenshot({ path: join(RESULTS, `lab-lecture-${spec.id}-end.png`) });
       // F: full screen with presentation's large type; Esc leaves the lecture.
       await page.keyboard.press('f');

@@ -882,6 +882,12 @@ export class Lab {
     this.setRunning(false);
     lecture.show(at, this.playback, this.report.rows);
     this.setLectureAddress();
+    if (stop.on === 'end' && !lecture.curveDrawn) {
+      // The lecture ends on its algorithm's scaling curve, p = 1, 2, 4, … up to the run's.
+      lecture.curveDrawn = true;
+      for (const box of this.root.querySelectorAll('[name="scaling"]')) box.checked = box.value === lecture.spec.settings.algorithm;
+      this.drawScalingCurve();
+    }
   }
 
   /** The address of the lecture at its shown stop, for a link to this moment. */

@@ -25,7 +25,8 @@ const END = {
   title: 'The end: what the processors bought',
   text: (f) =>
     `The search ends at ${f.tp} ms. One processor needed ${f.t1} ms for ${f.n1} nodes; ${f.processors} needed ${f.tp} ms for ${f.np} nodes. ` +
-    `Speedup ${f.spe}, search overhead ${f.so}, load ${f.ld}, with ${f.messages} messages sent.`,
+    `Speedup ${f.spe}, search overhead ${f.so}, load ${f.ld}, with ${f.messages} messages sent. ` +
+    'The scaling curve on the right runs the same search on fewer processors: where the curve bends away from the ideal line is where the idle time and the extra nodes go.',
 };
 
 /** Counters at a stop, as a sentence's tail (all of them the run's own). */
