@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Every build, serve and test entry point of meshmate. Usage: ./build.sh COMMAND
 #   setup   install what is missing (Debian packages, cargo tools, npm and PyPI packages)
-#   build   native release binary, wasm packages into pkg/, the web app
+#   build   native release binaries (meshmate; meshmate-cluster, the MPI engine), wasm packages into pkg/, the web app
 #   serve   build, then serve the app on localhost with COOP/COEP headers
-#   test    setup, then every test: Rust (native), wasm in headless Chromium, browser end to end
+#   test    setup, then every test: Rust (native), the MPI engine under mpirun, wasm in headless Chromium, browser end to end
 #   bench   native bench (nodes signature and nodes per second)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -12,7 +12,9 @@ ROOT="$(pwd)"
 log() { printf '== %s\n' "$*" >&2; }
 
 # --- setup ---------------------------------------------------------------------------
-DEBIAN_PACKAGES=(stockfish glaurung toga2 chromium chromium-driver rustc-web cargo-web rust-web-src lld-22 binaryen python3-venv)
+# OpenMPI (mpirun and the library) and libclang for the `cluster` feature: the mpi crate
+# generates its bindings to the installed MPI with bindgen.
+DEBIAN_PACKAGES=(stockfish glaurung toga2 chromium chromium-driver rustc-web cargo-web rust-web-src lld-22 binaryen python3-venv openmpi-bin libopenmpi-dev libclang-dev)
 
 setup_debian() {
   local missing=()
@@ -67,7 +69,11 @@ setup_www() {
 cmd_setup() { setup_debian; setup_python; setup_wasm; setup_www; }
 
 # --- build ---------------------------------------------------------------------------
-build_native() { log "building native release binary"; cargo build --release --quiet; }
+build_native() {
+  log "building native release binaries (target/release/meshmate, target/release/meshmate-cluster)"
+  cargo build --release --quiet
+  cargo build --release --quiet --features cluster --bin meshmate-cluster
+}
 # Runs "$@" in the wasm build environment of flavor $1: `threads` (atomics, shared imported
 # memory, the TLS exports wasm-bindgen-rayon needs) or `single` (no atomics, for pages that
 # are not cross-origin isolated). Each flavor has its own target dir: their flags differ.
@@ -115,6 +121,15 @@ cmd_build() { build_native; build_wasm; build_www; }
 # The test profile (Cargo.toml): optimised, but with debug assertions and overflow checks,
 # and compiled in parallel units, so the tests are fast to build and check more.
 test_native() { log "native tests"; cargo test; }
+# The MPI engine under real mpirun at 2 to 4 oversubscribed ranks; one test at a time,
+# as each starts its own job. Same profile and features as build_native's, so only the
+# test itself compiles.
+test_cluster() {
+  log "cluster tests (mpirun)"
+  cargo test --release --features cluster --test cluster -- --test-threads=1
+  log "a game against python-chess's UCI client at 4 ranks"
+  python3 "$ROOT/tests/cluster/game.py" "$ROOT/target/release/meshmate-cluster" 4 60
+}
 test_wasm() {
   build_wasm   # pkg/ for the browser tests of the worker (npm test in www/)
   local signature
@@ -134,7 +149,7 @@ test_www() {
   (cd "$ROOT/www" && npm test)
 }
 
-cmd_test() { cmd_setup; build_native; test_native; test_wasm; test_www; }
+cmd_test() { cmd_setup; build_native; test_native; test_cluster; test_wasm; test_www; }
 
 # --- serve ---------------------------------------------------------------------------
 # Options go to www/serve.mjs: --port N, --no-isolation (serve without COOP/COEP).

@@ -6,6 +6,7 @@ mod common;
 use meshmate::chess::{parse_epd_file, Board};
 use meshmate::machine::sim::{presets, Event, Preset, Sim, SimError, TraceMode};
 use meshmate::machine::{random_other, Activity, Counters, Machine, MessageKind, Note, Payload, Processor, Program, Threads};
+use meshmate::machine::wire::WireError;
 use meshmate::net::Kind;
 use meshmate::parallel::{search, Algorithm};
 use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings};
@@ -32,6 +33,17 @@ struct Ping(MessageKind);
 impl Payload for Ping {
     fn kind(&self) -> MessageKind {
         self.0
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        out.push(self.0.index() as u8);
+    }
+
+    fn decode(bytes: &[u8]) -> Result<Self, WireError> {
+        match bytes {
+            [k] => MessageKind::ALL.get(*k as usize).map(|&k| Ping(k)).ok_or_else(|| WireError(format!("kind {k}"))),
+            _ => Err(WireError(format!("{} bytes", bytes.len()))),
+        }
     }
 }
 

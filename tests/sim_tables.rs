@@ -7,6 +7,7 @@ mod common;
 use meshmate::chess::{parse_epd_file, Board};
 use meshmate::machine::sim::{presets, simulate_suite, Event, Preset, ProcessorState, Sim, SimRow, SimSuite, TraceMode};
 use meshmate::machine::{Activity, Counters, Machine, MessageKind, Payload, Processor, Program};
+use meshmate::machine::wire::WireError;
 use meshmate::net::Kind;
 use meshmate::parallel::Algorithm;
 use meshmate::search::{SearchOptions, SearchSettings};
@@ -205,6 +206,14 @@ enum Silence {}
 impl Payload for Silence {
     fn kind(&self) -> MessageKind {
         match *self {}
+    }
+
+    fn encode(&self, _out: &mut Vec<u8>) {
+        match *self {}
+    }
+
+    fn decode(_bytes: &[u8]) -> Result<Self, WireError> {
+        Err(WireError("these programs send nothing".into()))
     }
 }
 

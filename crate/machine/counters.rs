@@ -116,6 +116,20 @@ impl Counters {
         };
     }
 
+    /// Sets processor `id`'s counters to `s` (a cluster's rank reports its own at the end
+    /// of a search; its line is not reported).
+    #[cfg_attr(not(feature = "cluster"), allow(dead_code))]
+    pub(super) fn set_snapshot(&self, id: usize, s: &ProcessorSnapshot) {
+        let slot = &self.slots[id];
+        for (counter, value) in [(&slot.nodes, s.nodes), (&slot.busy_us, s.busy_us), (&slot.idle_us, s.idle_us), (&slot.splits, s.splits), (&slot.aborted_nodes, s.aborted_nodes)] {
+            counter.store(value, Relaxed);
+        }
+        for (counter, &value) in slot.sent.iter().zip(&s.sent).chain(slot.received.iter().zip(&s.received)) {
+            counter.store(value, Relaxed);
+        }
+        slot.working.store(false, Relaxed);
+    }
+
     /// Positions visited by all processors.
     pub fn total_nodes(&self) -> u64 {
         self.slots.iter().map(|s| s.nodes.load(Relaxed)).sum()

@@ -2,6 +2,8 @@
 //! and the table's). Machines count and show messages by kind; what a message carries is
 //! the algorithm's business, so machines are generic over the payload type.
 
+use super::wire::WireError;
+
 /// Kinds of message, as counted, traced and drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MessageKind {
@@ -71,8 +73,15 @@ impl MessageKind {
     }
 }
 
-/// What a machine needs to know of a message: its kind.
+/// What a machine needs to know of a message: its kind, and its bytes for a machine
+/// whose processors share no memory (a cluster's processes).
 pub trait Payload: Send {
     /// The message's kind.
     fn kind(&self) -> MessageKind;
+    /// Appends the message's bytes to `out`.
+    fn encode(&self, out: &mut Vec<u8>);
+    /// The message `bytes` (from [`Payload::encode`]) stand for.
+    fn decode(bytes: &[u8]) -> Result<Self, WireError>
+    where
+        Self: Sized;
 }

@@ -4,18 +4,23 @@
 //! virtual time. Programs see only [`Processor`]: their id, the processor count, a
 //! mailbox, a random source and their counters — never threads or wasm.
 
+#[cfg(feature = "cluster")]
+pub mod cluster;
 mod counters;
 mod message;
 pub mod sim;
 mod threads;
+pub mod wire;
 
 pub use counters::{Counters, ProcessorSnapshot};
 pub use message::{MessageKind, Payload};
+#[cfg(feature = "cluster")]
+pub use cluster::Cluster;
 pub use sim::Sim;
 pub use threads::{available_processors, run_on_threads, Threads};
 
 use crate::tt::Access;
-use crate::search::{TreeEvent, TreePath};
+use crate::search::{Control, TreeEvent, TreePath};
 
 /// Something that runs processor programs: real threads, or a simulated computer.
 pub trait Machine {
@@ -29,11 +34,35 @@ pub trait Machine {
     /// finished (helpers then see their stop signal and must finish promptly). A
     /// program must not rely on being stepped while it waits for nothing.
     fn run<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters);
+    /// How many of the first `processors` processors of a search have their programs
+    /// built in this process and handed to [`Machine::run`]: all of them, except on a
+    /// machine made of several processes (a cluster), whose other processes build their
+    /// own programs from the task processor 0 announces (see [`Remote`]).
+    fn local_processors(&self, processors: usize) -> usize {
+        processors
+    }
+    /// Tells the processors in other processes what the next [`Machine::run`] searches:
+    /// `task` is the bytes their programs are built from. Only machines with fewer
+    /// local processors than processors are told; the others have no one to tell.
+    fn announce(&mut self, _task: Vec<u8>) {}
     /// Plies from the root whose nodes the searchers should report through
     /// [`Processor::tree`]: none by default (the simulator asks while it traces).
     fn tree_plies(&self) -> usize {
         0
     }
+}
+
+/// One processor of a machine made of several processes (a cluster's rank other than
+/// 0), seen from the program built in its process: it runs that program alone, its
+/// peers elsewhere.
+pub trait Remote {
+    /// This processor's number.
+    fn id(&self) -> usize;
+    /// How many processors take part.
+    fn count(&self) -> usize;
+    /// Runs `program` until it has finished, the machine setting `stop` once processor 0
+    /// has (helpers then finish promptly, as on any machine: see [`Machine::run`]).
+    fn serve<M: Payload>(&mut self, program: &mut dyn Program<Message = M>, stop: &Control);
 }
 
 /// What a program's step left behind.

@@ -1,6 +1,7 @@
 //! What the work-splitting algorithms (ybwc, pvsplit, jamboree, dts) say to each other,
 //! in Zugzwang's vocabulary plus DTS's HELP and split offers.
 
+use crate::machine::wire::WireError;
 use crate::machine::{MessageKind, Payload};
 use crate::search::Subproblem;
 use cozy_chess::Move;
@@ -41,5 +42,13 @@ impl Payload for Message {
             Message::Help => MessageKind::Help,
             Message::Offer { .. } => MessageKind::Split,
         }
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        super::wire::encode_message(self, out);
+    }
+
+    fn decode(bytes: &[u8]) -> Result<Self, WireError> {
+        super::wire::decode_message(bytes)
     }
 }

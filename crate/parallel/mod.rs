@@ -29,14 +29,18 @@ mod pvsplit;
 mod pvsplit_aware;
 mod split;
 mod tdsab;
+mod wire;
 mod ybwc;
 
-use crate::machine::{Counters, Machine, Program};
+use crate::machine::wire::WireError;
+use crate::machine::{Counters, Machine, Program, Remote};
 use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher};
-use crate::tt::{Placement, Tables};
+use crate::tt::{Placement, Tables, TranspositionTable};
 use cozy_chess::Board;
 use program::{Deepest, DeepeningProgram, NoMessage, Task};
 use split::{Policy, SplitProgram};
+use std::sync::Arc;
+pub use wire::HelperTask;
 
 /// The search algorithms, as the UCI option `Algorithm` names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,6 +121,17 @@ impl Algorithm {
         }
     }
 
+    /// Why the algorithm cannot run on processors with memories of their own (a cluster's
+    /// processes), or `None` when it can: its processors meet in shared memory.
+    pub fn needs_shared_memory(self) -> Option<&'static str> {
+        match self {
+            Algorithm::LazySmp => Some("lazysmp: its processors share their work through one table in shared memory; a table per process shares nothing"),
+            Algorithm::Abdada => Some("abdada: its processors defer moves through a busy table in shared memory"),
+            Algorithm::Dts => Some("dts: Cray Blitz's processors read each other's tree state and history in shared memory"),
+            Algorithm::Serial | Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Tdsab => None,
+        }
+    }
+
     /// Whether the processors train one history table, processor 0's, when they share
     /// one memory (a global table): ABDADA's and DTS's, which walk one tree together in
     /// shared memory. The others keep their own, as their papers' message-passing
@@ -160,8 +175,26 @@ pub fn search<Mach: Machine>(
 ) -> SearchResult {
     let tables: Tables = tables.into();
     debug_assert!(algorithm.accepts(tables.placement()).is_ok(), "{} with the {} table", algorithm.name(), tables.placement());
-    let threads = threads.clamp(1, counters.len().min(machine.processors()));
-    while searchers.len() < threads {
+    // The serial search is one processor with no helpers, so its counters show too.
+    let threads = if algorithm == Algorithm::Serial { 1 } else { threads.clamp(1, counters.len().min(machine.processors())) };
+    // Processors whose programs run in this process; the others (a cluster's processes)
+    // build theirs from the announced task.
+    let local = machine.local_processors(threads);
+    if local < threads {
+        debug_assert!(algorithm.needs_shared_memory().is_none(), "{} on processors without shared memory", algorithm.name());
+        let task = HelperTask {
+            algorithm,
+            board: board.clone(),
+            history: history.to_vec(),
+            pure: settings.options.pure,
+            hash_mib: tables.of_processor(0).mib(),
+            table_clears: tables.of_processor(0).clears(),
+        };
+        let mut bytes = Vec::new();
+        wire::encode_task(&task, &mut bytes);
+        machine.announce(bytes);
+    }
+    while searchers.len() < local {
         searchers.push(Searcher::new(tables.of_processor(searchers.len()).clone()));
     }
     let tree_plies = machine.tree_plies();
@@ -182,12 +215,10 @@ pub fn search<Mach: Machine>(
         }
     }
     counters.reset();
-    // The serial search is one processor with no helpers, so its counters show too.
-    let threads = if algorithm == Algorithm::Serial { 1 } else { threads };
     tables.new_search();
     if algorithm == Algorithm::Tdsab {
         let task = Task { board, history, limits, settings };
-        return tdsab::search(machine, &mut searchers[..threads], &tables, &task, control, listener, counters);
+        return tdsab::search(machine, &mut searchers[..local], &tables, &task, control, listener, counters);
     }
     let helpers_stop = OwnLines(Control::default());
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
@@ -195,7 +226,7 @@ pub fn search<Mach: Machine>(
     let task = Task { board, history, limits, settings };
     if let Some(policy) = algorithm.split_policy() {
         let mut main = SplitProgram::main(&mut main_searcher[0], tables.of_processor(0), policy, &task, control, &helpers_stop, summing);
-        let helpers: Vec<Box<dyn Program<Message = message::Message> + Send + '_>> = helper_searchers[..threads - 1]
+        let helpers: Vec<Box<dyn Program<Message = message::Message> + Send + '_>> = helper_searchers[..local - 1]
             .iter_mut()
             .enumerate()
             .map(|(i, s)| Box::new(SplitProgram::<NoReports>::helper(s, tables.of_processor(i + 1), policy, &task, &helpers_stop)) as Box<dyn Program<Message = message::Message> + Send + '_>)
@@ -208,7 +239,7 @@ pub fn search<Mach: Machine>(
         Algorithm::Serial => |_| 0,
         Algorithm::LazySmp => lazysmp::depth_offset,
         Algorithm::Abdada => {
-            abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..threads - 1]);
+            abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..local - 1]);
             abdada::depth_offset
         }
         Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {
@@ -217,7 +248,7 @@ pub fn search<Mach: Machine>(
     };
     let deepest = OwnLines(Deepest::default());
     let mut main = DeepeningProgram::main(&mut main_searcher[0], tables.of_processor(0), &task, control, &helpers_stop, &deepest, summing);
-    let helpers: Vec<Box<dyn Program<Message = NoMessage> + Send + '_>> = helper_searchers[..threads - 1]
+    let helpers: Vec<Box<dyn Program<Message = NoMessage> + Send + '_>> = helper_searchers[..local - 1]
         .iter_mut()
         .enumerate()
         .map(|(i, s)| {
@@ -226,6 +257,61 @@ pub fn search<Mach: Machine>(
         .collect();
     machine.run(&mut main, helpers, counters);
     with_total_nodes(main.into_result(), counters, threads)
+}
+
+/// What a processor in another process keeps between searches (a cluster's rank other
+/// than 0): its searcher and its table.
+pub struct Helper {
+    searcher: Searcher,
+    table: Arc<TranspositionTable>,
+    table_clears: u32,
+}
+
+impl Helper {
+    /// A helper with a table of `mib` MiB (resized when a task asks for another size).
+    pub fn new(mib: usize) -> Result<Helper, String> {
+        let table = Arc::new(TranspositionTable::try_new(mib).map_err(|e| e.to_string())?);
+        Ok(Helper { searcher: Searcher::new(table.clone()), table, table_clears: 0 })
+    }
+
+    /// Takes the table `task` asks for: another size, or emptied when processor 0's was.
+    fn prepare(&mut self, task: &HelperTask) -> Result<(), String> {
+        if task.hash_mib != self.table.mib() {
+            self.table = Arc::new(TranspositionTable::try_new(task.hash_mib).map_err(|e| e.to_string())?);
+            self.searcher.set_table(self.table.clone());
+        } else if task.table_clears != self.table_clears {
+            self.table.clear();
+            self.searcher.clear_heuristics();
+        }
+        self.table_clears = task.table_clears;
+        self.table.new_search();
+        Ok(())
+    }
+}
+
+/// Processor `remote.id()`'s part of a search whose processor 0 runs in another process
+/// and announced `task` (see [`Machine::announce`]): builds this processor's program
+/// from it and runs it until processor 0 is done. Bytes that are no task, or a task
+/// this processor cannot take, are an error and run nothing.
+pub fn help<R: Remote>(remote: &mut R, helper: &mut Helper, task: &[u8]) -> Result<(), String> {
+    let task = wire::decode_task(task).map_err(|e: WireError| e.to_string())?;
+    if let Some(why) = task.algorithm.needs_shared_memory() {
+        return Err(why.to_string());
+    }
+    helper.prepare(&task)?;
+    let settings = SearchSettings { options: crate::search::SearchOptions { pure: task.pure }, ..SearchSettings::default() };
+    let limits = Limits::default();
+    let work = Task { board: &task.board, history: &task.history, limits: &limits, settings: &settings };
+    let stop = OwnLines(Control::default());
+    if task.algorithm == Algorithm::Tdsab {
+        let mut program = tdsab::helper(&mut helper.searcher, &helper.table, &work);
+        remote.serve(&mut program, &stop);
+    } else if let Some(policy) = task.algorithm.split_policy() {
+        let mut program = SplitProgram::helper(&mut helper.searcher, &helper.table, policy, &work, &stop);
+        remote.serve(&mut program, &stop);
+    }
+    // Serial: processor 0 searches alone, and the others have nothing to run.
+    Ok(())
 }
 
 /// Keeps a value on cache lines of its own. The flags every processor reads at every step

@@ -2,6 +2,7 @@
 //! processor. Processor 0 reports to the user and, when done, stops the helpers. The
 //! first processor to complete an iteration answers it for all ([`Deepest`]).
 
+use crate::machine::wire::WireError;
 use crate::machine::{Activity, MessageKind, Payload, Processor, Program};
 use crate::search::{Control, Deepening, Limits, Listener, NoReports, SearchResult, SearchSettings, Searcher, TreePath};
 use crate::tt::TranspositionTable;
@@ -114,6 +115,14 @@ pub(super) enum NoMessage {}
 impl Payload for NoMessage {
     fn kind(&self) -> MessageKind {
         match *self {}
+    }
+
+    fn encode(&self, _out: &mut Vec<u8>) {
+        match *self {}
+    }
+
+    fn decode(_bytes: &[u8]) -> Result<Self, WireError> {
+        Err(WireError("the shared-table algorithms send no messages".into()))
     }
 }
 

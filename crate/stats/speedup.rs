@@ -129,6 +129,11 @@ impl Activity {
 /// `progress` receives each row as it is measured. `control` stops the measurement: the
 /// search running then ends early and no further row is measured.
 pub fn measure_speedup(boards: &[Board], plan: &SpeedupPlan, control: &Control, progress: &mut dyn FnMut(&SpeedupRow)) -> Result<Vec<SpeedupRow>, String> {
+    measure_speedup_on(&mut Threads, boards, plan, control, progress)
+}
+
+/// [`measure_speedup`] on `machine` (a cluster's rank 0, say) rather than on threads.
+pub fn measure_speedup_on<Mach: Machine>(machine: &mut Mach, boards: &[Board], plan: &SpeedupPlan, control: &Control, progress: &mut dyn FnMut(&SpeedupRow)) -> Result<Vec<SpeedupRow>, String> {
     let most = plan.threads.iter().copied().max().unwrap_or(1).max(1);
     let counters = Counters::new(most);
     let limits = Limits { depth: Some(plan.depth), ..Limits::default() };
@@ -139,6 +144,8 @@ pub fn measure_speedup(boards: &[Board], plan: &SpeedupPlan, control: &Control, 
     // takes its table) inside the timed search.
     let tt = Arc::new(TranspositionTable::try_new(plan.hash_mib).map_err(|e| e.to_string())?);
     let mut rows = Vec::new();
+    // No more processors than the machine can run at once (the browser's pool).
+    let processors = machine.processors();
     let measured = (0..plan.rounds).flat_map(|round| boards.iter().enumerate().map(move |(position, board)| (round, position, board)));
     for (round, position, board) in measured {
         let mut run = |algorithm: Algorithm, p: usize| -> Result<(f64, u64, Activity), String> {
@@ -147,7 +154,7 @@ pub fn measure_speedup(boards: &[Board], plan: &SpeedupPlan, control: &Control, 
                 s.clear_heuristics();
             }
             let start = now_ms();
-            let result = search(&mut Threads, algorithm, p, &mut searchers, &tt, board, &[], &limits, &settings, control, &mut NoReports, &counters);
+            let result = search(machine, algorithm, p, &mut searchers, &tt, board, &[], &limits, &settings, control, &mut NoReports, &counters);
             let millis = now_ms() - start;
             Ok((millis, result.nodes, Activity::of(&counters.snapshot()[..p])))
         };
@@ -160,8 +167,7 @@ pub fn measure_speedup(boards: &[Board], plan: &SpeedupPlan, control: &Control, 
         rows.push(serial);
         for &algorithm in plan.algorithms.iter().filter(|&&a| a != Algorithm::Serial) {
             for &p in &plan.threads {
-                // No more processors than the machine can run at once (the browser's pool).
-                let p = p.min(Threads.processors());
+                let p = p.min(processors);
                 let (t, n, activity) = run(algorithm, p)?;
                 if control.stopped() {
                     return Ok(rows);

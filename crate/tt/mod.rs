@@ -16,7 +16,7 @@ pub use busy::{BusyMarks, BusyTable};
 pub use entry::{Bound, Entry};
 pub use placement::{Placement, Tables};
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Two words per slot, two slots per bucket: one kept by depth, one always replaced.
 const SLOTS_PER_BUCKET: usize = 2;
@@ -33,6 +33,9 @@ pub struct TranspositionTable {
     buckets: usize,
     parts: usize,
     generation: AtomicU8,
+    /// Times [`TranspositionTable::clear`] ran (a cluster's other processes empty their
+    /// tables when processor 0's count moves).
+    clears: AtomicU32,
 }
 
 /// The part (processor) of a table split into `parts` that holds the entry of `hash`:
@@ -85,7 +88,7 @@ impl TranspositionTable {
         let mut words: Vec<AtomicU64> = Vec::new();
         words.try_reserve_exact(len).map_err(|_| AllocError { mib })?;
         words.resize_with(len, || AtomicU64::new(0));
-        Ok(TranspositionTable { words: words.into_boxed_slice(), buckets, parts, generation: AtomicU8::new(0) })
+        Ok(TranspositionTable { words: words.into_boxed_slice(), buckets, parts, generation: AtomicU8::new(0), clears: AtomicU32::new(0) })
     }
 
     /// How many parts the table is split into (1: it is not).
@@ -104,6 +107,12 @@ impl TranspositionTable {
             w.store(0, Relaxed);
         }
         self.generation.store(0, Relaxed);
+        self.clears.fetch_add(1, Relaxed);
+    }
+
+    /// How many times the table has been cleared.
+    pub fn clears(&self) -> u32 {
+        self.clears.load(Relaxed)
     }
 
     /// Starts a new search: entries of older searches become preferred victims.

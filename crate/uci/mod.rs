@@ -9,9 +9,11 @@ mod command;
 mod options;
 mod report;
 mod runner;
+mod site;
 
 pub use command::{parse, Command, MAX_SPEEDUP_ROUNDS};
 pub use options::{declarations, Options, MAX_HASH_MIB, MAX_THREADS};
+pub use site::Site;
 
 use crate::chess::Game;
 use crate::search::{SearchOptions, SearchSettings, Strength, DEFAULT_BENCH_DEPTH};
@@ -39,16 +41,28 @@ pub struct Engine {
     options: Options,
     tt: Arc<TranspositionTable>,
     runner: Arc<Runner>,
+    site: Site,
 }
 
 impl Engine {
-    /// Creates a session that answers through `host`.
+    /// Creates a session that answers through `host` and searches on this process's threads.
     pub fn new(host: Arc<dyn Host>) -> Engine {
-        let options = Options::default();
+        Engine::at(host, Site::Threads)
+    }
+
+    /// Creates a session that answers through `host` and searches at `site`. Where the
+    /// site fixes the processors (a cluster), `Threads` is theirs and the default
+    /// algorithm is YBWC, which needs no shared memory.
+    pub fn at(host: Arc<dyn Host>, site: Site) -> Engine {
+        let mut options = Options::default();
+        if let Some(processors) = site.fixed_processors() {
+            options.threads = processors;
+            options.algorithm = crate::parallel::Algorithm::Ybwc;
+        }
         let tt = TranspositionTable::try_new(options.hash_mib)
             .or_else(|_| TranspositionTable::try_new(1))
             .expect("a 1 MiB table can be allocated");
-        Engine { host, game: Game::default(), options, tt: Arc::new(tt), runner: Arc::new(Runner::new()) }
+        Engine { host, game: Game::default(), options, tt: Arc::new(tt), runner: Arc::new(Runner::new(site.clone())), site }
     }
 
     /// The current option values.
@@ -90,7 +104,11 @@ impl Engine {
                 self.host.emit(&format!("id name {ENGINE_NAME}"));
                 self.host.emit("id author the meshmate developers");
                 for d in declarations() {
-                    self.host.emit(&d);
+                    match self.site.fixed_processors() {
+                        // The one value the site accepts.
+                        Some(p) if d.starts_with("option name Threads ") => self.host.emit(&format!("option name Threads type spin default {p} min {p} max {p}")),
+                        _ => self.host.emit(&d),
+                    }
                 }
                 self.host.emit("uciok");
             }
@@ -126,7 +144,7 @@ impl Engine {
             }
             Command::Stop => self.runner.stop_all(),
             Command::PonderHit => self.runner.ponderhit_all(),
-            Command::SetOption { name, value } => match self.options.set(&name, value.as_deref()) {
+            Command::SetOption { name, value } => match self.set_option_here(&name, value.as_deref()) {
                 Ok(Effect::None) => {}
                 Ok(Effect::ClearHash) => self.tt.clear(),
                 Ok(Effect::ResizeHash(mib)) => self.resize_hash(mib),
@@ -134,6 +152,10 @@ impl Engine {
             },
             Command::Bench(depth) => self.runner.submit(Job::Bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH)), &self.host),
             Command::Speedup(mut request) => {
+                if let Err(e) = self.site_runs(&request.plan) {
+                    self.error(&format!("speedup: {e}"));
+                    return true;
+                }
                 if request.boards.is_empty() {
                     request.boards.push(self.game.board().clone());
                 }
@@ -149,6 +171,32 @@ impl Engine {
             Command::Nothing => {}
         }
         true
+    }
+
+    /// Applies `setoption` unless the site cannot honour it (a cluster: a shared-memory
+    /// algorithm, or another processor count than its ranks); a refusal changes nothing.
+    fn set_option_here(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
+        let mut changed = self.options.clone();
+        let effect = changed.set(name, value)?;
+        if let Some(why) = self.site.refuses(changed.algorithm) {
+            return Err(format!("{why}; keeping {}", self.options.algorithm.name()));
+        }
+        if let Some(processors) = self.site.fixed_processors().filter(|&p| p != changed.threads) {
+            return Err(format!("Threads: every search uses all {processors} ranks of the cluster (mpirun -np sets them); threads per rank are not supported"));
+        }
+        self.options = changed;
+        Ok(effect)
+    }
+
+    /// Whether the site can run every search of `plan`, or why not.
+    fn site_runs(&self, plan: &crate::stats::SpeedupPlan) -> Result<(), String> {
+        if let Some(why) = plan.algorithms.iter().find_map(|&a| self.site.refuses(a)) {
+            return Err(why);
+        }
+        match self.site.fixed_processors() {
+            Some(ranks) if plan.threads.iter().any(|&p| p != 1 && p != ranks) => Err(format!("threads: a parallel search on the cluster uses all {ranks} ranks (mpirun -np sets them); ask for 1 or {ranks}")),
+            _ => Ok(()),
+        }
     }
 
     /// Replaces the table; on refusal keeps the old one and says so.

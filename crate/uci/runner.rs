@@ -8,10 +8,11 @@ use super::report::{bestmove_line, info_line};
 use super::Host;
 use crate::chess::Game;
 use super::options::MAX_THREADS;
-use crate::machine::{Counters, ProcessorSnapshot};
+use super::site::Site;
+use crate::machine::{Counters, Machine, ProcessorSnapshot, Threads};
 use crate::parallel::{self, Algorithm};
 use crate::search::{bench, Control, Info, Limits, Listener, Noise, RootMove, SearchSettings, Searcher, Strength};
-use crate::stats::{measure_speedup, SpeedupRow};
+use crate::stats::{measure_speedup_on, SpeedupRow};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
 use std::collections::VecDeque;
@@ -64,6 +65,7 @@ pub struct Runner {
     state: Mutex<State>,
     searchers: Mutex<Vec<Searcher>>,
     counters: Counters,
+    site: Site,
 }
 
 /// Locks a mutex, recovering it if a panicking thread poisoned it: the data behind
@@ -73,12 +75,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Runner {
-    /// An idle runner.
-    pub fn new() -> Runner {
+    /// An idle runner whose searches run at `site`.
+    pub fn new(site: Site) -> Runner {
         Runner {
             state: Mutex::new(State { queue: VecDeque::new(), active: Vec::new(), draining: false }),
             searchers: Mutex::new(Vec::new()),
             counters: Counters::new(MAX_THREADS),
+            site,
         }
     }
 
@@ -154,7 +157,12 @@ impl Runner {
                 Job::Speedup(request, control) => {
                     let boards = request.boards;
                     let emit = &mut |row: &SpeedupRow| host.emit(&format!("info string speedup {}", row.json()));
-                    if let Err(e) = measure_speedup(&boards, &request.plan, &control, emit) {
+                    let measured = match &self.site {
+                        Site::Threads => measure_speedup_on(&mut Threads, &boards, &request.plan, &control, emit),
+                        #[cfg(feature = "cluster")]
+                        Site::Cluster(cluster) => measure_speedup_on(&mut *lock(cluster), &boards, &request.plan, &control, emit),
+                    };
+                    if let Err(e) = measured {
                         host.emit(&format!("info string error: speedup: {e}"));
                     }
                     lock(&self.state).active.retain(|(c, _)| !Arc::ptr_eq(c, &control));
@@ -170,8 +178,16 @@ impl Runner {
         }
     }
 
-    /// Runs one search and returns its `bestmove` line.
+    /// Runs one search at the runner's site and returns its `bestmove` line.
     fn run_search(&self, job: SearchJob, host: &Arc<dyn Host>) -> String {
+        match &self.site {
+            Site::Threads => self.run_search_on(&mut Threads, job, host),
+            #[cfg(feature = "cluster")]
+            Site::Cluster(cluster) => self.run_search_on(&mut *lock(cluster), job, host),
+        }
+    }
+
+    fn run_search_on<Mach: Machine>(&self, machine: &mut Mach, job: SearchJob, host: &Arc<dyn Host>) -> String {
         let mut searchers = lock(&self.searchers);
         let mut limits = job.limits.clone();
         let mut settings = job.settings;
@@ -182,7 +198,7 @@ impl Runner {
         let board = job.game.board().clone();
         let mut listener = Printer { board: &board, host: host.as_ref(), lines: job.settings.multipv };
         let result = parallel::search(
-            &mut crate::machine::Threads,
+            machine,
             job.algorithm,
             job.threads,
             &mut searchers,
@@ -213,7 +229,7 @@ impl Runner {
 
 impl Default for Runner {
     fn default() -> Self {
-        Runner::new()
+        Runner::new(Site::Threads)
     }
 }
 

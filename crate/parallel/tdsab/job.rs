@@ -1,6 +1,7 @@
 //! What travels between TDSAB processors: nodes sent to their home (with their path
 //! signature), values sent back to the parent's home, and cutoffs.
 
+use crate::machine::wire::WireError;
 use crate::machine::{MessageKind, Payload};
 use crate::search::{MATE, MAX_PLY};
 use cozy_chess::{Board, Move};
@@ -8,13 +9,13 @@ use std::cmp::Ordering;
 
 /// The path from the root as child codes (the root's is empty). Comparing two
 /// signatures lexicographically says which node lies further left in the tree.
-pub(super) type Signature = Vec<ChildCode>;
+pub(in crate::parallel) type Signature = Vec<ChildCode>;
 
 /// One step of a signature: which child, and which search of it. The null move is 0;
 /// move `i`'s first search is `2i + 2` and its full-depth re-search `2i + 3`, so a
 /// re-search sorts right after the search it repeats and no signature is used twice in
 /// a pass (a cut recorded under the first search cannot kill the re-search).
-pub(super) type ChildCode = u16;
+pub(in crate::parallel) type ChildCode = u16;
 
 /// The null move's code (it sorts before every move).
 pub(super) const NULL_CHILD: ChildCode = 0;
@@ -36,7 +37,7 @@ pub(super) fn move_index(code: ChildCode) -> usize {
 
 /// Where a node's value goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Target {
+pub(in crate::parallel) enum Target {
     /// The MTD(f) driver on processor 0 (the node is the root).
     Driver,
     /// The child with code `child` of expanded node `id` at processor `home`.
@@ -55,7 +56,7 @@ impl Target {
 
 /// One node of a null-window search: the position with everything its value depends on.
 #[derive(Clone, Debug)]
-pub(super) struct Job {
+pub(in crate::parallel) struct Job {
     /// The MTD(f) pass the node belongs to (older passes are dropped on sight).
     pub pass: u32,
     /// The position.
@@ -87,7 +88,7 @@ impl Job {
 
 /// Messages of TDSAB.
 #[derive(Clone, Debug)]
-pub(super) enum TdsMessage {
+pub(in crate::parallel) enum TdsMessage {
     /// A node sent to its home processor to be looked up and searched.
     Node(Box<Job>),
     /// A node's value (fail-soft, its own side's view), sent to where its parent lives.
@@ -105,6 +106,14 @@ impl Payload for TdsMessage {
             TdsMessage::Value { .. } => MessageKind::TtAnswer,
             TdsMessage::Cutoff { .. } | TdsMessage::Finish => MessageKind::Cutoff,
         }
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        crate::parallel::wire::encode_tds(self, out);
+    }
+
+    fn decode(bytes: &[u8]) -> Result<Self, WireError> {
+        crate::parallel::wire::decode_tds(bytes)
     }
 }
 

@@ -71,7 +71,7 @@
 //! Counters: messages by kind (machine), killed work as `Note::Aborted`.
 
 mod driver;
-mod job;
+pub(super) mod job;
 mod moves;
 mod worker;
 
@@ -79,14 +79,21 @@ use super::program::Task;
 use super::SummingListener;
 use crate::machine::{Counters, Machine, Program};
 use crate::search::{Control, Listener, SearchResult, Searcher};
+use crate::tt::TranspositionTable;
 use crate::tt::Tables;
 use driver::MainProgram;
 use job::TdsMessage;
 use worker::{Horizon, Worker};
 
-/// One TDSAB search of `task` on `searchers.len()` processors of `machine`.
+/// One TDSAB search of `task` on the processors of `machine`, those of this process
+/// searching with `searchers` (see `Machine::local_processors`).
 pub(super) fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut [Searcher], tables: &Tables, task: &Task<'_>, control: &Control, listener: &mut dyn Listener, counters: &Counters) -> SearchResult {
     search_with_horizon(machine, searchers, tables, task, control, listener, counters, Horizon::MEASURED)
+}
+
+/// The program of a TDSAB processor other than 0, for `task`.
+pub(super) fn helper<'a>(searcher: &'a mut Searcher, table: &'a TranspositionTable, task: &'a Task<'_>) -> impl Program<Message = TdsMessage> + 'a {
+    Worker::new(searcher, table, task.history, task.settings.options, Horizon::MEASURED)
 }
 
 /// [`search`] with nodes beyond `horizon` searched locally (tests lower it to send

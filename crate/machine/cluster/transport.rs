@@ -1,0 +1,144 @@
+//! Frames between ranks: one MPI message each, on one tag of the world communicator, so
+//! MPI's order per sender and receiver is the order of everything a rank says to
+//! another. A frame is a kind byte, the number of the search it belongs to, and bytes.
+//!
+//! Sends are non-blocking and their buffers are kept until MPI is done with them: a
+//! blocking send of a message past MPI's eager limit waits for its receiver, and two
+//! ranks sending each other such messages at once would wait for ever. Every rank keeps
+//! receiving while its sends are pending, so they all complete.
+
+use crate::machine::wire::{Reader, WireError, Writer};
+use mpi::datatype::Equivalence;
+use mpi::point_to_point::{Destination, Source};
+use mpi::request::{Request, StaticScope};
+use mpi::topology::{Communicator, SimpleCommunicator};
+
+/// What a frame says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FrameKind {
+    /// A program's message to the program on the receiving rank.
+    Program,
+    /// Rank 0 to the others: a search starts, here is the task to build programs from.
+    Start,
+    /// Rank 0 to the others: processor 0 has finished; finish now.
+    Finished,
+    /// A rank to rank 0: finished, with its counters.
+    Done,
+    /// A rank to rank 0: how many nodes it has searched so far.
+    Nodes,
+    /// Rank 0 to the others: the engine quits; end the process.
+    Quit,
+}
+
+impl FrameKind {
+    const ALL: [FrameKind; 6] = [FrameKind::Program, FrameKind::Start, FrameKind::Finished, FrameKind::Done, FrameKind::Nodes, FrameKind::Quit];
+}
+
+/// One received frame.
+pub(super) struct Frame {
+    pub from: usize,
+    pub kind: FrameKind,
+    pub search: u32,
+    pub body: Vec<u8>,
+}
+
+/// The frame bytes: kind, search, body.
+pub(super) fn frame(kind: FrameKind, search: u32, body: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(5 + body.len());
+    let mut w = Writer(&mut bytes);
+    w.u8(kind as u8);
+    w.u32(search);
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+fn parse(from: usize, bytes: Vec<u8>) -> Result<Frame, WireError> {
+    let mut r = Reader::new(&bytes);
+    let kind = *FrameKind::ALL.get(r.u8()? as usize).ok_or_else(|| WireError("frame kind".into()))?;
+    let search = r.u32()?;
+    Ok(Frame { from, kind, search, body: bytes[5..].to_vec() })
+}
+
+/// A rank's end of the wire: its sends in flight, and the world it talks to.
+pub(super) struct Wire {
+    world: SimpleCommunicator,
+    /// Sends MPI has not finished with, and the buffers they read.
+    pending: Vec<(Request<'static, [u8]>, *mut [u8])>,
+}
+
+impl Wire {
+    /// The world communicator, seen from the calling thread (MPI is initialised with
+    /// multiple-thread support; one thread at a time uses it).
+    pub fn new() -> Wire {
+        Wire { world: SimpleCommunicator::world(), pending: Vec::new() }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.world.rank() as usize
+    }
+
+    pub fn size(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    /// Sends `bytes` to rank `to` without waiting for it.
+    pub fn send(&mut self, to: usize, bytes: Vec<u8>) {
+        let buffer: &'static mut [u8] = Box::leak(bytes.into_boxed_slice());
+        let raw: *mut [u8] = buffer;
+        // SAFETY: `raw` stays valid until the request completes (see `finish_sends`), and
+        // nothing writes it meanwhile.
+        let request = self.world.process_at_rank(to as i32).immediate_send(StaticScope, unsafe { &*raw });
+        self.pending.push((request, raw));
+    }
+
+    /// Frees the buffers of completed sends.
+    pub fn finish_sends(&mut self) {
+        let mut still = Vec::with_capacity(self.pending.len());
+        for (request, raw) in self.pending.drain(..) {
+            match request.test() {
+                // SAFETY: MPI is done with the buffer, leaked in `send` and freed once here.
+                Ok(_) => drop(unsafe { Box::from_raw(raw) }),
+                Err(request) => still.push((request, raw)),
+            }
+        }
+        self.pending = still;
+    }
+
+    /// Whether sends are still in flight.
+    pub fn sending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// The next frame that has arrived, if any. A frame that does not parse is dropped
+    /// with a message on standard error (a rank of another build, or corruption).
+    pub fn receive(&mut self) -> Option<Frame> {
+        loop {
+            let (message, status) = self.world.any_process().immediate_matched_probe()?;
+            let mut bytes = vec![0u8; status.count(u8::equivalent_datatype()).max(0) as usize];
+            message.matched_receive_into(&mut bytes[..]);
+            let from = status.source_rank() as usize;
+            match parse(from, bytes) {
+                Ok(frame) => return Some(frame),
+                Err(e) => eprintln!("meshmate-cluster: rank {}: a frame from rank {from} dropped: {e}", self.rank()),
+            }
+        }
+    }
+
+    /// Ends the whole job at once with `message` on standard error (a rank that does not
+    /// answer: MPI gives no way to go on without it).
+    pub fn abort(&self, message: &str) -> ! {
+        eprintln!("meshmate-cluster: {message}");
+        self.world.abort(70)
+    }
+}
+
+impl Drop for Wire {
+    /// Waits for the sends still in flight: MPI must not be left reading freed buffers.
+    fn drop(&mut self) {
+        for (request, raw) in self.pending.drain(..) {
+            request.wait();
+            // SAFETY: as in `finish_sends`.
+            drop(unsafe { Box::from_raw(raw) });
+        }
+    }
+}

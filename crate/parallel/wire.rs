@@ -1,0 +1,317 @@
+//! Every parallel message as bytes, in one place, for machines whose processors share no
+//! memory (`machine::cluster`): the work-splitting algorithms' [`Message`], TDSAB's
+//! [`TdsMessage`], and the [`HelperTask`] from which a processor in another process
+//! builds its program. A field added to a message is added here, to both directions (the
+//! round-trip tests below catch one side forgotten).
+
+use super::message::Message;
+use super::tdsab::job::{Job, Target, TdsMessage};
+use super::Algorithm;
+use crate::machine::wire::{Reader, WireError, Writer};
+use crate::search::{NodeKind, Subproblem, TreePath};
+use cozy_chess::Board;
+
+/// What a processor in another process needs to build its program for one search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HelperTask {
+    /// The algorithm (one that runs on separate memories: see `Algorithm::needs_shared_memory`).
+    pub algorithm: Algorithm,
+    /// The root position.
+    pub board: Board,
+    /// Hashes of the game before it.
+    pub history: Vec<u64>,
+    /// `Pure` (see `SearchOptions::pure`).
+    pub pure: bool,
+    /// The size of processor 0's table: each process keeps a table of that size.
+    pub hash_mib: usize,
+    /// How often processor 0's table has been emptied: a process empties its own when this
+    /// changes (after `ucinewgame`, `Clear Hash`, or a measurement's fresh start).
+    pub table_clears: u32,
+}
+
+/// One byte per variant, in declaration order.
+fn tag(bytes: &mut Reader<'_>, variants: u8, what: &str) -> Result<u8, WireError> {
+    let t = bytes.u8()?;
+    if t >= variants {
+        return Err(WireError(format!("{what} variant {t}")));
+    }
+    Ok(t)
+}
+
+pub(super) fn encode_task(task: &HelperTask, out: &mut Vec<u8>) {
+    let mut w = Writer(out);
+    w.str(task.algorithm.name());
+    w.board(&task.board);
+    w.u64s(&task.history);
+    w.bool(task.pure);
+    w.usize(task.hash_mib);
+    w.u32(task.table_clears);
+}
+
+pub(super) fn decode_task(bytes: &[u8]) -> Result<HelperTask, WireError> {
+    let mut r = Reader::new(bytes);
+    let name = r.str()?;
+    let algorithm = Algorithm::from_name(&name).ok_or_else(|| WireError(format!("algorithm '{name}'")))?;
+    let task = HelperTask { algorithm, board: r.board()?, history: r.u64s()?, pure: r.bool()?, hash_mib: r.usize()?, table_clears: r.u32()? };
+    r.finish()?;
+    Ok(task)
+}
+
+fn encode_subproblem(p: &Subproblem, w: &mut Writer<'_>) {
+    w.board(&p.board);
+    w.u64s(&p.path);
+    w.i32(p.alpha);
+    w.i32(p.beta);
+    w.i32(p.depth);
+    w.usize(p.ply);
+    w.u8(match p.kind {
+        NodeKind::Pv => 0,
+        NodeKind::Cut => 1,
+        NodeKind::All => 2,
+    });
+    w.u64(p.line.packed());
+    for ply in &p.killers {
+        ply.iter().for_each(|&k| w.option_mv(k));
+    }
+}
+
+fn decode_subproblem(r: &mut Reader<'_>) -> Result<Subproblem, WireError> {
+    let (board, path, alpha, beta, depth, ply) = (r.board()?, r.u64s()?, r.i32()?, r.i32()?, r.i32()?, r.usize()?);
+    let kind = [NodeKind::Pv, NodeKind::Cut, NodeKind::All][tag(r, 3, "node kind")? as usize];
+    let line = TreePath::from_packed(r.u64()?);
+    let mut problem = Subproblem { board, path, alpha, beta, depth, ply, kind, line, killers: Default::default() };
+    for killer in problem.killers.iter_mut().flatten() {
+        *killer = r.option_mv()?;
+    }
+    Ok(problem)
+}
+
+pub(super) fn encode_message(m: &Message, out: &mut Vec<u8>) {
+    let mut w = Writer(out);
+    match m {
+        Message::WorkRequest { rate } => {
+            w.u8(0);
+            w.bool(rate.is_some());
+            w.u32(rate.unwrap_or(0));
+        }
+        Message::Work { job, problem } => {
+            w.u8(1);
+            w.u32(*job);
+            encode_subproblem(problem, &mut w);
+        }
+        Message::NoWork => w.u8(2),
+        Message::Result { job, value, pv, span } => {
+            w.u8(3);
+            w.u32(*job);
+            w.i32(*value);
+            w.mvs(pv);
+            w.u64(*span);
+        }
+        Message::NewBound { job, alpha, beta } => {
+            w.u8(4);
+            w.u32(*job);
+            w.i32(*alpha);
+            w.i32(*beta);
+        }
+        Message::Cutoff { job } => {
+            w.u8(5);
+            w.u32(*job);
+        }
+        Message::Help => w.u8(6),
+        Message::Offer { merit } => {
+            w.u8(7);
+            w.bool(merit.is_some());
+            w.i32(merit.unwrap_or(0));
+        }
+    }
+}
+
+pub(super) fn decode_message(bytes: &[u8]) -> Result<Message, WireError> {
+    let mut r = Reader::new(bytes);
+    let message = match tag(&mut r, 8, "message")? {
+        0 => {
+            let (some, rate) = (r.bool()?, r.u32()?);
+            Message::WorkRequest { rate: some.then_some(rate) }
+        }
+        1 => Message::Work { job: r.u32()?, problem: Box::new(decode_subproblem(&mut r)?) },
+        2 => Message::NoWork,
+        3 => Message::Result { job: r.u32()?, value: r.i32()?, pv: r.mvs()?, span: r.u64()? },
+        4 => Message::NewBound { job: r.u32()?, alpha: r.i32()?, beta: r.i32()? },
+        5 => Message::Cutoff { job: r.u32()? },
+        6 => Message::Help,
+        _ => {
+            let (some, merit) = (r.bool()?, r.i32()?);
+            Message::Offer { merit: some.then_some(merit) }
+        }
+    };
+    r.finish()?;
+    Ok(message)
+}
+
+fn encode_target(t: &Target, w: &mut Writer<'_>) {
+    match *t {
+        Target::Driver => w.u8(0),
+        Target::Node { home, id, child } => {
+            w.u8(1);
+            w.usize(home);
+            w.u64(id);
+            w.u16(child);
+        }
+    }
+}
+
+fn decode_target(r: &mut Reader<'_>) -> Result<Target, WireError> {
+    Ok(match tag(r, 2, "target")? {
+        0 => Target::Driver,
+        _ => Target::Node { home: r.usize()?, id: r.u64()?, child: r.u16()? },
+    })
+}
+
+fn encode_signature(signature: &[u16], w: &mut Writer<'_>) {
+    w.usize(signature.len());
+    signature.iter().for_each(|&c| w.u16(c));
+}
+
+fn decode_signature(r: &mut Reader<'_>) -> Result<Vec<u16>, WireError> {
+    let n = r.usize()?;
+    (0..n).map(|_| r.u16()).collect()
+}
+
+pub(super) fn encode_tds(m: &TdsMessage, out: &mut Vec<u8>) {
+    let mut w = Writer(out);
+    match m {
+        TdsMessage::Node(job) => {
+            w.u8(0);
+            w.u32(job.pass);
+            w.board(&job.board);
+            w.usize(job.ply);
+            w.i32(job.depth);
+            w.i32(job.gamma);
+            w.u64s(&job.path);
+            encode_signature(&job.signature, &mut w);
+            encode_target(&job.target, &mut w);
+            w.mvs(&job.root_moves);
+            w.bool(job.null_allowed);
+        }
+        TdsMessage::Value { pass, target, value, best } => {
+            w.u8(1);
+            w.u32(*pass);
+            encode_target(target, &mut w);
+            w.i32(*value);
+            w.option_mv(*best);
+        }
+        TdsMessage::Cutoff { pass, prefix } => {
+            w.u8(2);
+            w.u32(*pass);
+            encode_signature(prefix, &mut w);
+        }
+        TdsMessage::Finish => w.u8(3),
+    }
+}
+
+pub(super) fn decode_tds(bytes: &[u8]) -> Result<TdsMessage, WireError> {
+    let mut r = Reader::new(bytes);
+    let message = match tag(&mut r, 4, "TDSAB message")? {
+        0 => TdsMessage::Node(Box::new(Job {
+            pass: r.u32()?,
+            board: r.board()?,
+            ply: r.usize()?,
+            depth: r.i32()?,
+            gamma: r.i32()?,
+            path: r.u64s()?,
+            signature: decode_signature(&mut r)?,
+            target: decode_target(&mut r)?,
+            root_moves: r.mvs()?,
+            null_allowed: r.bool()?,
+        })),
+        1 => TdsMessage::Value { pass: r.u32()?, target: decode_target(&mut r)?, value: r.i32()?, best: r.option_mv()? },
+        2 => TdsMessage::Cutoff { pass: r.u32()?, prefix: decode_signature(&mut r)? },
+        _ => TdsMessage::Finish,
+    };
+    r.finish()?;
+    Ok(message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::parse_fen;
+    use crate::machine::Payload;
+
+    fn board() -> Board {
+        parse_fen("rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 3").unwrap()
+    }
+
+    /// Messages have no equality (nothing else compares them): their debug text does.
+    fn round_trip<M: Payload + std::fmt::Debug>(m: M) {
+        let mut bytes = Vec::new();
+        m.encode(&mut bytes);
+        let back = M::decode(&bytes).unwrap_or_else(|e| panic!("{m:?}: {e}"));
+        assert_eq!(format!("{back:?}"), format!("{m:?}"));
+        // Any cut is an error, never a panic or a different message.
+        for end in 0..bytes.len() {
+            assert!(M::decode(&bytes[..end]).is_err(), "{m:?} cut to {end} bytes");
+        }
+    }
+
+    /// Every variant of every message comes back field for field.
+    #[test]
+    fn every_message_comes_back_as_sent() {
+        let mv = |text: &str| text.parse().unwrap();
+        let problem = Subproblem {
+            board: board(),
+            path: vec![11, 22, 33],
+            alpha: -40,
+            beta: 41,
+            depth: 7,
+            ply: 3,
+            kind: NodeKind::Cut,
+            line: TreePath::from_packed(0x1234_5678),
+            killers: [[Some(mv("e2a6")), None], [None, Some(mv("a7a8q"))]],
+        };
+        for m in [
+            Message::WorkRequest { rate: None },
+            Message::WorkRequest { rate: Some(812) },
+            Message::Work { job: 9, problem: Box::new(problem) },
+            Message::NoWork,
+            Message::Result { job: 3, value: -29_990, pv: vec![mv("e2a6"), mv("b4c3")], span: 1 << 40 },
+            Message::NewBound { job: 4, alpha: -5, beta: 6 },
+            Message::Cutoff { job: u32::MAX },
+            Message::Help,
+            Message::Offer { merit: Some(-3) },
+            Message::Offer { merit: None },
+        ] {
+            round_trip(m);
+        }
+        let job = Job {
+            pass: 5,
+            board: board(),
+            ply: 2,
+            depth: 4,
+            gamma: -17,
+            path: vec![1, 2],
+            signature: vec![0, 2, 7],
+            target: Target::Node { home: 3, id: 77, child: 9 },
+            root_moves: vec![mv("a1b1")],
+            null_allowed: false,
+        };
+        for m in [
+            TdsMessage::Node(Box::new(job)),
+            TdsMessage::Value { pass: 2, target: Target::Driver, value: 31, best: Some(mv("e2a6")) },
+            TdsMessage::Value { pass: 2, target: Target::Node { home: 1, id: 2, child: 3 }, value: 0, best: None },
+            TdsMessage::Cutoff { pass: 8, prefix: vec![] },
+            TdsMessage::Finish,
+        ] {
+            round_trip(m);
+        }
+    }
+
+    #[test]
+    fn a_helper_task_comes_back_as_sent() {
+        let task = HelperTask { algorithm: Algorithm::Jamboree, board: board(), history: vec![4, 5], pure: true, hash_mib: 64, table_clears: 3 };
+        let mut bytes = Vec::new();
+        encode_task(&task, &mut bytes);
+        assert_eq!(decode_task(&bytes), Ok(task));
+        assert!(decode_task(&bytes[1..]).is_err());
+    }
+}

@@ -1,0 +1,39 @@
+//! Where the engine's searches run: on this process's threads, or (with the `cluster`
+//! feature) on the ranks of an MPI job, where every search uses every rank and only the
+//! algorithms that work without shared memory can run.
+
+use crate::parallel::Algorithm;
+#[cfg(feature = "cluster")]
+use std::sync::{Arc, Mutex};
+
+/// Where searches run.
+#[derive(Clone)]
+pub enum Site {
+    /// Threads of this process (`Threads` processors).
+    Threads,
+    /// The ranks of an MPI job, this process being rank 0.
+    #[cfg(feature = "cluster")]
+    Cluster(Arc<Mutex<crate::machine::Cluster>>),
+}
+
+impl Site {
+    /// Why `algorithm` cannot search here, if it cannot.
+    #[cfg_attr(not(feature = "cluster"), allow(unused_variables))]
+    pub fn refuses(&self, algorithm: Algorithm) -> Option<String> {
+        match self {
+            Site::Threads => None,
+            #[cfg(feature = "cluster")]
+            Site::Cluster(_) => algorithm.needs_shared_memory().map(|why| format!("{why}: on the cluster use ybwc, jamboree, pvsplit or tdsab")),
+        }
+    }
+
+    /// The processors every parallel search uses here, when the site fixes them (the
+    /// cluster: its ranks, as `mpirun -np` set them).
+    pub fn fixed_processors(&self) -> Option<usize> {
+        match self {
+            Site::Threads => None,
+            #[cfg(feature = "cluster")]
+            Site::Cluster(cluster) => Some(crate::machine::Machine::processors(&*cluster.lock().unwrap_or_else(|e| e.into_inner()))),
+        }
+    }
+}

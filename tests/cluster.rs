@@ -1,0 +1,266 @@
+//! `meshmate-cluster` under real `mpirun`, every rank a real process, driven over real
+//! pipes as a GUI drives it: exact values in pure mode at 2, 3 and 4 ranks, a UCI
+//! session with `stop` and refusals, `speedup` with messages between ranks, and a rank
+//! killed during a search. The ranks are oversubscribed (this machine has 2 cores).
+mod common;
+
+use meshmate::chess::{parse_epd_file, parse_uci, Board, Game};
+use meshmate::search::{search, Control, Limits, NoReports, Score, SearchOptions, SearchSettings, Searcher};
+use meshmate::tt::TranspositionTable;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Generous: the machine is shared and the ranks oversubscribed; a hang still fails.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// The algorithms that run on the cluster.
+const CLUSTER_ALGORITHMS: [&str; 4] = ["ybwc", "jamboree", "pvsplit", "tdsab"];
+
+/// An engine of `ranks` MPI ranks, rank 0's standard input and output piped to the test.
+struct Cluster {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    errors: Receiver<String>,
+}
+
+/// Reads `stream` line by line into a channel, on a thread of its own.
+fn lines_of(stream: impl std::io::Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+impl Cluster {
+    fn start(ranks: usize) -> Cluster {
+        let mut child = Command::new("mpirun")
+            .args(["--oversubscribe", "--allow-run-as-root", "-np", &ranks.to_string(), env!("CARGO_BIN_EXE_meshmate-cluster")])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("mpirun starts (./build.sh setup installs OpenMPI)");
+        let stdin = child.stdin.take().unwrap();
+        let lines = lines_of(child.stdout.take().unwrap());
+        let errors = lines_of(child.stderr.take().unwrap());
+        Cluster { child, stdin, lines, errors }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("rank 0 reads its input");
+    }
+
+    /// Lines up to and including the first that satisfies `done`.
+    fn read_until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut seen = Vec::new();
+        loop {
+            match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(line) => {
+                    let finished = done(&line);
+                    seen.push(line);
+                    if finished {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("no answer in time; saw {seen:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("the engine died; saw {seen:?}; stderr {:?}", self.errors.try_iter().collect::<Vec<_>>()),
+            }
+        }
+    }
+
+    /// Waits (a bounded time) for mpirun to exit.
+    fn wait(&mut self, within: Duration) -> ExitStatus {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("mpirun can be waited for") {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("mpirun still runs {within:?} later");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// `quit` ends every rank, and mpirun exits 0.
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.wait(Duration::from_secs(20));
+        assert!(status.success(), "mpirun exit status {status}; stderr {:?}", self.errors.try_iter().collect::<Vec<_>>());
+    }
+}
+
+fn bestmove(line: &str) -> &str {
+    line.split_whitespace().nth(1).expect("bestmove has a move")
+}
+
+/// The score text of the last `info depth {depth}` line.
+fn score_at_depth(lines: &[String], depth: i32) -> String {
+    let info = lines.iter().rev().find(|l| l.starts_with(&format!("info depth {depth} "))).unwrap_or_else(|| panic!("no depth {depth} report in {lines:?}"));
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "score").expect("a score");
+    format!("{} {}", words[at + 1], words[at + 2])
+}
+
+/// The shared test positions (the start of Bratko-Kopec, the Cray Blitz game, perft's),
+/// and one with a game history whose repetitions the ranks must see.
+fn positions() -> Vec<(Board, Vec<&'static str>)> {
+    let mut positions = Vec::new();
+    for (file, take) in [("bratko-kopec.epd", 8), ("crayblitz-1993.epd", 3), ("perft.epd", 3)] {
+        let records = parse_epd_file(&common::shared_data(file)).unwrap();
+        positions.extend(records.into_iter().take(take).map(|e| (e.board, vec![])));
+    }
+    let chase = meshmate::chess::parse_fen("6k1/6p1/8/8/8/8/q5PP/5Q1K w - - 10 40").unwrap();
+    positions.push((chase, vec!["f1f8", "g8h7", "f8f5", "h7g8"]));
+    positions
+}
+
+/// The serial searcher's pure value of `board` after `moves`, in UCI's words.
+fn serial_score(board: &Board, moves: &[&str], depth: i32) -> String {
+    let mut game = Game::from_board(board.clone());
+    game.play_uci_moves(moves.iter().copied()).unwrap();
+    let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
+    let mut searcher = Searcher::new(tt.clone());
+    let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let result = search(&mut searcher, &tt, game.board(), game.history(), &limits, &settings, &Control::default(), &mut NoReports);
+    Score::from_internal(result.score).to_string()
+}
+
+/// In pure mode every cluster algorithm returns the serial minimax value, at 2, 3 and 4
+/// ranks, the position sent as `position fen … moves …`.
+#[test]
+fn pure_mode_gives_the_serial_value_at_two_to_four_ranks() {
+    const DEPTH: i32 = 4;
+    let positions = positions();
+    let expected: Vec<String> = positions.iter().map(|(board, moves)| serial_score(board, moves, DEPTH)).collect();
+    for ranks in [2, 3, 4] {
+        let mut e = Cluster::start(ranks);
+        e.send("uci");
+        e.read_until(|l| l == "uciok");
+        e.send("setoption name Pure value true");
+        for algorithm in CLUSTER_ALGORITHMS {
+            e.send(&format!("setoption name Algorithm value {algorithm}"));
+            for ((board, moves), want) in positions.iter().zip(&expected) {
+                e.send("ucinewgame");
+                let after = if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
+                e.send(&format!("position fen {board}{after}"));
+                e.send(&format!("go depth {DEPTH}"));
+                let lines = e.read_until(|l| l.starts_with("bestmove"));
+                assert_eq!(&score_at_depth(&lines, DEPTH), want, "{algorithm} at {ranks} ranks: {board}{after}");
+            }
+        }
+        e.quit();
+    }
+}
+
+/// A session as a GUI holds it: handshake, options (refusals answered with an error that
+/// changes nothing), a search to depth, `movetime` cut short by `stop`, `speedup`
+/// with work travelling between ranks, and `quit`.
+#[test]
+fn a_uci_session_over_pipes_to_rank_zero() {
+    let mut e = Cluster::start(3);
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(lines[0].starts_with("id name meshmate"), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "option name Threads type spin default 3 min 3 max 3"), "{lines:?}");
+    e.send("setoption name Hash value 32");
+    e.send("isready");
+    let lines = e.read_until(|l| l == "readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("info string error:")), "{lines:?}");
+    e.send("setoption name Algorithm value abdada");
+    e.send("isready");
+    let lines = e.read_until(|l| l == "readyok");
+    assert!(lines.iter().any(|l| l.starts_with("info string error:") && l.contains("shared memory") && l.contains("keeping ybwc")), "{lines:?}");
+    e.send("setoption name Threads value 2");
+    e.send("isready");
+    let lines = e.read_until(|l| l == "readyok");
+    assert!(lines.iter().any(|l| l.starts_with("info string error: Threads") && l.contains("all 3 ranks")), "{lines:?}");
+
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go depth 8");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let info = lines.iter().rev().find(|l| l.starts_with("info depth 8 ")).expect("a depth 8 report");
+    for field in [" seldepth ", " score ", " nodes ", " nps ", " time ", " pv "] {
+        assert!(info.contains(field), "{info} lacks{field}");
+    }
+    let mut game = Game::default();
+    game.play_uci_moves(["e2e4", "e7e5", "g1f3"]).unwrap();
+    assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "{lines:?}");
+
+    e.send("setoption name Algorithm value tdsab");
+    e.send("go movetime 60000");
+    std::thread::sleep(Duration::from_millis(700));
+    let asked = Instant::now();
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert!(asked.elapsed() < Duration::from_secs(3), "stop took {:?}", asked.elapsed());
+    assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "{lines:?}");
+
+    // Work moves between ranks: splits and messages of every cluster algorithm.
+    e.send("position startpos");
+    e.send("speedup algo ybwc,jamboree,pvsplit,tdsab threads 3 depth 6");
+    let lines = e.read_until(|l| l == "info string speedup done");
+    for algorithm in CLUSTER_ALGORITHMS {
+        let row = lines.iter().find(|l| l.contains(&format!("\"algorithm\":\"{algorithm}\""))).unwrap_or_else(|| panic!("no {algorithm} row in {lines:?}"));
+        let messages = |kind: &str| -> u64 {
+            let at = row.find(&format!("\"{kind}\":")).unwrap_or_else(|| panic!("{row} lacks {kind}")) + kind.len() + 3;
+            row[at..].split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+        };
+        let (given, asked_for) = if algorithm == "tdsab" { (messages("tt-request"), messages("tt-answer")) } else { (messages("work"), messages("work-request")) };
+        assert!(given > 0 && asked_for > 0, "{algorithm}: no work travelled between ranks: {row}");
+        assert!(row.contains("\"threads\":3"), "{row}");
+    }
+    e.send("speedup algo ybwc threads 2 depth 3");
+    let lines = e.read_until(|l| l.starts_with("info string "));
+    assert!(lines.last().unwrap().starts_with("info string error: speedup: threads"), "{lines:?}");
+    e.quit();
+}
+
+/// The process id of rank `rank` among mpirun's children (OpenMPI tells each its rank
+/// in its environment).
+fn pid_of_rank(mpirun: u32, rank: usize) -> Option<u32> {
+    let parent = |pid: u32| -> Option<u32> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // pid (comm) state ppid ...: comm may hold spaces, so count from its ')'.
+        stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()
+    };
+    let has_rank = |pid: u32| std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| env.split(|&b| b == 0).any(|var| var == format!("OMPI_COMM_WORLD_RANK={rank}").as_bytes()));
+    std::fs::read_dir("/proc").ok()?.filter_map(|entry| entry.ok()?.file_name().to_str()?.parse().ok()).find(|&pid| parent(pid) == Some(mpirun) && has_rank(pid))
+}
+
+/// A rank killed during a search ends the job within seconds, with a message naming the
+/// lost rank, and the client sees the engine exit: never a hang.
+#[test]
+fn a_killed_rank_ends_the_job_at_once_naming_it() {
+    let mut e = Cluster::start(3);
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos");
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth 6 "));
+    let victim = pid_of_rank(e.child.id(), 2).expect("rank 2 is a child of mpirun");
+    let killed = Instant::now();
+    Command::new("kill").args(["-KILL", &victim.to_string()]).status().expect("kill runs");
+    let status = e.wait(Duration::from_secs(10));
+    assert!(killed.elapsed() < Duration::from_secs(10));
+    assert!(!status.success(), "mpirun said success after losing a rank");
+    // Rank 0's output ends (the client sees the engine exit).
+    while let Ok(line) = e.lines.recv_timeout(Duration::from_secs(5)) {
+        assert!(!line.starts_with("bestmove") || parse_uci(&Board::default(), bestmove(&line)).is_ok(), "{line}");
+    }
+    let stderr: Vec<String> = e.errors.try_iter().collect();
+    assert!(stderr.iter().any(|l| l.contains("rank 2") && l.contains("signal 9")), "the lost rank is not named: {stderr:?}");
+}
