@@ -157,6 +157,12 @@ document.addEventListener('keydown', (e) => {
 const restoreError = session.restore();
 if (restoreError) notices.error(restoreError);
 board.setOrientation(session.playerColor);
-// A link to a Lab experiment (#lab?…) opens the Lab, whatever view was open last.
+// A link to a Lab experiment (#lab?…) opens the Lab, whatever view was open last, also
+// when it is pasted into the address bar of the open page (only the fragment changes).
+window.addEventListener('hashchange', () => {
+  if (!isLabHash(location.hash)) return;
+  if (settings.mode !== 'lab') setMode('lab');
+  lab.followLink();
+});
 setMode(isLabHash(location.hash) ? 'lab' : ['analyse', 'lab'].includes(settings.mode) ? settings.mode : 'play');
 engine.boot();

@@ -96,6 +96,13 @@ describe('Lab links and defaults', () => {
     assert.equal(snap.report.rows[1].algorithm, defaults.algorithm);
     // The address now holds the experiment that ran.
     assert.equal(new URL(page.url()).hash, `#lab?${new URLSearchParams(defaults)}`);
+    // A good link pasted into the open page's address bar runs its experiment; the notice goes.
+    const runs = snap.runs;
+    await page.evaluate((hash) => (location.hash = hash), LINK);
+    await page.waitForFunction((runs) => window.__lab.snapshot().runs > runs && window.__lab.snapshot().status === 'done', runs, { timeout: RUN_MS });
+    assert.equal((await formValues(page)).algorithm, 'dts');
+    assert.equal((await snapshot(page)).report.rows[1].algorithm, 'dts');
+    assert.equal(await page.isHidden('.lab-notice'), true);
     assert.deepEqual(errors, []);
   });
 

@@ -365,13 +365,21 @@ export class Lab {
         .join('');
       this.drawLegend();
       this.setStatus('idle', 'Choose an experiment and press Run.');
-      const linked = this.readLink();
-      await this.formChanged();
-      if (linked?.id) await this.startLecture(linked.id, linked.stop);
-      else if (linked) await this.run();
+      await this.followLink();
     } catch (error) {
       this.setStatus('error', error.message);
     }
+  }
+
+  /** Opens what the page's address links to: a lecture at its stop, or an experiment
+   * (run at once); an address without one leaves the form as it is. */
+  async followLink() {
+    if (!this.catalogue) return;
+    const linked = this.readLink();
+    if (linked) this.leaveLecture();
+    await this.formChanged();
+    if (linked?.id) await this.startLecture(linked.id, linked.stop);
+    else if (linked) await this.run();
   }
 
   /** Sets the form from the page's address (a link to an experiment), if it holds one, and

@@ -121,15 +121,7 @@ export class NetworkView {
       ctx.lineWidth = 1.5 + 5 * load;
       ctx.setLineDash(style.dash);
       ctx.beginPath();
-      if (link.a == null) {
-        // A shared bus: one medium under every processor.
-        const y = this.canvas.height / this.ratio - MARGIN / 2;
-        ctx.moveTo(MARGIN, y);
-        ctx.lineTo(this.canvas.width / this.ratio - MARGIN, y);
-      } else {
-        ctx.moveTo(...this.point(link.a));
-        ctx.lineTo(...this.point(link.b));
-      }
+      this.tracePath(link);
       ctx.stroke();
     });
     ctx.setLineDash([]);
@@ -200,15 +192,42 @@ export class NetworkView {
 
   /** Adds link `link` to the canvas's current path. */
   tracePath(link) {
-    const { ctx } = this;
+    const { ctx, drawing } = this;
     if (link.a == null) {
-      const y = this.canvas.height / this.ratio - MARGIN / 2;
-      ctx.moveTo(MARGIN, y);
-      ctx.lineTo(this.canvas.width / this.ratio - MARGIN, y);
+      // A shared bus: one medium beside the processors (left of a column, under rows),
+      // each tapped onto it.
+      const at = this.busAt();
+      const column = drawing.layout === 'bus-column';
+      if (column) {
+        ctx.moveTo(at, MARGIN);
+        ctx.lineTo(at, this.canvas.height / this.ratio - MARGIN);
+      } else {
+        ctx.moveTo(MARGIN, at);
+        ctx.lineTo(this.canvas.width / this.ratio - MARGIN, at);
+      }
+      if (!drawing.layout.startsWith('bus')) return;
+      for (let p = 0; p < drawing.processors; p++) {
+        const [x, y] = this.point(p);
+        ctx.moveTo(x, y);
+        if (column) ctx.lineTo(at, y);
+        else ctx.lineTo(x, at);
+      }
     } else {
       ctx.moveTo(...this.point(link.a));
       ctx.lineTo(...this.point(link.b));
     }
+  }
+
+  /** Where a bus runs: left of the column of processors (its x), under their rows (its y),
+   * or, in other layouts, along the bottom. */
+  busAt() {
+    const { layout, processors } = this.drawing;
+    if (layout === 'bus-column') return Math.max(MARGIN / 2, this.point(0)[0] - 3 * this.radius());
+    const bottom = this.canvas.height / this.ratio - MARGIN / 2;
+    if (layout !== 'bus') return bottom;
+    let lowest = 0;
+    for (let p = 0; p < processors; p++) lowest = Math.max(lowest, this.point(p)[1]);
+    return Math.min(bottom, lowest + 3 * this.radius());
   }
 
   /** DeBruijn's rows (columns when turned): how many 1 bits their labels have. */
@@ -398,12 +417,17 @@ function cellIndex(heat, processors) {
 }
 
 /** The layout a student can follow, where crate/net's hints are not it: DeBruijn as its
- * shuffle-exchange drawing, a bus as a row of processors over the bus line. */
+ * shuffle-exchange drawing, a bus as a column of processors beside the bus line (rows
+ * over it above 16). */
 function readableLayout(drawing) {
   if (drawing.processors > DETAIL_LIMIT) return { layout: 'grid' };
   if (drawing.net === 'debruijn' && drawing.processors >= 4) {
     const { points, rows } = deBruijnLayout(drawing.processors);
     return { points, rows, layout: 'shuffle-exchange' };
+  }
+  if (drawing.net === 'bus' && drawing.processors <= MAX_LINE_LABELS) {
+    // A column, so a real worker's line can be written beside it.
+    return { points: Array.from({ length: drawing.processors }, (_, p) => [0.12, (p + 0.5) / drawing.processors]), layout: 'bus-column' };
   }
   if (drawing.net === 'bus') {
     const perRow = Math.min(16, drawing.processors);
