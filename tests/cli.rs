@@ -7,6 +7,8 @@ use meshmate::parallel::Algorithm;
 use meshmate::tt::Placement;
 use std::process::Command;
 
+mod common;
+
 /// Runs the binary: exit code, stdout, stderr.
 fn meshmate(args: &[&str]) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_meshmate")).args(args).output().unwrap();
@@ -93,4 +95,34 @@ fn perft_takes_a_fen_in_words_or_in_one_argument() {
     let (code, _, err) = meshmate(&["perft", "2", "not", "a", "fen"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("bad FEN"), "{err}");
+}
+
+#[test]
+fn speedup_writes_the_same_rows_as_json_and_csv() {
+    let (dir, suite) = common::bratko_kopec_file("cli-rows", "two.epd", 2);
+    let (json, csv) = (dir.join("rows.json"), dir.join("rows.csv"));
+    let (code, _, err) = meshmate(&["speedup", "--algo", "abdada", "--threads", "2", "--suite", suite.to_str().unwrap(), "--depth", "4", "--json", json.to_str().unwrap(), "--csv", csv.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[..13], ["round", "position", "algorithm", "threads", "ms", "serial_ms", "nodes", "speedup", "search_overhead", "load", "idle_ms", "splits", "aborted_nodes"]);
+    assert!(header.contains(&"msg_work_request") && header.contains(&"msg_tt_put"), "{header:?}");
+    assert_eq!(rows.len(), 4, "serial and abdada on two positions");
+    for (row, line) in rows.iter().zip(lines) {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells.len(), header.len(), "{line}");
+        for (name, cell) in header.iter().zip(&cells) {
+            let value = match name.strip_prefix("msg_") {
+                Some(kind) => row["messages"][kind.replace('_', "-")].clone(),
+                None => row[*name].clone(),
+            };
+            let text = value.as_str().map_or_else(|| value.to_string(), str::to_string);
+            assert_eq!(&text, cell, "{name} of {row}");
+        }
+    }
+    assert_eq!(rows[1]["algorithm"], "abdada");
+    assert_eq!((rows[1]["round"].as_u64(), rows[1]["position"].as_u64()), (Some(1), Some(1)), "counted from 1");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,16 +1,12 @@
 //! Subcommands of the native binary. Each returns the process exit code.
 
 use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, Epd, START_FEN};
-use meshmate::machine::sim::{fit_work_span, simulate_suite, simulation_speed, Preset, Sim, SimRow, SimSuite};
-use meshmate::parallel::Algorithm;
-use meshmate::machine::MessageKind;
-use meshmate::stats::{measure_speedup, pooled_speedup, SpeedupPlan, SpeedupRow};
 use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher};
-use meshmate::tt::{Placement, TranspositionTable};
+use meshmate::tt::TranspositionTable;
 use meshmate::uci::{Engine, Host};
-use meshmate::net::Kind;
-use crate::args::{Cli, Command, PerftArgs, SimArgs, SpeedupArgs, SuiteArgs};
-use crate::trace_file::TraceFile;
+use crate::args::{Cli, Command, PerftArgs, SuiteArgs};
+use crate::sim::run_sim;
+use crate::speedup::run_speedup;
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::Arc;
@@ -78,12 +74,12 @@ fn read_file(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), String> {
+pub fn write_file(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write '{}': {e}", path.display()))
 }
 
 /// The records of an EPD suite; a file without any is an error, not an empty run.
-fn read_suite(path: &Path) -> Result<Vec<Epd>, String> {
+pub fn read_suite(path: &Path) -> Result<Vec<Epd>, String> {
     let records = parse_epd_file(&read_file(path)?)?;
     if records.is_empty() {
         return Err(format!("'{}' holds no EPD positions", path.display()));
@@ -92,7 +88,7 @@ fn read_suite(path: &Path) -> Result<Vec<Epd>, String> {
 }
 
 /// The positions of an EPD suite.
-fn suite_boards(path: &Path) -> Result<Vec<Board>, String> {
+pub fn suite_boards(path: &Path) -> Result<Vec<Board>, String> {
     Ok(read_suite(path)?.into_iter().map(|e| e.board).collect())
 }
 
@@ -168,244 +164,3 @@ fn run_suite(args: SuiteArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn run_speedup(args: SpeedupArgs) -> Result<(), String> {
-    if args.tt != Placement::Global {
-        return Err("--tt: real threads share one table in memory; local, distributed and tds tables run on the simulator (meshmate sim --tt)".into());
-    }
-    let boards = suite_boards(&args.suite)?;
-    let (algorithms, depth, hash_mib, rounds) = (args.algorithms, args.depth, args.hash, usize::from(args.rounds));
-    let threads: Vec<usize> = args.threads.iter().map(|&t| usize::from(t)).collect();
-    let plan = SpeedupPlan { algorithms, threads, depth, hash_mib, rounds };
-    println!("{:>5} {:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "round", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
-    let rows = measure_speedup(&boards, &plan, &Control::default(), &mut |r: &SpeedupRow| {
-        println!(
-            "{:>5} {:>4} {:<8} {:>3} {:>10.1} {:>12} {:>6.2} {:>7.3} {:>5.2}",
-            r.round + 1, r.position + 1, r.algorithm, r.threads, r.millis, r.nodes, r.speedup, r.search_overhead, r.load
-        );
-    })?;
-    let over = if rounds > 1 { format!("{} positions × {rounds} rounds", boards.len()) } else { format!("{} positions", boards.len()) };
-    println!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1):");
-    let n1: u64 = rows.iter().filter(|r| r.algorithm == "serial").map(|r| r.nodes).sum();
-    for algorithm in &plan.algorithms {
-        for &p in &plan.threads {
-            let group: Vec<&SpeedupRow> = rows.iter().filter(|r| r.algorithm == algorithm.name() && r.threads == p).collect();
-            if group.is_empty() {
-                continue;
-            }
-            let t: f64 = group.iter().map(|r| r.millis).sum();
-            let n: u64 = group.iter().map(|r| r.nodes).sum();
-            let load = group.iter().map(|r| r.load).sum::<f64>() / group.len() as f64;
-            let idle: f64 = group.iter().map(|r| r.idle_ms).sum();
-            let splits: u64 = group.iter().map(|r| r.splits).sum();
-            let aborted: u64 = group.iter().map(|r| r.aborted_nodes).sum();
-            println!(
-                "  {:<8} p={p:<3} SPE {:.2}  SO {:.3}  LD {:.2}  time {:.0} ms  nodes {n}  idle {idle:.0} ms  splits {splits}  aborted nodes {aborted}",
-                algorithm.name(), pooled_speedup(group.iter().copied()), n as f64 / n1.max(1) as f64 - 1.0, load, t
-            );
-            if rounds > 1 {
-                let (low, high) = lowest_and_highest((0..rounds).map(|round| pooled_speedup(group.iter().copied().filter(|r| r.round == round))));
-                println!("  {:<8}        SPE of single rounds: {low:.2} to {high:.2}", "");
-            }
-            if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages[k.index()]).sum()) {
-                println!("  {:<8}        messages: {messages}", "");
-            }
-        }
-    }
-    if let Some(path) = args.csv {
-        let lines: Vec<String> = std::iter::once(SpeedupRow::csv_header()).chain(rows.iter().map(SpeedupRow::csv)).collect();
-        write_file(&path, &(lines.join("\n") + "\n"))?;
-    }
-    if let Some(path) = args.json {
-        let items: Vec<String> = rows.iter().map(SpeedupRow::json).collect();
-        write_file(&path, &format!("[{}]\n", items.join(",\n")))?;
-    }
-    Ok(())
-}
-
-/// The lowest and the highest of `values` (the spread of single rounds or seeds).
-fn lowest_and_highest(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    values.fold((f64::MAX, f64::MIN), |(low, high), x| (low.min(x), high.max(x)))
-}
-
-/// "kind count, ..." for the kinds of message that were sent at all (`None`: none were).
-fn messages_by_kind(count: impl Fn(MessageKind) -> u64) -> Option<String> {
-    let sent: Vec<String> = MessageKind::ALL.iter().map(|&k| (k, count(k))).filter(|&(_, n)| n > 0).map(|(k, n)| format!("{} {n}", k.name())).collect();
-    (!sent.is_empty()).then(|| sent.join(", "))
-}
-
-/// `sim`: the papers' experiment on a simulated machine, printed in the shape of
-/// Zugzwang's Figure 5 (times in virtual seconds), or with `--bench` the simulator's speed.
-fn run_sim(args: SimArgs) -> Result<(), String> {
-    if args.signature {
-        println!("{} trace hash", meshmate::machine::sim::signature()?);
-        return Ok(());
-    }
-    let procs: Vec<usize> = args.procs.iter().map(|&p| usize::from(p)).collect();
-    if args.bench {
-        if args.tt != Placement::Global {
-            return Err("--bench measures the simulator's speed with the global table; --tt applies to experiments".into());
-        }
-        let algorithm = args.algorithms.first().copied().unwrap_or(Algorithm::LazySmp);
-        let procs = if procs.is_empty() { vec![1, 16, 64, 256, 1024] } else { procs };
-        let preset = args.preset.unwrap_or(meshmate::machine::sim::presets::MULTICORE);
-        return print_simulation_speed(algorithm, preset, &procs, args.depth.unwrap_or(5), args.hash);
-    }
-    // clap requires these without --bench or --signature.
-    let (Some(preset), Some(suite), Some(depth)) = (args.preset, args.suite.as_deref(), args.depth) else {
-        return Err("--preset, --suite and --depth are needed".into());
-    };
-    let seeds = args.seed.0;
-    if args.trace.is_some() && seeds.len() > 1 {
-        return Err("--trace records one run: give one seed".into());
-    }
-    let boards = suite_boards(suite)?;
-    let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.pure }, ..SearchSettings::default() };
-    let suite = SimSuite { boards: &boards, depth, hash_mib: args.hash, placement: args.tt, settings };
-    let experiment = SimExperiment { preset, net: args.net, procs: &procs, algorithms: &args.algorithms, suite: &suite, table: !args.json };
-    let mut trace = args.trace.as_deref().map(TraceFile::new);
-    // Each seed's rows; with several seeds the totals pool them (ΣT(1) / ΣT(p) over all).
-    let runs: Vec<(u64, Vec<SimRow>)> = seeds.iter().map(|&seed| Ok((seed, experiment.run(seed, trace.as_mut())?))).collect::<Result<_, String>>()?;
-    let seeded: Vec<(u64, &SimRow)> = runs.iter().flat_map(|(seed, rows)| rows.iter().map(move |r| (*seed, r))).filter(|(_, r)| r.algorithm != "serial").collect();
-    if args.json {
-        print_sim_json(&seeded, &args.algorithms);
-    } else {
-        print_sim_summary(&seeded, &seeds, &args.algorithms, &procs, boards.len());
-    }
-    trace.map_or(Ok(()), TraceFile::finish)
-}
-
-/// One `sim` experiment: the suite on each machine size, for every seed asked.
-struct SimExperiment<'a> {
-    preset: Preset,
-    net: Option<Kind>,
-    procs: &'a [usize],
-    algorithms: &'a [Algorithm],
-    suite: &'a SimSuite<'a>,
-    /// Print the table's header and rows as they come (not with `--json`).
-    table: bool,
-}
-
-impl SimExperiment<'_> {
-    /// The rows of one seed (serial references included), its machines' events streamed
-    /// into `trace` if given.
-    fn run(&self, seed: u64, mut trace: Option<&mut TraceFile>) -> Result<Vec<SimRow>, String> {
-        let net = self.net.map(Kind::name);
-        let mut build = |p: usize| -> Result<Sim, String> {
-            let mut sim = Sim::from_names(self.preset.name, net, p, seed).map_err(|e| e.to_string())?;
-            if let Some(trace) = trace.as_deref_mut() {
-                trace.stream(&mut sim)?;
-            }
-            Ok(sim)
-        };
-        let mut serial = build(1)?;
-        let mut machines: Vec<Sim> = self.procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
-        if self.table {
-            let (title, depth, placement) = (self.preset.title, self.suite.depth, self.suite.placement);
-            println!("{title}; network {}; table {placement}; depth {depth}; seed {seed}; T in virtual seconds", serial.topology().kind());
-            println!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7} {:>10} {:>10} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE", "W(p)", "C(p)", "W/C");
-        }
-        simulate_suite(&mut serial, &mut machines, self.suite, self.algorithms, &mut |r| {
-            if self.table && r.algorithm != "serial" {
-                print_sim_row(r);
-            }
-        })
-    }
-}
-
-/// The totals of a `sim` experiment: each algorithm at each p, and its work-span fit.
-fn print_sim_summary(seeded: &[(u64, &SimRow)], seeds: &[u64], algorithms: &[Algorithm], procs: &[usize], positions: usize) {
-    let over = if seeds.len() > 1 { format!("{positions} positions × {} seeds", seeds.len()) } else { format!("{positions} positions") };
-    println!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, LD mean):");
-    for algorithm in algorithms {
-        for &p in procs {
-            print_sim_totals(seeded, seeds, algorithm.name(), p);
-        }
-        let points: Vec<_> = seeded.iter().filter(|(_, r)| r.algorithm == algorithm.name()).filter_map(|(_, r)| r.work_span()).collect();
-        if let Some(fit) = fit_work_span(&points) {
-            println!("  {:<8} fit T_P = a*W/P + b*C over {} runs: a {:.3}  b {:.3}  (rms error {:.1} %)", algorithm.name(), fit.runs, fit.a, fit.b, 100.0 * fit.rms_relative_error);
-        }
-    }
-}
-
-/// `sim --bench`: the simulator's speed against the serial engine's.
-fn print_simulation_speed(algorithm: Algorithm, preset: Preset, procs: &[usize], depth: i32, hash: usize) -> Result<(), String> {
-    let board = parse_fen(START_FEN).map_err(|e| e.to_string())?;
-    let (serial_nps, rows) = simulation_speed(&board, depth, algorithm, preset, procs, hash)?;
-    println!("serial engine: {serial_nps:.0} nodes/s; simulated {} on {} to depth {depth}:", algorithm.name(), preset.name);
-    println!("{:>5} {:>12} {:>10} {:>12} {:>6}", "p", "nodes", "wall ms", "sim nodes/s", "ratio");
-    for r in rows {
-        println!("{:>5} {:>12} {:>10.1} {:>12.0} {:>6.2}", r.processors, r.nodes, r.wall_ms, r.nodes_per_second, r.ratio);
-    }
-    Ok(())
-}
-
-/// One position's line of the `sim` table (times in virtual seconds).
-fn print_sim_row(r: &SimRow) {
-    let secs = |ns: u64| ns as f64 / 1e9;
-    let (span, parallelism) = match (r.critical_path_ns, r.parallelism()) {
-        (Some(c), Some(w_c)) => (format!("{:.4}", secs(c)), format!("{w_c:.2}")),
-        _ => ("-".to_string(), "-".to_string()),
-    };
-    println!(
-        "{:>4} {:<8} {:>5} {:>11} {:>10.4} {:>11} {:>10.4} {:>5.2} {:>7.3} {:>7.2} {:>10.4} {:>10} {:>7}",
-        r.position + 1, r.algorithm, r.processors, r.serial_nodes, secs(r.serial_ns), r.nodes, secs(r.time_ns), r.load, r.search_overhead(), r.speedup(), secs(r.work_ns), span, parallelism
-    );
-}
-
-/// `sim --json`: every parallel run with its seed, and each algorithm's work-span fit.
-fn print_sim_json(seeded: &[(u64, &SimRow)], algorithms: &[Algorithm]) {
-    let items: Vec<String> = seeded
-        .iter()
-        .map(|&(seed, r)| {
-            let kinds: Vec<String> = MessageKind::ALL.iter().map(|k| format!("\"{}\":{}", k.name(), r.messages_by_kind[k.index()])).collect();
-            format!(
-                "{{\"seed\":{seed},\"position\":{},\"algorithm\":\"{}\",\"processors\":{},\"table\":\"{}\",\"serial_nodes\":{},\"serial_ns\":{},\"nodes\":{},\"time_ns\":{},\"load\":{:.4},\"search_overhead\":{:.4},\"speedup\":{:.4},\"messages\":{},\"messages_by_kind\":{{{}}},\"score\":{},\"work_ns\":{},\"critical_path_ns\":{},\"synchronization\":{:.4},\"communication\":{:.4},\"link_mean\":{:.4},\"link_busiest\":{:.4}}}",
-                r.position + 1, r.algorithm, r.processors, r.placement, r.serial_nodes, r.serial_ns, r.nodes, r.time_ns, r.load, r.search_overhead(), r.speedup(), r.messages, kinds.join(","), r.score,
-                r.work_ns, r.critical_path_ns.map_or("null".to_string(), |c| c.to_string()), r.overheads.synchronization, r.overheads.communication, r.links.mean, r.links.busiest
-            )
-        })
-        .collect();
-    let fits: Vec<String> = algorithms
-        .iter()
-        .filter_map(|a| {
-            let points: Vec<_> = seeded.iter().filter(|(_, r)| r.algorithm == a.name()).filter_map(|(_, r)| r.work_span()).collect();
-            let fit = fit_work_span(&points)?;
-            Some(format!("{{\"algorithm\":\"{}\",\"a\":{:.4},\"b\":{:.4},\"rms_relative_error\":{:.4},\"runs\":{}}}", a.name(), fit.a, fit.b, fit.rms_relative_error, fit.runs))
-        })
-        .collect();
-    println!("{{\"rows\":[{}],\n\"fits\":[{}]}}", items.join(",\n"), fits.join(",\n"));
-}
-
-/// The totals of one algorithm on `p` processors, pooled over every seed's positions.
-fn print_sim_totals(seeded: &[(u64, &SimRow)], seeds: &[u64], algorithm: &str, p: usize) {
-    let group: Vec<&SimRow> = seeded.iter().map(|&(_, r)| r).filter(|r| r.algorithm == algorithm && r.processors == p).collect();
-    if group.is_empty() {
-        return;
-    }
-    let sum = |f: fn(&SimRow) -> u64| group.iter().map(|r| f(r)).sum::<u64>() as f64;
-    let (t1, tp, n1, np) = (sum(|r| r.serial_ns), sum(|r| r.time_ns), sum(|r| r.serial_nodes), sum(|r| r.nodes));
-    let mean = |f: fn(&SimRow) -> f64| group.iter().map(|r| f(r)).sum::<f64>() / group.len() as f64;
-    let (load, sync, comm) = (mean(|r| r.load), mean(|r| r.overheads.synchronization), mean(|r| r.overheads.communication));
-    let spans: Vec<u64> = group.iter().filter_map(|r| r.critical_path_ns).collect();
-    let parallelism = if spans.len() == group.len() { format!("  W/C {:.2}", sum(|r| r.work_ns) / spans.iter().sum::<u64>().max(1) as f64) } else { String::new() };
-    println!(
-        "  {:<8} p={p:<5} SPE {:.2}  SO {:.3}  LD {:.2}  T(p) {:.3} s  sync {:.3}  comm {:.3}{parallelism}",
-        algorithm, t1 / tp.max(1.0), np / n1.max(1.0) - 1.0, load, tp / 1e9, sync, comm
-    );
-    if seeds.len() > 1 {
-        let of_seed = |seed: u64| {
-            let rows = seeded.iter().filter(|&&(s, r)| s == seed && r.algorithm == algorithm && r.processors == p);
-            let (t1, tp) = rows.fold((0, 0), |(t1, tp), (_, r)| (t1 + r.serial_ns, tp + r.time_ns));
-            t1 as f64 / tp.max(1) as f64
-        };
-        let (low, high) = lowest_and_highest(seeds.iter().map(|&seed| of_seed(seed)));
-        println!("  {:<8}         SPE of single seeds: {low:.2} to {high:.2}", "");
-    }
-    if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages_by_kind[k.index()]).sum()) {
-        println!("  {:<8}         messages: {messages}", "");
-    }
-    let (link_mean, busiest) = (mean(|r| r.links.mean), group.iter().map(|r| r.links.busiest).fold(0.0, f64::max));
-    if busiest > 0.0 {
-        println!("  {:<8}         links: mean utilisation {:.1} %, busiest link {:.1} %", "", 100.0 * link_mean, 100.0 * busiest);
-    }
-}

@@ -3,6 +3,9 @@
 
 mod args;
 mod cli;
+mod report;
+mod sim;
+mod speedup;
 mod trace_file;
 
 use clap::Parser;

@@ -2,4 +2,4 @@
 
 mod speedup;
 
-pub use speedup::{measure_speedup, measure_speedup_on, pooled_speedup, SpeedupPlan, SpeedupRow};
+pub use speedup::{decimals, measure_speedup, measure_speedup_on, pooled_speedup, MessagesByKind, SpeedupPlan, SpeedupRow};

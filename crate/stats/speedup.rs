@@ -17,6 +17,7 @@ use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
 use crate::tt::TranspositionTable;
 use crate::clock::now_ms;
 use cozy_chess::Board;
+use serde::{Serialize, Serializer};
 use std::sync::Arc;
 
 /// What to measure on a suite of positions.
@@ -68,29 +69,89 @@ pub struct SpeedupRow {
 }
 
 impl SpeedupRow {
-    /// The CSV header matching [`SpeedupRow::csv`].
-    pub fn csv_header() -> String {
-        let kinds: Vec<String> = MessageKind::ALL.iter().map(|k| format!("msg_{}", k.name().replace('-', "_"))).collect();
-        format!("round,position,algorithm,threads,ms,serial_ms,nodes,speedup,search_overhead,load,idle_ms,splits,aborted_nodes,{}", kinds.join(","))
-    }
-
-    /// One CSV line (rounds and positions counted from 1).
-    pub fn csv(&self) -> String {
-        let counts: Vec<String> = self.messages.iter().map(u64::to_string).collect();
-        format!(
-            "{},{},{},{},{:.3},{:.3},{},{:.4},{:.4},{:.4},{:.3},{},{},{}",
-            self.round + 1, self.position + 1, self.algorithm, self.threads, self.millis, self.serial_millis, self.nodes, self.speedup, self.search_overhead, self.load, self.idle_ms, self.splits, self.aborted_nodes, counts.join(",")
-        )
+    /// The rows as CSV: a header, then a line per row, with the JSON's fields in its order
+    /// and its messages one `msg_KIND` column per kind (`msg_work_request`...).
+    pub fn csv(rows: &[SpeedupRow]) -> String {
+        let flat: Vec<Vec<(String, String)>> = rows.iter().map(|row| flatten(&serde_json::to_value(row).expect("a row is always JSON"))).collect();
+        let header = flat.first().map_or_else(String::new, |cells| cells.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(","));
+        let lines = flat.iter().map(|cells| cells.iter().map(|(_, value)| value.as_str()).collect::<Vec<_>>().join(","));
+        std::iter::once(header).chain(lines).map(|line| line + "\n").collect()
     }
 
     /// One JSON object (rounds and positions counted from 1; messages by kind name).
     pub fn json(&self) -> String {
-        let counts: Vec<String> = MessageKind::ALL.iter().map(|k| format!("\"{}\":{}", k.name(), self.messages[k.index()])).collect();
-        format!(
-            "{{\"round\":{},\"position\":{},\"algorithm\":\"{}\",\"threads\":{},\"ms\":{:.3},\"serial_ms\":{:.3},\"nodes\":{},\"speedup\":{:.4},\"search_overhead\":{:.4},\"load\":{:.4},\"idle_ms\":{:.3},\"splits\":{},\"aborted_nodes\":{},\"messages\":{{{}}}}}",
-            self.round + 1, self.position + 1, self.algorithm, self.threads, self.millis, self.serial_millis, self.nodes, self.speedup, self.search_overhead, self.load, self.idle_ms, self.splits, self.aborted_nodes, counts.join(",")
-        )
+        serde_json::to_string(self).expect("a row of numbers and names is always JSON")
     }
+}
+
+/// JSON as the speedup rows have always been written: rounds and positions counted from 1,
+/// milliseconds to the microsecond, ratios to four decimals, messages by kind name.
+impl Serialize for SpeedupRow {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Record<'a> {
+            round: usize,
+            position: usize,
+            algorithm: &'a str,
+            threads: usize,
+            ms: f64,
+            serial_ms: f64,
+            nodes: u64,
+            speedup: f64,
+            search_overhead: f64,
+            load: f64,
+            idle_ms: f64,
+            splits: u64,
+            aborted_nodes: u64,
+            messages: MessagesByKind<'a>,
+        }
+        Record {
+            round: self.round + 1,
+            position: self.position + 1,
+            algorithm: self.algorithm,
+            threads: self.threads,
+            ms: decimals(self.millis, 3),
+            serial_ms: decimals(self.serial_millis, 3),
+            nodes: self.nodes,
+            speedup: decimals(self.speedup, 4),
+            search_overhead: decimals(self.search_overhead, 4),
+            load: decimals(self.load, 4),
+            idle_ms: decimals(self.idle_ms, 3),
+            splits: self.splits,
+            aborted_nodes: self.aborted_nodes,
+            messages: MessagesByKind(&self.messages),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// A JSON row's columns: its fields, each nested object's fields as `msg_NAME` columns
+/// (the only nested object is the message counts), names with `_` for `-`.
+fn flatten(row: &serde_json::Value) -> Vec<(String, String)> {
+    let mut cells = Vec::new();
+    for (name, value) in row.as_object().into_iter().flatten() {
+        match value {
+            serde_json::Value::Object(inner) => cells.extend(inner.iter().map(|(kind, count)| (format!("msg_{}", kind.replace('-', "_")), count.to_string()))),
+            serde_json::Value::String(text) => cells.push((name.clone(), text.clone())),
+            other => cells.push((name.clone(), other.to_string())),
+        }
+    }
+    cells
+}
+
+/// Message counts (indexed by [`MessageKind::index`]) as a JSON object keyed by kind name.
+pub struct MessagesByKind<'a>(pub &'a [u64; MessageKind::COUNT]);
+
+impl Serialize for MessagesByKind<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(MessageKind::ALL.iter().map(|k| (k.name(), self.0[k.index()])))
+    }
+}
+
+/// `x` rounded to `places` decimals, so that JSON carries the digits that mean something.
+pub fn decimals(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
 }
 
 /// ΣT(1) / ΣT(p) over `rows` (of one algorithm and processor count), each row against

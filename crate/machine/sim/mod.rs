@@ -163,15 +163,29 @@ impl Sim {
 
     /// The trace's header line for this machine (JSON, schema version 1).
     pub fn trace_header(&self) -> String {
-        format!(
-            r#"{{"ev":"machine","version":1,"preset":"{}","net":"{}","processors":{},"nodes":{},"links":{},"seed":{}}}"#,
-            self.preset.name,
-            self.topology.kind(),
-            self.topology.processors(),
-            self.topology.nodes(),
-            self.topology.link_count(),
-            self.seed
-        )
+        #[derive(serde::Serialize)]
+        struct Header {
+            ev: &'static str,
+            version: u32,
+            preset: &'static str,
+            net: &'static str,
+            processors: usize,
+            nodes: usize,
+            links: usize,
+            seed: u64,
+        }
+        let topology = &self.topology;
+        let header = Header {
+            ev: "machine",
+            version: 1,
+            preset: self.preset.name,
+            net: topology.kind().name(),
+            processors: topology.processors(),
+            nodes: topology.nodes(),
+            links: topology.link_count(),
+            seed: self.seed,
+        };
+        serde_json::to_string(&header).expect("numbers and names are always JSON")
     }
 }
 

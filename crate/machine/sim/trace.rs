@@ -30,6 +30,7 @@
 
 use crate::machine::{MessageKind, Note};
 use crate::search::{NodeKind, TreeEvent, TreePath};
+use serde::Serialize;
 use std::io::Write;
 
 /// Nodes of plies `0..TREE_PLIES` are traced as `node`, `leave` and `split` lines.
@@ -190,35 +191,60 @@ impl Event {
         }
     }
 
-    /// The event as one line of JSON (without the newline).
+    /// The event as one line of JSON (without the newline), as the schema above names it.
     pub fn to_json(&self, labels: &[String]) -> String {
+        serde_json::to_string(&self.line(labels)).expect("numbers and names are always JSON")
+    }
+
+    /// The event as the trace writes it.
+    fn line<'a>(&self, labels: &'a [String]) -> Line<'a> {
         match *self {
-            Event::Run { run } => {
-                let label = labels.get(run as usize).map_or("", String::as_str);
-                format!(r#"{{"ev":"run","run":{run},"label":"{}"}}"#, json_escape(label))
-            }
-            Event::State { t, p, state, nodes } => format!(r#"{{"ev":"state","t":{t},"p":{p},"state":"{}","nodes":{nodes}}}"#, state.name()),
-            Event::Send { t, msg, from, to, kind, hops } => {
-                format!(r#"{{"ev":"send","t":{t},"msg":{msg},"from":{from},"to":{to},"kind":"{}","hops":{hops}}}"#, kind.name())
-            }
-            Event::Hop { msg, link, from, to, start, end } => format!(r#"{{"ev":"hop","msg":{msg},"link":{link},"from":{from},"to":{to},"start":{start},"end":{end}}}"#),
-            Event::Deliver { t, msg, to } => format!(r#"{{"ev":"deliver","t":{t},"msg":{msg},"to":{to}}}"#),
-            Event::Note { t, p, note: Note::Split } => format!(r#"{{"ev":"note","t":{t},"p":{p},"note":"split"}}"#),
-            Event::Note { t, p, note: Note::Aborted(nodes) } => format!(r#"{{"ev":"note","t":{t},"p":{p},"note":"aborted","nodes":{nodes}}}"#),
-            Event::Nodes { t, p, nodes } => format!(r#"{{"ev":"nodes","t":{t},"p":{p},"nodes":{nodes}}}"#),
-            Event::End { run, t, end } => format!(r#"{{"ev":"end","run":{run},"t":{t},"end":{end}}}"#),
+            Event::Run { run } => Line::Run { run, label: labels.get(run as usize).map_or("", String::as_str) },
+            Event::State { t, p, state, nodes } => Line::State { t, p, state: state.name(), nodes },
+            Event::Send { t, msg, from, to, kind, hops } => Line::Send { t, msg, from, to, kind: kind.name(), hops },
+            Event::Hop { msg, link, from, to, start, end } => Line::Hop { msg, link, from, to, start, end },
+            Event::Deliver { t, msg, to } => Line::Deliver { t, msg, to },
+            Event::Note { t, p, note: Note::Split } => Line::Note { t, p, note: "split", nodes: None },
+            Event::Note { t, p, note: Note::Aborted(nodes) } => Line::Note { t, p, note: "aborted", nodes: Some(nodes) },
+            Event::Nodes { t, p, nodes } => Line::Nodes { t, p, nodes },
+            Event::End { run, t, end } => Line::End { run, t, end },
             Event::Tree { t, p, event } => match event {
                 TreeEvent::Node { path, depth, alpha, beta, kind, received } => {
-                    let kind = NODE_KIND_NAMES[node_kind_index(kind)];
-                    format!(r#"{{"ev":"node","t":{t},"p":{p},"path":{},"depth":{depth},"alpha":{alpha},"beta":{beta},"type":"{kind}","received":{received}}}"#, path_json(&path))
+                    Line::Node { t, p, path: path_moves(&path), depth, alpha, beta, kind: NODE_KIND_NAMES[node_kind_index(kind)], received }
                 }
-                TreeEvent::Leave { path, value, cut, tt, aborted } => {
-                    format!(r#"{{"ev":"leave","t":{t},"p":{p},"path":{},"value":{value},"cut":{cut},"tt":{tt},"aborted":{aborted}}}"#, path_json(&path))
-                }
-                TreeEvent::Split { path, to } => format!(r#"{{"ev":"split","t":{t},"p":{p},"path":{},"to":{to}}}"#, path_json(&path)),
+                TreeEvent::Leave { path, value, cut, tt, aborted } => Line::Leave { t, p, path: path_moves(&path), value, cut, tt, aborted },
+                TreeEvent::Split { path, to } => Line::Split { t, p, path: path_moves(&path), to },
             },
         }
     }
+}
+
+/// One line of the trace: the event's name in `ev`, then its fields in the schema's order.
+#[derive(Serialize)]
+#[serde(tag = "ev", rename_all = "lowercase")]
+enum Line<'a> {
+    Run { run: u32, label: &'a str },
+    State { t: u64, p: u32, state: &'static str, nodes: u64 },
+    Send { t: u64, msg: u32, from: u32, to: u32, kind: &'static str, hops: u32 },
+    Hop { msg: u32, link: u32, from: u32, to: u32, start: u64, end: u64 },
+    Deliver { t: u64, msg: u32, to: u32 },
+    Note {
+        t: u64,
+        p: u32,
+        note: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64>,
+    },
+    Nodes { t: u64, p: u32, nodes: u64 },
+    End { run: u32, t: u64, end: u64 },
+    Node { t: u64, p: u32, path: Vec<String>, depth: i32, alpha: i32, beta: i32, #[serde(rename = "type")] kind: &'static str, received: bool },
+    Leave { t: u64, p: u32, path: Vec<String>, value: i32, cut: bool, tt: bool, aborted: bool },
+    Split { t: u64, p: u32, path: Vec<String>, to: u32 },
+}
+
+/// A path as the list of its UCI moves.
+fn path_moves(path: &TreePath) -> Vec<String> {
+    path.moves().map(|m| m.to_string()).collect()
 }
 
 /// Node types as the trace names them, by [`node_kind_index`].
@@ -231,26 +257,6 @@ pub fn node_kind_index(kind: NodeKind) -> usize {
         NodeKind::Cut => 1,
         NodeKind::All => 2,
     }
-}
-
-/// A path as a JSON array of UCI moves.
-fn path_json(path: &TreePath) -> String {
-    let moves: Vec<String> = path.moves().map(|m| format!(r#""{m}""#)).collect();
-    format!("[{}]", moves.join(","))
-}
-
-/// Escapes a string for a JSON string literal.
-pub(crate) fn json_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// What to keep of the event stream.
