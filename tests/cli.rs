@@ -126,3 +126,23 @@ fn speedup_writes_the_same_rows_as_json_and_csv() {
     assert_eq!((rows[1]["round"].as_u64(), rows[1]["position"].as_u64()), (Some(1), Some(1)), "counted from 1");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Progress goes to a terminal only: piped, `sim` prints its table and nothing else; on a
+/// terminal (a pseudo-terminal from util-linux's `script`) a bar counts the searches.
+#[test]
+fn progress_shows_on_a_terminal_and_never_in_a_pipe() {
+    let (dir, suite) = common::bratko_kopec_file("cli-progress", "two.epd", 2);
+    let args = ["sim", "--algo", "ybwc", "--procs", "2,4", "--preset", "t800", "--suite", suite.to_str().unwrap(), "--depth", "3"];
+    let (code, out, err) = meshmate(&args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.is_empty(), "nothing on stderr in a pipe: {err:?}");
+    assert!(!out.contains('\r') && !out.contains('\u{1b}') && !out.contains("searches"), "no bar in the table: {out}");
+    let command = std::iter::once(env!("CARGO_BIN_EXE_meshmate")).chain(args).collect::<Vec<_>>().join(" ");
+    let typescript = dir.join("typescript");
+    let terminal = Command::new("script").args(["-qec", &command, typescript.to_str().unwrap()]).stdin(std::process::Stdio::null()).output().expect("util-linux's script runs");
+    assert!(terminal.status.success(), "{}", String::from_utf8_lossy(&terminal.stderr));
+    let screen = String::from_utf8_lossy(&terminal.stdout);
+    assert!(screen.contains("/6 searches"), "two positions × (serial + ybwc on 2 and on 4): {screen}");
+    assert!(screen.contains("totals over 2 positions"), "{screen}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,10 +1,11 @@
 //! Subcommands of the native binary. Each returns the process exit code.
 
 use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, Epd, START_FEN};
-use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher};
+use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, BENCH_POSITIONS};
 use meshmate::tt::TranspositionTable;
 use meshmate::uci::{Engine, Host};
 use crate::args::{Cli, Command, PerftArgs, SuiteArgs};
+use crate::progress::Progress;
 use crate::sim::run_sim;
 use crate::speedup::run_speedup;
 use std::io::{BufRead, Write};
@@ -19,7 +20,7 @@ pub fn run(cli: Cli) -> i32 {
             Ok(())
         }
         Some(Command::Bench(args)) => {
-            bench(args.depth, &mut |l| println!("{l}"));
+            run_bench(args.depth);
             Ok(())
         }
         Some(Command::Perft(args)) => run_perft(args),
@@ -92,6 +93,19 @@ pub fn suite_boards(path: &Path) -> Result<Vec<Board>, String> {
     Ok(read_suite(path)?.into_iter().map(|e| e.board).collect())
 }
 
+/// `bench`: its first lines are one per position, the progress counts them.
+fn run_bench(depth: i32) {
+    let progress = Progress::new(BENCH_POSITIONS, "positions");
+    let mut lines = 0;
+    bench(depth, &mut |line| {
+        progress.println(line);
+        lines += 1;
+        if lines <= BENCH_POSITIONS {
+            progress.step();
+        }
+    });
+}
+
 fn run_perft(args: PerftArgs) -> Result<(), String> {
     if let Some(path) = args.suite {
         return perft_suite(&path, args.max_depth);
@@ -109,15 +123,17 @@ fn run_perft(args: PerftArgs) -> Result<(), String> {
 /// `perft --suite`: every D1, D2... count of the file up to `max_depth`, checked.
 fn perft_suite(path: &Path, max_depth: u32) -> Result<(), String> {
     let records = read_suite(path)?;
+    let progress = Progress::new(records.len(), "positions");
     let mut failures = 0;
     for (i, epd) in records.iter().enumerate() {
+        progress.step();
         for depth in 1..=max_depth {
             let Some(expected) = epd.get(&format!("D{depth}")) else { continue };
             let expected: u64 = expected.trim().parse().map_err(|_| format!("{}: D{depth} '{expected}' is not a count", epd.get("id").unwrap_or("-")))?;
             let got = perft(&epd.board, depth);
             let verdict = if got == expected { "ok" } else { "FAIL" };
             failures += usize::from(got != expected);
-            println!("{:>3} {:<12} D{depth} {got:>12} expected {expected:>12} {verdict}", i + 1, epd.get("id").unwrap_or("-"));
+            progress.println(&format!("{:>3} {:<12} D{depth} {got:>12} expected {expected:>12} {verdict}", i + 1, epd.get("id").unwrap_or("-")));
         }
     }
     println!("{} positions, {failures} failures", records.len());
@@ -135,9 +151,11 @@ fn run_suite(args: SuiteArgs) -> Result<(), String> {
     let tt = Arc::new(TranspositionTable::try_new(hash).map_err(|e| e.to_string())?);
     let mut searcher = Searcher::new(tt.clone());
     let limits = Limits { movetime: movetime.or(if depth.is_none() { Some(1000) } else { None }), depth, ..Limits::default() };
+    let progress = Progress::new(records.len(), "positions");
     let mut solved = 0;
     let mut scored = 0;
     for epd in &records {
+        progress.step();
         let board = &epd.board;
         let best = san_list(board, epd.get("bm")).map_err(|e| format!("{}: bm {e}", epd.get("id").unwrap_or("?")))?;
         let avoid = san_list(board, epd.get("am")).map_err(|e| format!("{}: am {e}", epd.get("id").unwrap_or("?")))?;
@@ -151,14 +169,14 @@ fn run_suite(args: SuiteArgs) -> Result<(), String> {
         let ok = (best.is_empty() || best.contains(&played)) && !avoid.contains(&played);
         scored += 1;
         solved += usize::from(ok);
-        println!(
+        progress.println(&format!(
             "{:<14} {:<8} played {:<8} depth {:>2} {}",
             epd.get("id").unwrap_or("-"),
             epd.get("bm").map(|b| format!("bm {b}")).or(epd.get("am").map(|a| format!("am {a}"))).unwrap_or_default(),
             format_san(board, played),
             result.depth,
             if ok { "solved" } else { "-" }
-        );
+        ));
     }
     println!("solved {solved} of {scored}");
     Ok(())

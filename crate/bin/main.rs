@@ -3,6 +3,7 @@
 
 mod args;
 mod cli;
+mod progress;
 mod report;
 mod sim;
 mod speedup;

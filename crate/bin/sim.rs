@@ -2,6 +2,7 @@
 
 use crate::args::SimArgs;
 use crate::cli::suite_boards;
+use crate::progress::Progress;
 use crate::report::{lowest_and_highest, messages_by_kind};
 use crate::trace_file::TraceFile;
 use meshmate::chess::{parse_fen, START_FEN};
@@ -44,7 +45,10 @@ pub fn run_sim(args: SimArgs) -> Result<(), String> {
     let experiment = SimExperiment { preset, net: args.net, procs: &procs, algorithms: &args.algorithms, suite: &suite, table: !args.json };
     let mut trace = args.trace.as_deref().map(TraceFile::new);
     // Each seed's rows; with several seeds the totals pool them (ΣT(1) / ΣT(p) over all).
-    let runs: Vec<(u64, Vec<SimRow>)> = seeds.iter().map(|&seed| Ok((seed, experiment.run(seed, trace.as_mut())?))).collect::<Result<_, String>>()?;
+    let parallel_runs = args.algorithms.iter().filter(|&&a| a != Algorithm::Serial).count() * procs.len();
+    let progress = Progress::new(seeds.len() * boards.len() * (1 + parallel_runs), "searches");
+    let runs: Vec<(u64, Vec<SimRow>)> = seeds.iter().map(|&seed| Ok((seed, experiment.run(seed, trace.as_mut(), &progress)?))).collect::<Result<_, String>>()?;
+    drop(progress);
     let seeded: Vec<(u64, &SimRow)> = runs.iter().flat_map(|(seed, rows)| rows.iter().map(move |r| (*seed, r))).filter(|(_, r)| r.algorithm != "serial").collect();
     if args.json {
         print_sim_json(&seeded, &args.algorithms);
@@ -68,7 +72,7 @@ struct SimExperiment<'a> {
 impl SimExperiment<'_> {
     /// The rows of one seed (serial references included), its machines' events streamed
     /// into `trace` if given.
-    fn run(&self, seed: u64, mut trace: Option<&mut TraceFile>) -> Result<Vec<SimRow>, String> {
+    fn run(&self, seed: u64, mut trace: Option<&mut TraceFile>, progress: &Progress) -> Result<Vec<SimRow>, String> {
         let net = self.net.map(Kind::name);
         let mut build = |p: usize| -> Result<Sim, String> {
             let mut sim = Sim::from_names(self.preset.name, net, p, seed).map_err(|e| e.to_string())?;
@@ -81,12 +85,14 @@ impl SimExperiment<'_> {
         let mut machines: Vec<Sim> = self.procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
         if self.table {
             let (title, depth, placement) = (self.preset.title, self.suite.depth, self.suite.placement);
-            println!("{title}; network {}; table {placement}; depth {depth}; seed {seed}; T in virtual seconds", serial.topology().kind());
-            println!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7} {:>10} {:>10} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE", "W(p)", "C(p)", "W/C");
+            progress.println(&format!("{title}; network {}; table {placement}; depth {depth}; seed {seed}; T in virtual seconds", serial.topology().kind()));
+            progress.println(&format!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7} {:>10} {:>10} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE", "W(p)", "C(p)", "W/C"));
         }
         simulate_suite(&mut serial, &mut machines, self.suite, self.algorithms, &mut |r| {
+            progress.step();
+            progress.working_on(format!("(seed {seed}, position {})", r.position + 1));
             if self.table && r.algorithm != "serial" {
-                print_sim_row(r);
+                progress.println(&sim_row_line(r));
             }
         })
     }
@@ -120,16 +126,16 @@ fn print_simulation_speed(algorithm: Algorithm, preset: Preset, procs: &[usize],
 }
 
 /// One position's line of the `sim` table (times in virtual seconds).
-fn print_sim_row(r: &SimRow) {
+fn sim_row_line(r: &SimRow) -> String {
     let secs = |ns: u64| ns as f64 / 1e9;
     let (span, parallelism) = match (r.critical_path_ns, r.parallelism()) {
         (Some(c), Some(w_c)) => (format!("{:.4}", secs(c)), format!("{w_c:.2}")),
         _ => ("-".to_string(), "-".to_string()),
     };
-    println!(
+    format!(
         "{:>4} {:<8} {:>5} {:>11} {:>10.4} {:>11} {:>10.4} {:>5.2} {:>7.3} {:>7.2} {:>10.4} {:>10} {:>7}",
         r.position + 1, r.algorithm, r.processors, r.serial_nodes, secs(r.serial_ns), r.nodes, secs(r.time_ns), r.load, r.search_overhead(), r.speedup(), secs(r.work_ns), span, parallelism
-    );
+    )
 }
 
 /// `sim --json`: every parallel run with its seed, and each algorithm's work-span fit;

@@ -2,7 +2,9 @@
 
 use crate::args::SpeedupArgs;
 use crate::cli::{suite_boards, write_file};
+use crate::progress::Progress;
 use crate::report::{lowest_and_highest, messages_by_kind};
+use meshmate::parallel::Algorithm;
 use meshmate::search::Control;
 use meshmate::stats::{measure_speedup, pooled_speedup, SpeedupPlan, SpeedupRow};
 use meshmate::tt::Placement;
@@ -17,12 +19,17 @@ pub fn run_speedup(args: SpeedupArgs) -> Result<(), String> {
     let threads: Vec<usize> = args.threads.iter().map(|&t| usize::from(t)).collect();
     let plan = SpeedupPlan { algorithms, threads, depth, hash_mib, rounds };
     println!("{:>5} {:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "round", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
+    let parallel_runs = plan.algorithms.iter().filter(|&&a| a != Algorithm::Serial).count() * plan.threads.len();
+    let progress = Progress::new(rounds * boards.len() * (1 + parallel_runs), "searches");
     let rows = measure_speedup(&boards, &plan, &Control::default(), &mut |r: &SpeedupRow| {
-        println!(
+        progress.step();
+        progress.working_on(format!("(round {}, position {})", r.round + 1, r.position + 1));
+        progress.println(&format!(
             "{:>5} {:>4} {:<8} {:>3} {:>10.1} {:>12} {:>6.2} {:>7.3} {:>5.2}",
             r.round + 1, r.position + 1, r.algorithm, r.threads, r.millis, r.nodes, r.speedup, r.search_overhead, r.load
-        );
+        ));
     })?;
+    drop(progress);
     let over = if rounds > 1 { format!("{} positions × {rounds} rounds", boards.len()) } else { format!("{} positions", boards.len()) };
     println!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1):");
     let n1: u64 = rows.iter().filter(|r| r.algorithm == "serial").map(|r| r.nodes).sum();

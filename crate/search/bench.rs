@@ -15,6 +15,9 @@ pub const DEFAULT_BENCH_DEPTH: i32 = 10;
 /// Table size of the bench, in MiB.
 pub const BENCH_HASH_MIB: usize = 16;
 
+/// Positions the bench searches: its first lines of output are one per position.
+pub const BENCH_POSITIONS: usize = BENCH_FENS.len();
+
 /// Openings, middlegames and endgames with tactics and quiet play.
 const BENCH_FENS: [&str; 12] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

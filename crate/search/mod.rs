@@ -12,7 +12,7 @@ mod see;
 mod strength;
 mod time;
 
-pub use bench::{bench, BenchResult, DEFAULT_BENCH_DEPTH};
+pub use bench::{bench, BenchResult, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 pub use driver::{search, Control, Deepening, Info, Line, Listener, NoReports, ScoreBound, SearchResult, SearchSettings};
 pub use qsearch::{quiescence, QuiescenceStats};
 pub use score::{Score, INFINITY, MATE, MAX_PLY};

@@ -31,11 +31,15 @@ esac
 grep -v '^#' "$DATA/crayblitz-1993.epd" | head -24 > "$WORK/crayblitz24.epd"
 BK="$DATA/bratko-kopec.epd"
 
-# run NAME ARGS...: one `meshmate sim` experiment, its JSON in $WORK/NAME.json.
+# run NAME ARGS...: one `meshmate sim` experiment, its JSON in $WORK/NAME.json. On a
+# terminal each shows which of the experiments it is and its own bar with the time left.
+EXPERIMENTS=8 DONE=0
 run() {
   local name=$1
   shift
   local start=$SECONDS
+  DONE=$((DONE + 1))
+  [ -t 2 ] && echo "experiment $DONE of $EXPERIMENTS: $name" >&2
   nice "$BIN" sim "$@" --json > "$WORK/$name.json"
   echo "$name: $((SECONDS - start)) s" | tee -a "$WORK/timing.txt"
 }
