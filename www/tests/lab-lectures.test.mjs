@@ -32,8 +32,9 @@ async function atStop(page, at) {
 async function checkStop(page, snap, spec) {
   const { lecture } = snap;
   const { facts } = lecture;
-  const stop = spec.stops[lecture.at];
-  assert.equal(lecture.on, stop.on);
+  const stop = spec.stops.find((s) => s.on === lecture.on && (s.kind ?? null) === lecture.kind);
+  assert.ok(stop, `stop ${lecture.at} is one of the lecture's (${lecture.on} ${lecture.kind})`);
+  assert.equal(lecture.text, stop.text(facts), 'the text is the stop\'s, with these facts');
   assert.equal(snap.cursor, lecture.index + 1, 'the replay stands just after the stop\'s event');
   assert.equal(facts.t, (snap.clock / 1e6).toFixed(3), 'the time named is the replay\'s');
   if (stop.on === 'end') {
@@ -55,6 +56,9 @@ async function checkStop(page, snap, spec) {
     const code = await page.evaluate((i) => window.__lab.codes(i, 1)[0], lecture.event);
     assert.equal(code, STOP_CODES[stop.on], `the stop's event is a ${stop.on}`);
     if (stop.kind) assert.equal(facts[stop.kind] >= 1, true, `at least the stop's own ${stop.kind}`);
+    // The stop's event is the first of its kind in the run: none before it.
+    const before = await page.evaluate((i) => window.__lab.codes(0, i), lecture.event);
+    if (stop.on === 'split') assert.ok(!before.includes(9), 'no split before the first split');
   }
   // Every number in the text (moves in «…» aside) is one of the facts, written as they are.
   const named = new Set(Object.values(facts).map(String));

@@ -195,9 +195,10 @@ test('lecture stops are found in order in the replay columns, and their facts ar
     [EV.end, 50, 0, 0, 0, 0, 50],
   ].flat();
   replay.append(Float64Array.from(words));
-  const spec = { stops: [{ on: 'send', kind: 'work-request' }, { on: 'split' }, { on: 'send', kind: 'work-request' }, { on: 'end' }] };
+  const spec = { stops: [{ on: 'split' }, { on: 'send', kind: 'work-request' }, { on: 'send', kind: 'no-work' }, { on: 'end' }] };
   const stops = findStops(spec, replay.events, kinds);
-  assert.deepEqual(stops.map((s) => s.index), [1, 3, 5], 'a second work request never comes: that stop is left out');
+  assert.deepEqual(stops.map((s) => s.index), [1, 3, 5], 'in the run\'s order; no-work never comes: that stop is left out');
+  assert.deepEqual(stops.map((s) => s.on), ['send', 'split', 'end']);
   assert.deepEqual(stops.map((s) => s.event), [1, 3, 5]);
   // A stop stands at the end of its instant: here the split and the work sent with it.
   const sameInstant = new Playback({ processors: 2, links: 1 }, kinds, DEFAULT_POSITION);

@@ -75,6 +75,6 @@ export class Lecture {
   /** What a test reads (window.__lab.snapshot().lecture). */
   snapshot() {
     const stop = this.stops?.[this.at];
-    return { id: this.spec.id, at: this.at, stops: this.stops?.length ?? null, title: stop?.title ?? null, on: stop?.on ?? null, event: stop?.event ?? null, index: stop?.index ?? null, text: this.text, facts: this.facts };
+    return { id: this.spec.id, at: this.at, stops: this.stops?.length ?? null, title: stop?.title ?? null, on: stop?.on ?? null, kind: stop?.kind ?? null, event: stop?.event ?? null, index: stop?.index ?? null, text: this.text, facts: this.facts };
   }
 }

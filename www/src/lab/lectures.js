@@ -24,13 +24,16 @@ const END = {
   on: 'end',
   title: 'The end: what the processors bought',
   text: (f) =>
-    `The search ends at ${f.tp} ms. One processor needed ${f.t1} ms for ${f.n1} nodes; ${f.processors} needed ${f.tp} ms for ${f.np} nodes. ` +
-    `Speedup ${f.spe}, search overhead ${f.so}, load ${f.ld}, with ${f.messages} messages sent. ` +
+    `The search ends at ${f.tp} ms. One processor needed ${f.t1} ms for ${n(f.n1, 'node')}; ${f.processors} needed ${f.tp} ms for ${n(f.np, 'node')}. ` +
+    `Speedup ${f.spe}, search overhead ${f.so}, load ${f.ld}, with ${n(f.messages, 'message')} sent. ` +
     'The scaling curve on the right runs the same search on fewer processors: where the curve bends away from the ideal line is where the idle time and the extra nodes go.',
 };
 
+/** `count` and `noun`, plural unless it is one. */
+const n = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 /** Counters at a stop, as a sentence's tail (all of them the run's own). */
-const sofar = (f) => `So far ${f.nodes} nodes searched, ${f.messages} messages sent, ${f.busy} of ${f.processors} processors busy.`;
+const sofar = (f) => `So far ${n(f.nodes, 'node')} searched, ${n(f.messages, 'message')} sent, ${f.busy} of ${f.processors} processors busy.`;
 
 /**
  * Each lecture: its id (for the address), title, the experiment it runs (the form's fields)
@@ -54,8 +57,8 @@ export const LECTURES = [
         on: 'split',
         title: 'The eldest brother is done: the first split',
         text: (f) =>
-          `At ${f.t} ms P${f.p} has the eldest brother's value at «${f.path}» and gives a younger brother to P${f.to}. ` +
-          `Until now ${f['work-request']} work requests went out and ${f['no-work']} came back empty. ${sofar(f)}`,
+          `At ${f.t} ms P${f.p} has the eldest brother's value at «${f.path}», a ${f.type} node, and gives a younger brother to P${f.to}. ` +
+          `Until now ${n(f['work-request'], 'work request')} went out and ${f['no-work']} came back empty. ${sofar(f)}`,
       },
       {
         on: 'helperCut',
@@ -84,7 +87,7 @@ export const LECTURES = [
         title: 'A steal succeeds',
         text: (f) =>
           `At ${f.t} ms P${f.p} answers a request with work: the first child was valued, so the others may be tested in parallel with a null window. ` +
-          `${f['work-request']} requests were needed for this first success, ${f['no-work']} came back empty. ${sofar(f)}`,
+          `${n(f['work-request'], 'request')} went out before this first success, ${f['no-work']} came back empty. ${sofar(f)}`,
       },
       {
         on: 'helperCut',
@@ -103,14 +106,14 @@ export const LECTURES = [
         on: 'send',
         kind: 'help',
         title: 'HELP',
-        text: (f) => `At ${f.t} ms P${f.p} has nothing to do and broadcasts HELP on the shared bus; busy processors answer with their tree state. ${sofar(f)}`,
+        text: (f) => `At ${f.t} ms P${f.p} has no work of its own and broadcasts the first HELP on the shared bus; busy processors answer with their tree state. ${sofar(f)} (A processor sending HELP counts as busy.)`,
       },
       {
         on: 'split',
         title: 'The idle processor chooses the split',
         text: (f) =>
-          `At ${f.t} ms P${f.p}'s node «${f.path}» becomes a split point and P${f.to} joins it: the helper chose the node from the trees it was shown, ` +
-          `preferring ALL nodes near the root. ${f.help} HELP messages so far. ${sofar(f)}`,
+          `At ${f.t} ms P${f.p}'s node «${f.path}», a ${f.type} node, becomes a split point and P${f.to} joins it: the helper chose the node from the trees it was shown ` +
+          `(DTS prefers ALL nodes near the root, never CUT nodes). ${n(f.help, 'HELP message')} so far. ${sofar(f)}`,
       },
       {
         on: 'helperCut',
@@ -137,12 +140,12 @@ export const LECTURES = [
         on: 'send',
         kind: 'tt-answer',
         title: 'The first table answer over the network',
-        text: (f) => `At ${f.t} ms P${f.p} sends the first TT-ANSWER back over the network; ${f['tt-request']} requests and ${f['tt-put']} stores have gone out so far. ${sofar(f)}`,
+        text: (f) => `At ${f.t} ms P${f.p} sends the first TT-ANSWER back over the network; ${n(f['tt-request'], 'request')} and ${n(f['tt-put'], 'store')} have gone out so far. ${sofar(f)}`,
       },
       {
         on: 'split',
         title: 'The first split',
-        text: (f) => `At ${f.t} ms P${f.p} gives a younger brother at «${f.path}» to P${f.to}; the table traffic goes on beside the work: ${f['tt-answer']} answers so far. ${sofar(f)}`,
+        text: (f) => `At ${f.t} ms P${f.p} gives a younger brother at «${f.path}» to P${f.to}; the table traffic goes on beside the work: ${n(f['tt-answer'], 'answer')} so far. ${sofar(f)}`,
       },
       END,
     ],
@@ -161,8 +164,14 @@ export const LECTURES = [
       {
         on: 'send',
         kind: 'cutoff',
-        title: 'A cutoff is broadcast',
-        text: (f) => `At ${f.t} ms P${f.p} broadcasts the first CUTOFF: the signature of a refuted node, so every processor drops its descendants. ${f['tt-request']} nodes have been sent home so far. ${sofar(f)}`,
+        title: 'A cutoff goes out',
+        text: (f) => `At ${f.t} ms P${f.p} sends the first CUTOFF: the signature of a refuted node, so that the processors holding its descendants drop them. ${n(f['tt-request'], 'node')} sent home so far. ${sofar(f)}`,
+      },
+      {
+        on: 'send',
+        kind: 'tt-answer',
+        title: 'A home processor answers',
+        text: (f) => `At ${f.t} ms P${f.p} sends the first answer back from a home processor: the value of a node it searched for another. ${n(f['tt-request'], 'node')} sent home, ${f['tt-answer']} answered so far. ${sofar(f)}`,
       },
       END,
     ],
@@ -185,7 +194,7 @@ export const LECTURES = [
       {
         on: 'helperTable',
         title: 'The table answers',
-        text: (f) => `At ${f.t} ms P${f.p} leaves «${f.path}» with the table's answer: another core's work saved it a search. ${sofar(f)}`,
+        text: (f) => `At ${f.t} ms P${f.p} leaves «${f.path}» with the table's answer: an entry stored earlier, by this core or another, saved it a search. ${sofar(f)}`,
       },
       END,
     ],
@@ -214,38 +223,36 @@ export const LECTURES = [
 export const lectureById = (id) => LECTURES.find((lecture) => lecture.id === id);
 
 /**
- * Each of `lecture`'s stops found in a complete replay's columns, in order (each after the
- * one before), with `event` (the index of the event it waits for) and `index` (the last
- * event of that instant, where the replay stands); a stop the run never reaches is left out.
+ * Each of `lecture`'s stops found in a complete replay's columns: the first event of the
+ * run it waits for (`event`; so "the first split" is the run's first), and `index`, the
+ * last event of that instant, where the replay stands. Stops come in the run's order; a
+ * stop the run never reaches is left out.
  * @param {import('./eventColumns.js').EventColumns} events
  * @param {string[]} kinds message kinds in the simulator's order
  */
 export function findStops(lecture, events, kinds) {
   const found = [];
-  let from = 0;
   for (const stop of lecture.stops) {
     let at = -1;
     if (stop.on === 'end') at = events.length - 1;
     else {
       const test = FINDERS[stop.on];
       const kind = kinds.indexOf(stop.kind);
-      for (let i = from; i < events.length; i++) {
+      for (let i = 0; i < events.length; i++) {
         if (test(events, i, kind)) {
           at = i;
           break;
         }
       }
     }
-    if (at >= from) {
-      // The replay stands at the end of the stop's instant: what happened at that very
-      // time (the other processors' requests, their change to waiting) is shown with it.
-      let index = at;
-      while (index + 1 < events.length && events.time[index + 1] === events.time[at]) index++;
-      found.push({ ...stop, event: at, index });
-      from = index + 1;
-    }
+    if (at < 0) continue;
+    // The replay stands at the end of the stop's instant: what happened at that very
+    // time (the other processors' requests, their change to waiting) is shown with it.
+    let index = at;
+    while (index + 1 < events.length && events.time[index + 1] === events.time[at]) index++;
+    found.push({ ...stop, event: at, index });
   }
-  return found;
+  return found.sort((x, y) => x.index - y.index || x.event - y.event);
 }
 
 /**
@@ -270,6 +277,7 @@ export function stopFacts(stop, playback, rows) {
   else if (code === EV.node || code === EV.leave || code === EV.split) {
     facts.p = events.a[i];
     facts.path = playback.tree.sanPath(events.b[i], events.c[i], events.e[i] & 7);
+    facts.type = playback.tree.typeAt(events.b[i], events.c[i], events.e[i] & 7);
     if (code === EV.split) facts.to = events.e[i] >>> 3;
   }
   if (stop.on === 'end') {

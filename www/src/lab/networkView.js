@@ -26,6 +26,8 @@ const LINK_STYLES = {
 };
 const DEFAULT_LINK = { color: '#5c6670', dash: [] };
 const MARGIN = 28;
+/** Height of a processor's label line (CSS pixels): labels closer in height can collide. */
+const LABEL_LINE = 14;
 
 export class NetworkView {
   /** @param {HTMLCanvasElement} canvas */
@@ -95,15 +97,18 @@ export class NetworkView {
     const key = `${this.canvas.width}x${this.canvas.height}`;
     if (this.radiusKey === key) return this.radiusCache;
     let closest = Infinity;
+    /** Closest two processors side by side (a text line apart or less): room for labels. */
+    let besideClosest = Infinity;
     for (let p = 0; p < this.drawing.processors; p++) {
       const [x, y] = this.point(p);
       for (let q = p + 1; q < this.drawing.processors; q++) {
         const [u, v] = this.point(q);
         closest = Math.min(closest, Math.hypot(u - x, v - y));
+        if (Math.abs(v - y) < LABEL_LINE) besideClosest = Math.min(besideClosest, Math.abs(u - x));
       }
     }
     this.radiusKey = key;
-    this.closest = closest;
+    this.besideClosest = besideClosest;
     this.radiusCache = Math.max(3, Math.min(18, closest * 0.4));
     return this.radiusCache;
   }
@@ -256,7 +261,7 @@ export class NetworkView {
       // flips), where there is room for it; else the hover gives it.
       const bits = labelBits(drawing.processors);
       ctx.font = `${drawing.processors <= 16 ? 12 : 10}px ui-monospace, Menlo, monospace`;
-      const room = ctx.measureText('0'.repeat(bits)).width + 2 <= this.closest;
+      const room = ctx.measureText('0'.repeat(bits)).width + 2 <= this.besideClosest;
       ctx.fillStyle = '#c9d1d9';
       for (let p = 0; p < drawing.processors && room; p++) {
         const [x, y] = this.point(p);

@@ -149,6 +149,11 @@ export class SearchTree {
     return (playLine(this.fen, path)?.san ?? path).join(' ');
   }
 
+  /** The type (PV, CUT, ALL) of the node at a path from its replay columns, as known now. */
+  typeAt(b, c, length) {
+    return this.nodes.get(decodePath(b, c, length).join(' '))?.type?.toUpperCase() ?? 'unknown';
+  }
+
   /** Counts for tests and the readout. */
   summary() {
     const types = { pv: 0, cut: 0, all: 0 };
