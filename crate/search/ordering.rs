@@ -1,6 +1,7 @@
 //! Move lists with ordering scores: TT move, good captures by MVV-LVA, killers,
 //! quiet moves by history, bad captures (negative SEE) last. Fixed capacity, so
-//! generating moves allocates nothing.
+//! generating moves allocates nothing. A node may start its list with the table's move
+//! alone and generate the others only if that move does not cut it off.
 
 use super::heuristics::Heuristics;
 use super::see::{captured_value, see, SEE_VALUE};
@@ -25,18 +26,22 @@ pub struct ScoredMove {
 }
 
 /// A fixed-capacity move list that hands out moves best-first (selection sort: most
-/// nodes cut off after a few moves, so sorting the whole list would be wasted).
+/// nodes cut off after a few moves, so sorting the whole list would be wasted). Moves
+/// and scores are kept apart, so the search for the best score runs over plain integers.
 pub struct MoveList {
-    /// Entries `0..len` are initialised; the rest is never read.
-    moves: [MaybeUninit<ScoredMove>; MAX_MOVES],
+    /// Entries `0..len` of both arrays are initialised; the rest is never read.
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+    scores: [MaybeUninit<i32>; MAX_MOVES],
     len: usize,
     next: usize,
+    /// The list holds only the table's move so far; the others are still to generate.
+    rest_pending: bool,
 }
 
 impl Default for MoveList {
-    /// An empty list; leaving the array uninitialised saves clearing 2 KiB per node.
+    /// An empty list; leaving the arrays uninitialised saves clearing 2 KiB per node.
     fn default() -> Self {
-        MoveList { moves: [const { MaybeUninit::uninit() }; MAX_MOVES], len: 0, next: 0 }
+        MoveList { moves: [const { MaybeUninit::uninit() }; MAX_MOVES], scores: [const { MaybeUninit::uninit() }; MAX_MOVES], len: 0, next: 0, rest_pending: false }
     }
 }
 
@@ -46,11 +51,29 @@ pub fn is_tactical(board: &Board, mv: Move) -> bool {
 }
 
 impl MoveList {
+    /// Starts the list with the table's (legal) move alone; the caller generates the
+    /// others ([`MoveList::generate`] without it) once that move has not cut the node off,
+    /// which saves generating and scoring them where it does.
+    pub fn start_with(&mut self, tt_move: Move) {
+        self.moves[0] = MaybeUninit::new(tt_move);
+        self.scores[0] = MaybeUninit::new(TT_MOVE);
+        self.len = 1;
+        self.next = 0;
+        self.rest_pending = true;
+    }
+
+    /// Whether the list holds only the table's move and the other moves are still to
+    /// generate.
+    pub fn rest_pending(&self) -> bool {
+        self.rest_pending
+    }
+
     /// Fills the list with every legal move (`tactical_only`: captures and queen
     /// promotions), scored for ordering. `filter` can exclude moves (root restrictions).
     pub fn generate(&mut self, board: &Board, tactical_only: bool, tt_move: Option<Move>, killers: [Option<Move>; 2], heur: &Heuristics, ply_filter: impl Fn(Move) -> bool) {
         self.len = 0;
         self.next = 0;
+        self.rest_pending = false;
         let stm = board.side_to_move();
         let enemy = board.colors(!stm);
         // For tactical-only lists, drop quiet targets before expanding moves: pieces keep
@@ -72,11 +95,14 @@ impl MoveList {
                 let score = if Some(mv) == tt_move {
                     TT_MOVE
                 } else if capture || mv.promotion.is_some() {
-                    let attacker = SEE_VALUE[pm.piece as usize] / 10;
-                    let mvv = captured_value(board, mv) * 8 - attacker;
+                    let attacker = SEE_VALUE[pm.piece as usize];
+                    let captured = captured_value(board, mv);
+                    let mvv = captured * 8 - attacker / 10;
+                    // Taking a piece worth at least the taker never loses material: the
+                    // exchange is then good without playing it out.
                     if mv.promotion.is_some_and(|p| p != Piece::Queen) {
                         BAD_CAPTURE + mvv
-                    } else if see(board, mv) >= 0 {
+                    } else if (mv.promotion.is_none() && captured >= attacker) || see(board, mv) >= 0 {
                         GOOD_CAPTURE + mvv
                     } else {
                         BAD_CAPTURE + mvv
@@ -88,7 +114,8 @@ impl MoveList {
                 } else {
                     heur.history(stm, mv)
                 };
-                self.moves[self.len] = MaybeUninit::new(ScoredMove { mv, score });
+                self.moves[self.len] = MaybeUninit::new(mv);
+                self.scores[self.len] = MaybeUninit::new(score);
                 self.len += 1;
             }
             false
@@ -105,21 +132,23 @@ impl MoveList {
         if self.next >= self.len {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..self.len {
-            if self.get(i).score > self.get(best).score {
+        // SAFETY: `generate` and `start_with` initialised every entry below `len`.
+        let scores = unsafe { &*(&self.scores[self.next..self.len] as *const [MaybeUninit<i32>] as *const [i32]) };
+        let mut best = 0;
+        let mut best_score = scores[0];
+        for (i, &score) in scores.iter().enumerate().skip(1) {
+            if score > best_score {
                 best = i;
+                best_score = score;
             }
         }
+        let best = self.next + best;
         self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        // SAFETY: as above, `self.next < self.len`.
+        let mv = unsafe { self.moves[self.next].assume_init() };
         self.next += 1;
-        Some(self.get(self.next - 1))
-    }
-
-    fn get(&self, i: usize) -> ScoredMove {
-        debug_assert!(i < self.len);
-        // SAFETY: `generate` initialised every entry below `len`, and callers pass `i < len`.
-        unsafe { self.moves[i].assume_init() }
+        Some(ScoredMove { mv, score: best_score })
     }
 
     /// Ordering score that marks a capture with a losing exchange.

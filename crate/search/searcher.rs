@@ -597,7 +597,8 @@ impl Searcher {
         Progress::Running
     }
 
-    /// Step 3: generate and order the moves.
+    /// Step 3: generate and order the moves. With a table move, that move alone: the
+    /// others are generated once it has not cut the node off ([`Searcher::generate_rest`]).
     fn generate(&mut self) -> Progress {
         let top = self.top;
         let killers = self.heuristics.killers(self.frames[top].ply);
@@ -605,9 +606,22 @@ impl Searcher {
         let f = &mut self.frames[top];
         let filter = &self.root_filter;
         let at_root = f.ply == 0 && !filter.is_empty();
-        f.moves.generate(&f.board, false, f.tt_move, killers, &self.heuristics, |m| !at_root || filter.contains(&m));
+        match f.tt_move {
+            Some(mv) if !at_root => f.moves.start_with(mv),
+            _ => f.moves.generate(&f.board, false, f.tt_move, killers, &self.heuristics, |m| !at_root || filter.contains(&m)),
+        }
         f.phase = Phase::NextMove;
         Progress::Running
+    }
+
+    /// The moves of frame `index` after its table move, if they are still to generate.
+    fn generate_rest(&mut self, index: usize) {
+        let f = &mut self.frames[index];
+        if f.moves.rest_pending() {
+            let killers = self.heuristics.killers(f.ply);
+            let tt_move = f.tt_move;
+            f.moves.generate(&f.board, false, None, killers, &self.heuristics, |m| Some(m) != tt_move);
+        }
     }
 
     /// Step 4: pick the next move, choose its depth and window, push the child.
@@ -620,6 +634,11 @@ impl Searcher {
         } else if !f.second_pass {
             match f.moves.pick() {
                 Some(sm) => sm.mv,
+                None if f.moves.rest_pending() => {
+                    // The table move was put off (ABDADA): the others go on meanwhile.
+                    self.generate_rest(top);
+                    return Progress::Running;
+                }
                 None => {
                     f.second_pass = true;
                     return Progress::Running;
@@ -636,6 +655,7 @@ impl Searcher {
         };
         let mut child = f.board.clone();
         child.play_unchecked(mv);
+        self.tt.prefetch(child.hash());
         if let Some(busy) = &self.busy {
             // ABDADA: a move whose position another processor is searching waits until
             // the first pass is done; by then its result is likely in the table. The
@@ -851,6 +871,9 @@ impl Searcher {
                 }
             }
         }
+        // No cutoff: the moves after the table move are needed now (and a parallel search
+        // may give them away before this node's next step).
+        self.generate_rest(top);
         let f = &mut self.frames[top];
         if f.current_quiet && f.quiets_count < f.quiets_tried.len() {
             f.quiets_tried[f.quiets_count] = mv;
