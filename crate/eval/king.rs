@@ -1,6 +1,8 @@
 //! King safety: the pawn shelter in front of the king and pieces attacking the squares
 //! around it (weighted by attacker type, growing with the number of attackers).
-use cozy_chess::{get_king_moves, BitBoard, Board, Color, File, Piece, Rank};
+use cozy_chess::{get_king_moves, BitBoard, Board, Color, Piece, Rank};
+
+use super::pawns::files_of;
 
 use super::{EvalParams, Terms};
 
@@ -57,9 +59,7 @@ pub(super) fn add_shelter_terms<T: Terms>(board: &Board, color: Color, params: &
             terms.add(weight, color, shield.len() as i32);
         }
     }
-    let king_file = king.file() as usize;
-    let open_files = (king_file.saturating_sub(1)..=(king_file + 1).min(File::NUM - 1))
-        .filter(|&file| (own_pawns & File::index(file).bitboard()).is_empty())
-        .count();
-    terms.add(&params.king_open_file, color, open_files as i32);
+    // The king's file and those beside it without an own pawn, counted on one rank.
+    let open_files = Rank::First.bitboard() & files - files_of(own_pawns);
+    terms.add(&params.king_open_file, color, open_files.len() as i32);
 }
