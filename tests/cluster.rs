@@ -93,6 +93,11 @@ impl Cluster {
         }
     }
 
+    /// What mpirun wrote to standard error, once it has closed it (or 5 s passed).
+    fn stderr(&self) -> Vec<String> {
+        std::iter::from_fn(|| self.errors.recv_timeout(Duration::from_secs(5)).ok()).collect()
+    }
+
     /// `quit` ends every rank, and mpirun exits 0.
     fn quit(mut self) {
         self.send("quit");
@@ -209,9 +214,11 @@ fn a_uci_session_over_pipes_to_rank_zero() {
     assert!(asked.elapsed() < Duration::from_secs(3), "stop took {:?}", asked.elapsed());
     assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "{lines:?}");
 
-    // Work moves between ranks: splits and messages of every cluster algorithm.
+    // Work moves between ranks: splits and messages of every cluster algorithm (deep
+    // enough that the others ask for work before processor 0 is done; the session's
+    // table size, so that no rank spends the search allocating another).
     e.send("position startpos");
-    e.send("speedup algo ybwc,jamboree,pvsplit,tdsab threads 3 depth 6");
+    e.send("speedup algo ybwc,jamboree,pvsplit,tdsab threads 3 depth 9 hash 32");
     let lines = e.read_until(|l| l == "info string speedup done");
     for algorithm in CLUSTER_ALGORITHMS {
         let row = lines.iter().find(|l| l.contains(&format!("\"algorithm\":\"{algorithm}\""))).unwrap_or_else(|| panic!("no {algorithm} row in {lines:?}"));
@@ -261,6 +268,24 @@ fn a_killed_rank_ends_the_job_at_once_naming_it() {
     while let Ok(line) = e.lines.recv_timeout(Duration::from_secs(5)) {
         assert!(!line.starts_with("bestmove") || parse_uci(&Board::default(), bestmove(&line)).is_ok(), "{line}");
     }
-    let stderr: Vec<String> = e.errors.try_iter().collect();
+    let stderr = e.stderr();
     assert!(stderr.iter().any(|l| l.contains("rank 2") && l.contains("signal 9")), "the lost rank is not named: {stderr:?}");
+}
+
+/// A rank that stops answering (stopped, not dead: MPI sees nothing wrong) cannot hang the
+/// engine either: after `stop`, rank 0 waits a bounded time for it, then ends the job
+/// naming it.
+#[test]
+fn a_silent_rank_ends_the_job_after_a_bounded_wait_naming_it() {
+    let mut e = Cluster::start(3);
+    e.send("position startpos");
+    e.send("go infinite");
+    e.read_until(|l| l.starts_with("info depth 6 "));
+    let silent = pid_of_rank(e.child.id(), 2).expect("rank 2 is a child of mpirun");
+    Command::new("kill").args(["-STOP", &silent.to_string()]).status().expect("kill runs");
+    e.send("stop");
+    let status = e.wait(Duration::from_secs(30));
+    assert!(!status.success(), "mpirun said success with a silent rank");
+    let stderr = e.stderr();
+    assert!(stderr.iter().any(|l| l.contains("rank 2 did not finish its search")), "the silent rank is not named: {stderr:?}");
 }
