@@ -68,7 +68,7 @@ export function deBruijnLayout(processors) {
       const cx = (slot + k / 2) / widest;
       // A ring as wide as its slots and a little flatter than its row; a pair side by side.
       const rx = k === 1 ? 0 : (k === 2 ? 0.5 : 0.38 * k) / widest;
-      const ry = k <= 2 ? 0 : 0.3 * rowHeight;
+      const ry = k <= 2 ? 0 : 0.36 * rowHeight;
       members.forEach((label, i) => {
         const angle = Math.PI + (2 * Math.PI * i) / k;
         points[label] = [cx + rx * Math.cos(angle), y + ry * Math.sin(angle)];

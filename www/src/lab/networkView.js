@@ -260,7 +260,7 @@ export class NetworkView {
       // The binary label under each processor (what the shuffle rotates and the exchange
       // flips), where there is room for it; else the hover gives it.
       const bits = labelBits(drawing.processors);
-      ctx.font = `${drawing.processors <= 16 ? 12 : 10}px ui-monospace, Menlo, monospace`;
+      ctx.font = `${drawing.processors <= 16 ? 12 : 9}px ui-monospace, Menlo, monospace`;
       const room = ctx.measureText('0'.repeat(bits)).width + 2 <= this.besideClosest;
       ctx.fillStyle = '#c9d1d9';
       for (let p = 0; p < drawing.processors && room; p++) {
