@@ -1,6 +1,11 @@
 //! meshmate: a chess engine whose searcher is a resumable state machine, so the same
 //! search can run on one thread, on many real threads, or on a simulated parallel
 //! computer. See `../shared/DESIGN.md` for the map.
+//!
+//! Layers point down only (`tests/layering.rs` checks it): `wasm` → `uci` → `stats` (the
+//! papers' measurements: runs of algorithms on machines) → `parallel` (the algorithms as
+//! processor programs) → `machine` (real threads, the simulator) → `search` →
+//! `chess`, `eval`, `net`, `tt`, `clock`.
 #![deny(missing_docs)]
 
 pub mod chess;

@@ -4,7 +4,8 @@
 mod common;
 
 use meshmate::chess::{parse_epd_file, Board};
-use meshmate::machine::sim::{fit_work_span, simulate_suite, Sim, SimRow, SimSuite, WorkSpan};
+use meshmate::machine::sim::{fit_work_span, Sim, WorkSpan};
+use meshmate::stats::{simulate_suite, SimRow, SimSuite};
 use meshmate::parallel::Algorithm;
 use meshmate::search::{SearchOptions, SearchSettings};
 use meshmate::tt::Placement;

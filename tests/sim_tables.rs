@@ -5,7 +5,8 @@
 mod common;
 
 use meshmate::chess::{parse_epd_file, Board};
-use meshmate::machine::sim::{presets, simulate_suite, Event, Preset, ProcessorState, Sim, SimRow, SimSuite, TraceMode};
+use meshmate::machine::sim::{presets, Event, Preset, ProcessorState, Sim, TraceMode};
+use meshmate::stats::{simulate_suite, SimRow, SimSuite};
 use meshmate::machine::{Activity, Counters, Machine, MessageKind, Payload, Processor, Program};
 use meshmate::machine::wire::WireError;
 use meshmate::net::Kind;

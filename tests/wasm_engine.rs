@@ -166,7 +166,7 @@ fn the_simulator_trace_hash_equals_the_native_one() {
         .expect("set MESHMATE_NATIVE_SIM_HASH to `meshmate sim --signature` (./build.sh test does)")
         .parse()
         .expect("MESHMATE_NATIVE_SIM_HASH is a number");
-    assert_eq!(meshmate::machine::sim::signature().unwrap(), native);
+    assert_eq!(meshmate::stats::signature().unwrap(), native);
 }
 
 /// The speedup measurement runs in the browser worker too, on the pool's workers.

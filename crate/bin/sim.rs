@@ -6,11 +6,11 @@ use crate::progress::Progress;
 use crate::report::{lowest_and_highest, messages_by_kind};
 use crate::trace_file::TraceFile;
 use meshmate::chess::{parse_fen, START_FEN};
-use meshmate::machine::sim::{fit_work_span, simulate_suite, simulation_speed, Preset, Sim, SimRow, SimSuite, WorkSpanFit};
+use meshmate::machine::sim::{fit_work_span, Preset, Sim, WorkSpanFit};
 use meshmate::net::Kind;
 use meshmate::parallel::Algorithm;
 use meshmate::search::SearchSettings;
-use meshmate::stats::{decimals, MessagesByKind};
+use meshmate::stats::{decimals, simulate_suite, simulation_speed, MessagesByKind, SimRow, SimSuite};
 use meshmate::tt::Placement;
 use serde::Serialize;
 
@@ -18,7 +18,7 @@ use serde::Serialize;
 /// Zugzwang's Figure 5 (times in virtual seconds), or with `--bench` the simulator's speed.
 pub fn run_sim(args: SimArgs) -> Result<(), String> {
     if args.signature {
-        println!("{} trace hash", meshmate::machine::sim::signature()?);
+        println!("{} trace hash", meshmate::stats::signature()?);
         return Ok(());
     }
     let procs: Vec<usize> = args.procs.iter().map(|&p| usize::from(p)).collect();

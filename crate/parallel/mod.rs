@@ -30,6 +30,7 @@ mod pvsplit_aware;
 mod split;
 mod tdsab;
 mod wire;
+mod work_by_speed;
 mod ybwc;
 
 use crate::machine::wire::WireError;

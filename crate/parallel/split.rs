@@ -17,7 +17,7 @@
 
 use super::message::Message;
 use super::program::{forward_tree_events, pass_accesses, Task};
-use super::pvsplit_aware::{self, Speedometer};
+use super::work_by_speed::{self, Speedometer};
 use crate::machine::{broadcast, random_other, Activity, Note, Processor, Program};
 use crate::search::{Control, Deepening, Listener, NoReports, Notice, Progress, SearchOptions, SearchResult, Searcher, SplitCandidate, SplitWindow, Subproblem, TreePath};
 use crate::tt::TranspositionTable;
@@ -197,7 +197,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let merit = self.policy.merit;
         let candidates = self.contexts.iter().enumerate().flat_map(|(i, c)| c.searcher.split_candidates().filter_map(move |cand| merit(&cand).map(|m| (m, i, cand))));
         if let (Some(asker), Some(own)) = (asker, self.speed.rate()) {
-            return pvsplit_aware::choose(candidates, asker, own);
+            return work_by_speed::choose(candidates, asker, own);
         }
         candidates.map(|(m, i, cand)| (m, i, cand.frame)).max_by_key(|&(m, i, frame)| (m, std::cmp::Reverse((i, frame))))
     }

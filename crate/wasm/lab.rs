@@ -15,7 +15,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use crate::chess::parse_fen;
-use crate::machine::sim::{node_kind_index, presets::PRESETS, simulate_suite, Event, Sim, SimRow, SimSuite, TraceSink};
+use crate::machine::sim::{node_kind_index, presets::PRESETS, Event, Sim, TraceSink};
+use crate::stats::{simulate_suite, SimRow, SimSuite};
 use crate::machine::MessageKind;
 use crate::search::TreeEvent;
 use crate::net::{Ends, Kind, LinkKind, Topology};

@@ -22,22 +22,18 @@
 mod calendar;
 mod cpu;
 mod error;
-mod experiment;
 mod links;
 mod measures;
 pub mod presets;
 mod random;
 mod run;
 mod table;
-mod throughput;
 mod trace;
 
 pub use cpu::Load;
 pub use error::SimError;
-pub use experiment::{signature, simulate_suite, SimRow, SimSuite};
 pub use measures::{fit_work_span, LinkUse, Overheads, WorkSpan, WorkSpanFit};
 pub use presets::Preset;
-pub use throughput::{simulation_speed, SpeedRow};
 pub use trace::{node_kind_index, Event, ProcessorState, Trace, TraceMode, TraceSink, NODE_KIND_NAMES, NODE_SAMPLE_GROWTH, TREE_PLIES};
 
 use super::{Counters, Machine, Payload, Program};

@@ -2,7 +2,7 @@
 //! the serial engine's nodes per second measured in the same call. 1.0 would mean that
 //! simulating costs nothing beyond the search itself.
 
-use super::{Preset, Sim};
+use crate::machine::sim::{Preset, Sim};
 use crate::clock::now_ms;
 use crate::machine::{Counters, Threads};
 use crate::parallel::{search, Algorithm};

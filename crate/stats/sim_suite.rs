@@ -5,9 +5,9 @@
 //! Times are virtual: the time processor 0 took to the result. The parallel runs place
 //! their table as the suite says (`tt::Placement`); the serial reference always has the
 //! one global table. Each row also carries StarTech's work W and critical path C and
-//! TDSAB's overheads ([`super::measures`]).
+//! TDSAB's overheads (`machine::sim`'s measures).
 
-use super::{LinkUse, Overheads, Sim, WorkSpan};
+use crate::machine::sim::{LinkUse, Overheads, Sim, TraceMode, WorkSpan};
 use crate::machine::{Counters, Machine, MessageKind};
 use crate::parallel::{search, Algorithm};
 use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
@@ -162,7 +162,7 @@ pub fn signature() -> Result<u64, String> {
     const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     let board: Board = KIWIPETE.parse().map_err(|_| "the signature position parses".to_string())?;
     let mut sim = Sim::from_names("t800", Some("debruijn"), 16, 7).map_err(|e| e.to_string())?;
-    sim.set_trace(super::TraceMode::Hash);
+    sim.set_trace(TraceMode::Hash);
     let tt = Arc::new(TranspositionTable::try_new(16).map_err(|e| e.to_string())?);
     let counters = Counters::new(16);
     let limits = Limits { depth: Some(5), ..Limits::default() };
