@@ -98,15 +98,18 @@ def main():
                 opening = random_opening(random.Random(args.seed * 1_000_003 + pair), args.random_plies)
             if opening is None:
                 continue
+            pair_endings = []
             for first_plays in (chess.WHITE, chess.BLACK):
                 game_id += 1
                 engines = {first_plays: first, not first_plays: second}
                 limits = {"nodes": args.nodes, "tc": args.tc, "movetime": args.movetime, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": game_id}
                 result = run_game(opening.copy(), engines, limits)
                 endings[limits["ended"]] = endings.get(limits["ended"], 0) + 1
+                pair_endings.append(f"{result} by {limits['ended']}")
                 white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
                 points.append(white_points if first_plays == chess.WHITE else 1.0 - white_points)
-            print(f"pair {pair}: first engine {sum(points[-2:])}/2", flush=True)
+            # How each game ended, so a match stopped early can still be checked for time losses.
+            print(f"pair {pair}: first engine {sum(points[-2:])}/2 ({', '.join(pair_endings)})", flush=True)
 
     n = len(points)
     wins, losses = points.count(1.0), points.count(0.0)
