@@ -259,10 +259,38 @@ fn placement() -> Named<Placement> {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+    use proptest::strategy::Strategy;
 
     #[test]
     fn the_grammar_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// Words of the command line, for the property below.
+    const WORDS: [&str; 24] = [
+        "sim", "speedup", "perft", "suite", "bench", "--algo", "--procs", "--preset", "--suite", "--depth", "--net", "--tt", "--seed", "--hash",
+        "--pure", "--trace", "--json", "--bench", "--signature", "--threads", "--rounds", "--csv", "--max-depth", "--help",
+    ];
+
+    proptest::proptest! {
+        /// Any command line gives the commands' arguments or a usage error, never a panic.
+        #[test]
+        fn any_command_line_parses_or_is_refused(words in proptest::collection::vec(proptest::prop_oneof![
+            proptest::sample::select(&WORDS[..]).prop_map(String::from),
+            "[0-9,-]{1,8}",
+            "t800|ybwc,abdada|lazysmp|distributed|debruijn|1-8",
+            proptest::arbitrary::any::<String>(),
+        ], 0..10)) {
+            let _ = Cli::try_parse_from(std::iter::once("meshmate".to_string()).chain(words));
+        }
+
+        /// Any text given to --seed is a list of seeds or a message.
+        #[test]
+        fn any_seed_text_is_seeds_or_a_message(text in "[0-9 ,-]{0,12}|\\PC{0,12}") {
+            if let Ok(Seeds(list)) = seeds(&text) {
+                proptest::prop_assert!(!list.is_empty() && list.len() <= MOST_SEEDS);
+            }
+        }
     }
 
     #[test]
