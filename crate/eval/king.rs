@@ -60,6 +60,6 @@ pub(super) fn add_shelter_terms<T: Terms>(board: &Board, color: Color, params: &
         }
     }
     // The king's file and those beside it without an own pawn, counted on one rank.
-    let open_files = Rank::First.bitboard() & files - files_of(own_pawns);
+    let open_files = Rank::First.bitboard() & (files - files_of(own_pawns));
     terms.add(&params.king_open_file, color, open_files.len() as i32);
 }
