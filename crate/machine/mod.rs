@@ -1,8 +1,10 @@
 //! Where processors run. An algorithm is a set of processor programs ([`Program`]); a
 //! machine runs them. The `threads` machine runs them on real threads (the web workers
 //! of the rayon pool in the browser); a simulated machine runs the same programs in
-//! virtual time. Programs see only [`Processor`]: their id, the processor count, a
-//! mailbox, a random source and their counters — never threads or wasm.
+//! virtual time; with the `cluster` feature, the ranks of an MPI job run them, one
+//! process each, their messages as bytes ([`wire`]). Programs see only [`Processor`]:
+//! their id, the processor count, a mailbox, a random source and their counters — never
+//! threads, processes or wasm.
 
 #[cfg(feature = "cluster")]
 pub mod cluster;
