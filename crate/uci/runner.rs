@@ -172,7 +172,16 @@ impl Runner {
                     let control = job.control.clone();
                     let line = self.run_search(*job, host);
                     lock(&self.state).active.retain(|(c, _)| !Arc::ptr_eq(c, &control));
+                    // A processor lost on the way (a cluster's rank that stopped
+                    // answering): the move found is still answered, then the engine ends.
+                    let fault = self.site.fault();
+                    if let Some(why) = &fault {
+                        host.emit(&format!("info string error: {why}; the engine ends"));
+                    }
                     host.emit(&line);
+                    if let Some(why) = fault {
+                        self.site.end(&why);
+                    }
                 }
             }
         }

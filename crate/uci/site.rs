@@ -27,6 +27,26 @@ impl Site {
         }
     }
 
+    /// Why the site cannot search any more, if it cannot (a cluster's rank stopped
+    /// answering): the engine answers with what it has, says why, and ends ([`Site::end`]).
+    pub fn fault(&self) -> Option<String> {
+        match self {
+            Site::Threads => None,
+            #[cfg(feature = "cluster")]
+            Site::Cluster(cluster) => cluster.lock().unwrap_or_else(|e| e.into_inner()).fault().map(str::to_string),
+        }
+    }
+
+    /// Ends the engine after a fault: on a cluster, every rank of the job at once.
+    #[cfg_attr(not(feature = "cluster"), allow(unused_variables))]
+    pub fn end(&self, why: &str) {
+        match self {
+            Site::Threads => {}
+            #[cfg(feature = "cluster")]
+            Site::Cluster(cluster) => cluster.lock().unwrap_or_else(|e| e.into_inner()).end(why),
+        }
+    }
+
     /// The processors every parallel search uses here, when the site fixes them (the
     /// cluster: its ranks, as `mpirun -np` set them).
     pub fn fixed_processors(&self) -> Option<usize> {

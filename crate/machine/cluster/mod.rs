@@ -11,8 +11,9 @@
 //!    their node counts (NODES) now and then;
 //! 3. when processor 0 finishes, rank 0 sends FINISHED; the others finish their programs,
 //!    complete their sends, and answer DONE with their counters;
-//! 4. rank 0 returns once every DONE is in (or ends the job naming a rank that stays
-//!    silent: see [`DONE_TIMEOUT_MS`]).
+//! 4. rank 0 returns once every DONE is in. A rank still silent after
+//!    [`DONE_TIMEOUT_MS`] is a fault ([`Cluster::fault`]): rank 0 returns its result, and
+//!    the job is ended after its answer.
 //!
 //! Frames carry the search's number, so a message still in flight from an earlier
 //! search is dropped on arrival. A rank that dies ends the whole job: OpenMPI's runtime
@@ -25,7 +26,7 @@ mod transport;
 use super::{run_on_threads, Counters, Machine, Payload, Program, Remote};
 use crate::search::Control;
 use processor::{drive, MpiProcessor};
-use transport::{frame, FrameKind, Wire};
+use transport::{frame, Frame, FrameKind, Wire};
 
 /// How long rank 0 waits for a rank's DONE after FINISHED before it ends the job: a
 /// helper finishes within a step of hearing FINISHED, so silence this long means a rank
@@ -39,13 +40,26 @@ pub struct Cluster {
     search: u32,
     /// The task announced for the next run.
     task: Option<Vec<u8>>,
+    /// Why the machine cannot search again (a rank stopped answering).
+    fault: Option<String>,
 }
 
 impl Cluster {
     /// The machine of rank 0 of an initialised MPI world (None on another rank).
     pub fn new() -> Option<Cluster> {
         let wire = Wire::new();
-        (wire.rank() == 0).then(|| Cluster { ranks: wire.size(), search: 0, task: None })
+        (wire.rank() == 0).then(|| Cluster { ranks: wire.size(), search: 0, task: None, fault: None })
+    }
+
+    /// Why this machine cannot search any more, if it cannot: the caller answers with the
+    /// result it has and then ends the job ([`Cluster::end`]).
+    pub fn fault(&self) -> Option<&str> {
+        self.fault.as_deref()
+    }
+
+    /// Ends the whole job at once, every rank, with `message` on standard error.
+    pub fn end(&self, message: &str) -> ! {
+        Wire::new().abort(message)
     }
 
     /// Tells every other rank to end its process (after the last search).
@@ -73,6 +87,9 @@ impl Machine for Cluster {
     fn run<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters) {
         // Nothing announced: processor 0 searches alone (the serial search).
         let Some(task) = self.task.take() else { return run_on_threads(main, helpers, counters) };
+        if let Some(fault) = &self.fault {
+            self.end(fault);
+        }
         debug_assert!(helpers.is_empty(), "other ranks build their own programs");
         assert!(self.ranks <= counters.len(), "counters for {} processors, {} ranks", counters.len(), self.ranks);
         self.search = self.search.wrapping_add(1);
@@ -86,13 +103,17 @@ impl Machine for Cluster {
         for rank in 1..self.ranks {
             wire.send(rank, frame(FrameKind::Finished, self.search, &[]));
         }
-        collect_done(&mut wire, self.search, counters);
+        if let Err(fault) = collect_done(&mut wire, self.search, counters) {
+            wire.abandon();
+            self.fault = Some(fault);
+        }
     }
 }
 
 /// Waits for every other rank's DONE (their counters into `counters`), dropping late
-/// program messages, until rank 0's own sends have completed too.
-fn collect_done(wire: &mut Wire, search: u32, counters: &Counters) {
+/// program messages, until rank 0's own sends have completed too; or, for at most
+/// [`DONE_TIMEOUT_MS`], then says which ranks stay silent.
+fn collect_done(wire: &mut Wire, search: u32, counters: &Counters) -> Result<(), String> {
     let start = crate::clock::now_ms();
     let mut done = vec![false; wire.size()];
     done[0] = true;
@@ -115,11 +136,14 @@ fn collect_done(wire: &mut Wire, search: u32, counters: &Counters) {
         }
         wire.finish_sends();
         if done.iter().all(|&d| d) && !wire.sending() {
-            return;
+            return Ok(());
         }
         if crate::clock::now_ms() - start > DONE_TIMEOUT_MS {
-            let silent: Vec<String> = (0..done.len()).filter(|&r| !done[r]).map(|r| r.to_string()).collect();
-            wire.abort(&format!("rank {} did not finish its search within {} s of the end; ending the job", silent.join(", "), DONE_TIMEOUT_MS / 1000.0));
+            let mut silent: Vec<usize> = (0..done.len()).filter(|&r| !done[r]).chain(wire.sending_to()).collect();
+            silent.sort_unstable();
+            silent.dedup();
+            let ranks: Vec<String> = silent.iter().map(usize::to_string).collect();
+            return Err(format!("rank {} did not finish its search within {} s of the end", ranks.join(", "), DONE_TIMEOUT_MS / 1000.0));
         }
         std::thread::sleep(std::time::Duration::from_micros(100));
     }
@@ -137,6 +161,9 @@ pub enum Order {
 pub struct Rank {
     wire: Wire,
     search: u32,
+    /// Program messages of the next search that came before rank 0's START (another
+    /// rank may start, and send, first: MPI orders frames per sender only).
+    early: Vec<Frame>,
     /// Whether rank 0 has said FINISHED for the current search.
     finished: bool,
     counters: Counters,
@@ -150,10 +177,11 @@ impl Rank {
     pub fn new() -> Option<Rank> {
         let wire = Wire::new();
         let size = wire.size();
-        (wire.rank() != 0).then(|| Rank { wire, search: 0, finished: true, counters: Counters::new(size) })
+        (wire.rank() != 0).then(|| Rank { wire, search: 0, early: Vec::new(), finished: true, counters: Counters::new(size) })
     }
 
-    /// Waits for rank 0's next order, dropping what is left of earlier searches.
+    /// Waits for rank 0's next order, dropping what is left of the last search and
+    /// keeping what another rank already sent for the next one.
     pub fn next_order(&mut self) -> Order {
         loop {
             while let Some(frame) = self.wire.receive() {
@@ -161,9 +189,13 @@ impl Rank {
                     FrameKind::Start => {
                         (self.search, self.finished) = (frame.search, false);
                         self.counters.reset();
+                        let search = self.search;
+                        self.early.retain(|f| f.search == search);
                         return Order::Search(frame.body);
                     }
                     FrameKind::Quit => return Order::Quit,
+                    // Per sender, every frame of the last search comes before any of the next.
+                    FrameKind::Program if frame.search != self.search => self.early.push(frame),
                     FrameKind::Program | FrameKind::Finished | FrameKind::Done | FrameKind::Nodes => {}
                 }
             }
@@ -214,6 +246,9 @@ impl Remote for Rank {
             stop.stop();
         }
         let mut cpu = MpiProcessor::new(&mut self.wire, self.search, &self.counters, Some(stop));
+        for frame in self.early.drain(..) {
+            cpu.take(frame);
+        }
         drive(program, &mut cpu);
         self.finished |= cpu.finished();
     }

@@ -62,7 +62,8 @@ impl<'a, M: Payload> MpiProcessor<'a, M> {
         any
     }
 
-    fn take(&mut self, frame: Frame) {
+    /// Takes one frame that has arrived (see [`MpiProcessor::poll`]).
+    pub fn take(&mut self, frame: Frame) {
         if frame.search != self.search {
             return;
         }

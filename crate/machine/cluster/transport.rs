@@ -59,11 +59,18 @@ fn parse(from: usize, bytes: Vec<u8>) -> Result<Frame, WireError> {
     Ok(Frame { from, kind, search, body: bytes[5..].to_vec() })
 }
 
+/// A send MPI has not finished with.
+struct Sending {
+    request: Request<'static, [u8]>,
+    /// The buffer it reads: leaked in [`Wire::send`], freed once the request completes.
+    buffer: *mut [u8],
+    to: usize,
+}
+
 /// A rank's end of the wire: its sends in flight, and the world it talks to.
 pub(super) struct Wire {
     world: SimpleCommunicator,
-    /// Sends MPI has not finished with, and the buffers they read.
-    pending: Vec<(Request<'static, [u8]>, *mut [u8])>,
+    pending: Vec<Sending>,
 }
 
 impl Wire {
@@ -88,17 +95,17 @@ impl Wire {
         // SAFETY: `raw` stays valid until the request completes (see `finish_sends`), and
         // nothing writes it meanwhile.
         let request = self.world.process_at_rank(to as i32).immediate_send(StaticScope, unsafe { &*raw });
-        self.pending.push((request, raw));
+        self.pending.push(Sending { request, buffer: raw, to });
     }
 
     /// Frees the buffers of completed sends.
     pub fn finish_sends(&mut self) {
         let mut still = Vec::with_capacity(self.pending.len());
-        for (request, raw) in self.pending.drain(..) {
+        for Sending { request, buffer, to } in self.pending.drain(..) {
             match request.test() {
                 // SAFETY: MPI is done with the buffer, leaked in `send` and freed once here.
-                Ok(_) => drop(unsafe { Box::from_raw(raw) }),
-                Err(request) => still.push((request, raw)),
+                Ok(_) => drop(unsafe { Box::from_raw(buffer) }),
+                Err(request) => still.push(Sending { request, buffer, to }),
             }
         }
         self.pending = still;
@@ -107,6 +114,20 @@ impl Wire {
     /// Whether sends are still in flight.
     pub fn sending(&self) -> bool {
         !self.pending.is_empty()
+    }
+
+    /// The ranks that sends still in flight go to.
+    pub fn sending_to(&self) -> impl Iterator<Item = usize> + '_ {
+        self.pending.iter().map(|s| s.to)
+    }
+
+    /// Gives up the sends still in flight, to a rank that no longer answers: their
+    /// requests and buffers are left to MPI (a request may not be dropped unfinished),
+    /// which the job's end reclaims. Only for a job about to end.
+    pub fn abandon(&mut self) {
+        for sending in self.pending.drain(..) {
+            std::mem::forget(sending.request);
+        }
     }
 
     /// The next frame that has arrived, if any. A frame that does not parse is dropped
@@ -135,10 +156,10 @@ impl Wire {
 impl Drop for Wire {
     /// Waits for the sends still in flight: MPI must not be left reading freed buffers.
     fn drop(&mut self) {
-        for (request, raw) in self.pending.drain(..) {
+        for Sending { request, buffer, .. } in self.pending.drain(..) {
             request.wait();
             // SAFETY: as in `finish_sends`.
-            drop(unsafe { Box::from_raw(raw) });
+            drop(unsafe { Box::from_raw(buffer) });
         }
     }
 }
