@@ -5,7 +5,7 @@
 //! Layers point down only (`tests/layering.rs` checks it): `wasm` → `uci` → `stats` (the
 //! papers' measurements: runs of algorithms on machines) → `parallel` (the algorithms as
 //! processor programs) → `machine` (real threads, the simulator) → `search` →
-//! `chess`, `eval`, `net`, `tt`, `clock`.
+//! `chess`, `eval`, `net`, `tt`, `clock`, `random`.
 #![deny(missing_docs)]
 
 pub mod chess;
@@ -14,6 +14,7 @@ pub mod eval;
 pub mod machine;
 pub mod net;
 pub mod parallel;
+pub mod random;
 pub mod search;
 pub mod stats;
 pub mod tt;

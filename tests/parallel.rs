@@ -4,7 +4,8 @@ mod common;
 use meshmate::chess::{legal_moves, parse_epd_file, Board, Game};
 use meshmate::machine::{Counters, Threads};
 use meshmate::parallel::{search, Algorithm};
-use meshmate::search::{Control, Limits, NoReports, Noise, SearchOptions, SearchResult, SearchSettings, Searcher};
+use meshmate::random::Random;
+use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchResult, SearchSettings, Searcher};
 use meshmate::tt::{Placement, Tables, TranspositionTable};
 use std::sync::Arc;
 use std::time::Duration;
@@ -74,7 +75,7 @@ fn assert_like_serial<T: PartialEq + std::fmt::Debug>(
 }
 
 /// A uniform draw below `n` from the engine's own noise generator (seeded, so reproducible).
-fn below(rng: &mut Noise, n: u64) -> u64 {
+fn below(rng: &mut Random, n: u64) -> u64 {
     (rng.next_unit() * n as f64) as u64
 }
 
@@ -98,7 +99,7 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
     let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
     let counters = Counters::new(4);
     let mut searchers = Vec::new();
-    let mut rng = Noise::new(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Random::new(0x9e37_79b9_7f4a_7c15, 0);
     for (algorithm, round) in Algorithm::ALL.into_iter().flat_map(|a| (0..200).map(move |r| (a, r))) {
         let game = &games[below(&mut rng, games.len() as u64) as usize];
         let (board, history) = (game.board(), game.history());

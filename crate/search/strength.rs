@@ -57,21 +57,3 @@ impl Strength {
             .map(|(m, _)| m)
     }
 }
-
-/// A small xorshift generator for the noise (quality is irrelevant here).
-pub struct Noise(u64);
-
-impl Noise {
-    /// Seeds the generator; 0 is replaced by a fixed odd constant.
-    pub fn new(seed: u64) -> Noise {
-        Noise(seed | 1)
-    }
-
-    /// The next value, uniform in 0..1.
-    pub fn next_unit(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-}

@@ -11,7 +11,8 @@ use super::options::MAX_THREADS;
 use super::site::Site;
 use crate::machine::{Counters, Machine, ProcessorSnapshot, Threads};
 use crate::parallel::{self, Algorithm};
-use crate::search::{bench, Control, Info, Limits, Listener, Noise, RootMove, SearchSettings, Searcher, Strength};
+use crate::random::Random;
+use crate::search::{bench, Control, Info, Limits, Listener, RootMove, SearchSettings, Searcher, Strength};
 use crate::stats::{measure_speedup_on, SpeedupRow};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
@@ -226,7 +227,7 @@ impl Runner {
         }
         let best = match job.strength {
             Some(strength) => {
-                let mut noise = Noise::new(crate::clock::now_ms().to_bits() ^ result.nodes);
+                let mut noise = Random::new(crate::clock::now_ms().to_bits() ^ result.nodes, 0);
                 strength.choose(&result.lines, || noise.next_unit()).or(result.best)
             }
             None => result.best,

@@ -3,7 +3,7 @@
 //! CPU-availability experiments of PV-splitting). Everything is integer nanoseconds and
 //! a deterministic function of (processor, time), so runs repeat on every platform.
 
-use super::random::{mix, seeded};
+use crate::random::{mix, seeded};
 
 /// Keeps the jitter's draws apart from the background load's (moved by the run's seed).
 const JITTER_SALT: u64 = 0x6a09_e667_f3bc_c909;

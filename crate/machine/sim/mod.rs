@@ -25,7 +25,6 @@ mod error;
 mod links;
 mod measures;
 pub mod presets;
-mod random;
 mod run;
 mod table;
 mod trace;

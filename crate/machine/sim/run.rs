@@ -21,7 +21,7 @@
 use super::calendar::{Calendar, Due};
 use super::cpu::Cpus;
 use super::links::Links;
-use super::random::Random;
+use crate::random::Random;
 use super::table::{serving_ns, RemoteAccesses, TableMessage};
 use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE_GROWTH};
 use super::RunReport;
@@ -169,7 +169,7 @@ impl<M: Payload> Processor<M> for View<'_, M> {
     }
 
     fn random(&mut self) -> u64 {
-        self.random.next()
+        self.random.next_u64()
     }
 
     fn note(&mut self, note: Note) {

@@ -255,7 +255,7 @@ mod tests {
         let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
         let mut searchers: Vec<Searcher> = (0..4).map(|_| Searcher::new(tt.clone())).collect();
         let settings = SearchSettings::default();
-        let mut rng = crate::search::Noise::new(7);
+        let mut rng = crate::random::Random::new(7, 0);
         let horizon = Horizon { depth: 1, plies: MAX_PLY };
         for round in 0..80 {
             let board = parse_fen(fens[round % fens.len()]).unwrap();
