@@ -185,8 +185,12 @@ impl Searcher {
         f.remote -= 1;
         f.span.add_parallel(span);
         let score = -value;
-        if (r.reduced || !r.full) && score > r.test_alpha && score < f.beta {
-            // The test beat the alpha it was made with: search it again here.
+        // A reduced search that beats the alpha it was made with proves nothing, even
+        // above beta (the serial search re-searches it at full depth too); a zero-window
+        // test that beats it without reaching beta has no exact value.
+        let test_failed_high = !r.full && score > r.test_alpha && score < f.beta;
+        if (r.reduced && score > r.test_alpha) || test_failed_high {
+            // Search it again here.
             f.deferred[f.deferred_count] = r.mv;
             f.deferred_count += 1;
             return true;
@@ -364,5 +368,33 @@ mod tests {
         taker.start_subproblem(&problem);
         let taken: [[Option<Move>; 2]; HANDED_KILLER_PLIES] = taker.heuristics.killers_from(problem.ply);
         assert_eq!(taken, expected);
+    }
+
+    /// A move given away at reduced depth (a late move reduction) that comes back above
+    /// beta is searched again at full depth, as the serial search does, rather than
+    /// taken as a cutoff: a reduced search proves nothing.
+    #[test]
+    fn a_reduced_remote_child_failing_high_is_searched_again() {
+        let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
+        let board: Board = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".parse().unwrap();
+        let mut giver = Searcher::new(tt);
+        giver.start(&board, &[], -30_000, 30_000, 9, &[]);
+        let (frame, job) = 'found: loop {
+            assert!(matches!(giver.step(), Progress::Running), "the search ended before a reduced move was given away");
+            let candidates: Vec<SplitCandidate> = giver.split_candidates().filter(|c| c.kind != NodeKind::Pv && c.depth >= 4).collect();
+            for c in candidates {
+                let job = giver.remotes.len() as u32 + 100;
+                if giver.give_away(c.frame, 1, SplitWindow::Test, job).is_some() && giver.remotes.last().is_some_and(|r| r.reduced) {
+                    break 'found (c.frame, job);
+                }
+            }
+        };
+        let (serial, beta) = (giver.frames[frame].serial, giver.frames[frame].beta);
+        let mv = giver.remotes.iter().find(|r| r.job == job).unwrap().mv;
+        assert!(giver.deliver(job, -(beta + 50), &[], 1));
+        let f = &giver.frames[frame];
+        assert!(giver.top >= frame && f.serial == serial, "the node was cut by a reduced search");
+        assert!(f.deferred[..f.deferred_count].contains(&mv), "the move waits for its full-depth search");
+        assert!(giver.done.is_none());
     }
 }
