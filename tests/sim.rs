@@ -22,6 +22,7 @@ const LAB: Preset = Preset {
     step_ns: 10,
     send_overhead_ns: 100,
     hop_ns: 1_000,
+    line_ns: None,
     net: Kind::Full,
     load: None,
     jitter_permille: 0,
@@ -443,4 +444,31 @@ impl Program for WaitsForNothing {
 fn a_program_waiting_for_nothing_is_a_deadlock_not_a_hang() {
     let mut sim = Sim::new(LAB, Kind::Full, 1, 1).unwrap();
     sim.run(&mut WaitsForNothing, Vec::new(), &Counters::new(1));
+}
+
+/// Deep enough that helpers hand out parts of the subproblems they were given (nested
+/// split points), the work-splitting algorithms still return the serial minimax value in
+/// Pure mode: on a multicore, whose idle processors read the offer board, and on
+/// Zugzwang's Transputers, whose idle processors ask at random.
+#[test]
+fn work_splitting_is_exact_with_nested_split_points() {
+    let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+    let limits = Limits { depth: Some(5), ..Limits::default() };
+    let p = 8;
+    let counters = Counters::new(p);
+    for (i, board) in boards("bratko-kopec.epd", 2).iter().enumerate() {
+        let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+        let serial = search(&mut Threads, Algorithm::Serial, 1, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        for preset in [presets::MULTICORE, presets::T800] {
+            for algorithm in [Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::Dts] {
+                tt.clear();
+                let mut sim = Sim::new(preset, preset.net, p, 5).unwrap();
+                let result = search(&mut sim, algorithm, p, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+                let label = format!("position {i} {algorithm:?} on {}", preset.name);
+                assert_eq!(result.score, serial.score, "{label}");
+                let nested: u64 = counters.snapshot()[1..p].iter().map(|s| s.splits).sum();
+                assert!(nested > 0, "{label}: no helper split its subproblem again");
+            }
+        }
+    }
 }

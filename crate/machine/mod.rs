@@ -10,6 +10,7 @@
 pub mod cluster;
 mod counters;
 mod message;
+mod offers;
 pub mod sim;
 mod threads;
 pub mod wire;
@@ -141,6 +142,20 @@ pub trait Processor<M> {
     /// nodes (StarTech's C: the longest chain of nodes that depend on each other, see
     /// `search::Searcher::span_total`), on machines that record it; others ignore it.
     fn report_critical_path(&mut self, _nodes: u64) {}
+    /// Posts on the machine's offer board (shared memory every processor reads) the
+    /// remaining depth of the largest job this processor could hand out now (`None`:
+    /// nothing). Machines without shared memory have no board and ignore it.
+    fn post_offer(&mut self, _offer: Option<i32>) {}
+    /// Whether the machine has an offer board ([`Processor::best_offer`]).
+    fn has_offer_board(&self) -> bool {
+        false
+    }
+    /// Reads the offer board: the other processor offering the largest job, if any does
+    /// (always `None` without a board). Reading costs what reading that much shared
+    /// memory costs.
+    fn best_offer(&mut self) -> Option<usize> {
+        None
+    }
 }
 
 /// Sends `message` to every other processor.

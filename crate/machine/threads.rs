@@ -6,6 +6,7 @@
 //! mailbox with one load of a cache line nobody writes (a channel's receive costs several
 //! atomic operations: 3 % of a node when done at every one).
 
+use super::offers::OfferBoard;
 use super::{Activity, Counters, Machine, Note, Payload, Processor, Program};
 use crate::clock::now_ms;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -73,6 +74,7 @@ struct ThreadProcessor<'a, M> {
     held: Option<Envelope<M>>,
     random_state: u64,
     counters: &'a Counters,
+    offers: &'a OfferBoard,
 }
 
 impl<M: Payload> Processor<M> for ThreadProcessor<'_, M> {
@@ -119,6 +121,18 @@ impl<M: Payload> Processor<M> for ThreadProcessor<'_, M> {
     fn note(&mut self, note: Note) {
         self.counters.note(self.id, note);
     }
+
+    fn post_offer(&mut self, offer: Option<i32>) {
+        self.offers.post(self.id, offer);
+    }
+
+    fn has_offer_board(&self) -> bool {
+        true
+    }
+
+    fn best_offer(&mut self) -> Option<usize> {
+        self.offers.best_other(self.id)
+    }
 }
 
 impl<M> ThreadProcessor<'_, M> {
@@ -160,10 +174,11 @@ pub fn run_on_threads<M: Payload>(main: &mut dyn Program<Message = M>, helpers: 
     assert!(count <= counters.len(), "counters for {} processors, {count} asked for", counters.len());
     let (mailboxes, inboxes): (Vec<_>, Vec<_>) = (0..count).map(|_| channel()).unzip();
     let unread: Vec<Unread> = (0..count).map(|_| Unread::default()).collect();
+    let offers = OfferBoard::new(count);
     let processors: Vec<ThreadProcessor<'_, M>> = inboxes
         .into_iter()
         .enumerate()
-        .map(|(id, inbox)| ThreadProcessor { id, mailboxes: &mailboxes, unread: &unread, inbox, held: None, random_state: 0x9E37_79B9_7F4A_7C15 ^ (id as u64 + 1), counters })
+        .map(|(id, inbox)| ThreadProcessor { id, mailboxes: &mailboxes, unread: &unread, inbox, held: None, random_state: 0x9E37_79B9_7F4A_7C15 ^ (id as u64 + 1), counters, offers: &offers })
         .collect();
     let finish_times = spawn_all(main, helpers, processors);
     let end = now_ms();

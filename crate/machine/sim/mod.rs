@@ -205,6 +205,7 @@ impl Machine for Sim {
             links: &mut self.links,
             send_overhead_ns: self.preset.send_overhead_ns,
             hop_ns: self.preset.hop_ns,
+            line_ns: self.preset.line_ns,
             seed: self.seed,
         };
         let report = Run::new(hardware, programs, counters, self.trace.as_mut()).run();

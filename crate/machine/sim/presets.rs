@@ -26,6 +26,10 @@ pub struct Preset {
     pub send_overhead_ns: u64,
     /// Time a message takes over one link, which it holds meanwhile.
     pub hop_ns: u64,
+    /// Cost of moving one cache line between processors, on machines whose processors
+    /// share one memory (`None`: message passing only). Work-splitting programs read and
+    /// write their offer board at this price (`crate::machine::Processor::best_offer`).
+    pub line_ns: Option<u64>,
     /// The network it had (the command line may choose another).
     pub net: Kind,
     /// A background load varying over time, if the machine was shared.
@@ -59,6 +63,7 @@ pub const T800: Preset = Preset {
     step_ns: 10_000,
     send_overhead_ns: 30_000,
     hop_ns: 100_000,
+    line_ns: None,
     net: Kind::DeBruijn,
     load: None,
     jitter_permille: JITTER,
@@ -80,6 +85,7 @@ pub const CM5: Preset = Preset {
     step_ns: 1_000,
     send_overhead_ns: 1_600,
     hop_ns: 500,
+    line_ns: None,
     net: Kind::FatTree,
     load: None,
     jitter_permille: JITTER,
@@ -93,6 +99,8 @@ pub const CM5: Preset = Preset {
 /// - Send overhead 1 µs: an estimate for a lock and a few shared-memory writes, which is
 ///   all DTS's "messages" are.
 /// - Hop 0: shared memory has no wire; the bus stands for it.
+/// - Cache line 250 ns: an estimate, one shared-memory access, a fraction of the
+///   microsecond a lock and a few writes take (the send overhead above).
 pub const C916: Preset = Preset {
     name: "c916",
     title: "Cray C916, 16 CPUs on shared memory, 1994 (Cray Blitz, DTS)",
@@ -100,6 +108,7 @@ pub const C916: Preset = Preset {
     step_ns: 100,
     send_overhead_ns: 1_000,
     hop_ns: 0,
+    line_ns: Some(250),
     net: Kind::Bus,
     load: None,
     jitter_permille: JITTER,
@@ -120,6 +129,7 @@ pub const P3_ETHERNET: Preset = Preset {
     step_ns: 200,
     send_overhead_ns: 25_000,
     hop_ns: 60_000,
+    line_ns: None,
     net: Kind::Full,
     load: None,
     jitter_permille: JITTER,
@@ -140,6 +150,7 @@ pub const LAN: Preset = Preset {
     step_ns: 1_000,
     send_overhead_ns: 200_000,
     hop_ns: 500_000,
+    line_ns: None,
     net: Kind::Bus,
     load: Some(Load { period_ns: 50_000_000, min_permille: 300, max_permille: 1000 }),
     jitter_permille: JITTER,
@@ -151,6 +162,8 @@ pub const LAN: Preset = Preset {
 ///   engine's own `bench` on a current x86 core.
 /// - Send overhead 100 ns and hop 50 ns: a message is a few cache lines moved between
 ///   cores (estimates from typical core-to-core latencies of 50–100 ns).
+/// - Cache line 100 ns: one line moved from another core's cache, the upper end of the
+///   same core-to-core latencies.
 pub const MULTICORE: Preset = Preset {
     name: "multicore",
     title: "Modern multicore on shared memory",
@@ -158,6 +171,7 @@ pub const MULTICORE: Preset = Preset {
     step_ns: 20,
     send_overhead_ns: 100,
     hop_ns: 50,
+    line_ns: Some(100),
     net: Kind::Bus,
     load: None,
     jitter_permille: JITTER,
@@ -172,6 +186,7 @@ pub const IDEAL: Preset = Preset {
     step_ns: 1,
     send_overhead_ns: 0,
     hop_ns: 0,
+    line_ns: None,
     net: Kind::Full,
     load: None,
     jitter_permille: 0,

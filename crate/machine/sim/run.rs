@@ -25,6 +25,7 @@ use crate::random::Random;
 use super::table::{serving_ns, RemoteAccesses, TableMessage};
 use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE_GROWTH};
 use super::RunReport;
+use crate::machine::offers::OfferBoard;
 use crate::machine::{Activity, Counters, MessageKind, Note, Payload, Processor, Program};
 use crate::search::TreeEvent;
 use crate::tt::Access;
@@ -38,6 +39,9 @@ pub(super) struct Hardware<'h> {
     pub(super) links: &'h mut Links,
     pub(super) send_overhead_ns: u64,
     pub(super) hop_ns: u64,
+    /// Cost of moving one cache line between processors, if they share memory (the
+    /// offer board is read and written at this price); `None`: no shared memory.
+    pub(super) line_ns: Option<u64>,
     pub(super) seed: u64,
 }
 
@@ -125,6 +129,8 @@ pub(super) struct Run<'r, 'h, M> {
     main_end: u64,
     /// The critical path processor 0 reported (in nodes), if its algorithm measures one.
     critical_path_nodes: Option<u64>,
+    /// The offer board, on a machine with shared memory.
+    offers: Option<OfferBoard>,
 }
 
 /// A program's view of its simulated processor during one step.
@@ -144,6 +150,9 @@ struct View<'v, M> {
     /// Messages it took from its mailbox in this step.
     received: usize,
     critical_path_nodes: &'v mut Option<u64>,
+    offers: Option<&'v OfferBoard>,
+    /// Cache lines of shared memory the step moved (offer board reads and writes).
+    shared_lines: u64,
 }
 
 impl<M: Payload> Processor<M> for View<'_, M> {
@@ -194,6 +203,22 @@ impl<M: Payload> Processor<M> for View<'_, M> {
             *self.critical_path_nodes = Some(nodes);
         }
     }
+
+    fn post_offer(&mut self, offer: Option<i32>) {
+        if let Some(board) = self.offers {
+            self.shared_lines += u64::from(board.post(self.id, offer));
+        }
+    }
+
+    fn has_offer_board(&self) -> bool {
+        self.offers.is_some()
+    }
+
+    fn best_offer(&mut self) -> Option<usize> {
+        let board = self.offers?;
+        self.shared_lines += board.lines();
+        board.best_other(self.id)
+    }
 }
 
 impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
@@ -218,7 +243,6 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             .collect();
         hardware.links.reset();
         Run {
-            hardware,
             programs,
             counters,
             trace,
@@ -235,6 +259,8 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             main_finished: false,
             main_end: 0,
             critical_path_nodes: None,
+            offers: hardware.line_ns.map(|_| OfferBoard::new(count)),
+            hardware,
         }
     }
 
@@ -325,15 +351,18 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             busy_ns: proc.busy_ns,
             received: 0,
             critical_path_nodes: &mut self.critical_path_nodes,
+            offers: self.offers.as_ref(),
+            shared_lines: 0,
         };
         let program = &mut self.programs[id];
         let activity = program.step(&mut view);
         let received = view.received;
+        let shared_ns = view.shared_lines * self.hardware.line_ns.unwrap_or(0);
         let nodes = program.nodes();
         let visited = nodes.saturating_sub(proc.nodes);
         proc.nodes = nodes;
         self.counters.set_nodes(id, nodes);
-        let compute = self.hardware.cpus.cost(id, time, visited);
+        let compute = self.hardware.cpus.cost(id, time, visited) + shared_ns;
         let overhead = self.hardware.send_overhead_ns;
         // Table messages it served for others while busy delay this step; its own table
         // requests leave first, so that the node's work overlaps their round trips.
