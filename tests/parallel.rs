@@ -123,12 +123,12 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
     }
 }
 
-/// ABDADA's and DTS's processors walk one tree in one memory and train one history
-/// table, processor 0's; a helper gets a table of its own back for the next search of
-/// another algorithm, so Lazy SMP's helpers keep ordering moves their own way, and keeps
-/// its own when the processors do not share one table.
+/// In one memory, the processors of ABDADA and of the work-splitting algorithms walk one
+/// tree and train one history table, processor 0's; a helper gets a table of its own back
+/// for the next search of Lazy SMP, whose helpers keep ordering moves their own way, and
+/// keeps its own when the processors do not share one table.
 #[test]
-fn abdada_and_dts_share_processor_0s_history_for_their_search_only() {
+fn one_tree_in_one_memory_shares_processor_0s_history_for_that_search_only() {
     let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
     let counters = Counters::new(3);
     let mut searchers = Vec::new();
@@ -141,10 +141,10 @@ fn abdada_and_dts_share_processor_0s_history_for_their_search_only() {
     let own_history = |searchers: &Vec<Searcher>| !searchers[1].shares_history_with(&searchers[0]) && !searchers[2].shares_history_with(&searchers[0]) && !searchers[2].shares_history_with(&searchers[1]);
     run(Algorithm::LazySmp, shared(), &mut searchers);
     assert!(own_history(&searchers));
-    for sharing in [Algorithm::Abdada, Algorithm::Dts] {
+    for sharing in [Algorithm::Abdada, Algorithm::Dts, Algorithm::Ybwc, Algorithm::Jamboree] {
         run(sharing, shared(), &mut searchers);
         assert!(searchers[1].shares_history_with(&searchers[0]) && searchers[2].shares_history_with(&searchers[0]), "{sharing:?}");
-        for other in [Algorithm::LazySmp, Algorithm::Jamboree, Algorithm::Ybwc] {
+        for other in [Algorithm::LazySmp] {
             run(sharing, shared(), &mut searchers);
             run(other, shared(), &mut searchers);
             assert!(own_history(&searchers), "{other:?} after {sharing:?}");

@@ -17,8 +17,11 @@ pub(super) enum Message {
     /// "I have nothing to give."
     NoWork,
     /// The value of subproblem `job` (from its side to move) and its principal variation;
-    /// `span`: the critical path of its search, in nodes.
-    Result { job: u32, value: i32, pv: Vec<Move>, span: u64 },
+    /// `span`: the critical path of its search, in nodes. `wants_work`: the sender has
+    /// nothing else to do, so the result is also a work request (answered with WORK from
+    /// the same split point while it has moves, as helpers stay at a split point in
+    /// Crafty and Stockfish, or NO-WORK).
+    Result { job: u32, value: i32, pv: Vec<Move>, span: u64, wants_work: bool },
     /// The window of subproblem `job` narrowed.
     NewBound { job: u32, alpha: i32, beta: i32 },
     /// Subproblem `job` is no longer needed.

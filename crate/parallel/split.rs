@@ -164,6 +164,8 @@ pub(super) struct SplitProgram<'a, L: Listener> {
     /// This processor's measured speed (only when the policy weighs speeds).
     speed: Speedometer,
     until_serve: u32,
+    /// Steps until the next post on the offer board.
+    until_post: u32,
     until_root_check: u32,
 }
 
@@ -188,7 +190,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let (root, contexts, spares, seeking) = (None, Vec::with_capacity(MAX_CONTEXTS), Vec::new(), Seeking::Not);
         let until_root_check = ROOT_CHECK_INTERVAL;
         let (held_requests, speed) = (Vec::new(), Speedometer::default());
-        SplitProgram { tt, policy, options, root, contexts, own, spares, tree_plies, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, speed, until_serve: SERVE_INTERVAL, until_root_check }
+        SplitProgram { tt, policy, options, root, contexts, own, spares, tree_plies, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, speed, until_serve: SERVE_INTERVAL, until_post: 0, until_root_check }
     }
 
     /// The best split point over this processor's searches for a requester of speed
@@ -200,6 +202,16 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
             return work_by_speed::choose(candidates, asker, own);
         }
         candidates.map(|(m, i, cand)| (m, i, cand.frame)).max_by_key(|&(m, i, frame)| (m, std::cmp::Reverse((i, frame))))
+    }
+
+    /// Posts on the machine's offer board the remaining depth of the split point a
+    /// requester would get here now.
+    fn post_offer(&mut self, cpu: &mut dyn Processor<Message>) {
+        if !cpu.has_offer_board() {
+            return;
+        }
+        let offer = self.best_split(None).map(|(_, i, frame)| self.contexts[i].searcher.frame_depth(frame));
+        cpu.post_offer(offer);
     }
 
     /// Measures this processor's speed (on machines with a busy clock, when the policy
@@ -219,29 +231,21 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
 
     fn handle(&mut self, from: usize, message: Message, cpu: &mut dyn Processor<Message>) {
         match message {
-            Message::WorkRequest { rate } => {
-                // A busy processor with nothing to give now keeps the request and answers
-                // it as soon as a split point appears, rather than NO-WORK at once, which
-                // only makes the asker ask again.
-                if !self.give_work(from, rate, cpu) {
-                    if self.contexts.iter().any(|c| !c.waiting) {
-                        self.held_requests.push((from, rate));
-                    } else {
-                        cpu.send(from, Message::NoWork);
-                    }
-                }
-            }
+            Message::WorkRequest { rate } => self.answer_work_request(from, rate, cpu),
             Message::Work { job, problem } => {
                 self.seeking = Seeking::Not;
                 self.start_job(from, job, &problem);
             }
             Message::NoWork => self.seeking = Seeking::Not,
-            Message::Result { job, value, pv, span } => {
+            Message::Result { job, value, pv, span, wants_work } => {
                 for c in self.contexts.iter_mut() {
                     if c.searcher.deliver(job, value, &pv, span) {
                         c.waiting = false;
                         break;
                     }
+                }
+                if wants_work {
+                    self.answer_work_request(from, None, cpu);
                 }
             }
             Message::NewBound { job, alpha, beta } => {
@@ -263,6 +267,19 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         }
     }
 
+    /// Answers a work request: with work, or later once a split point appears while this
+    /// processor is still working (NO-WORK at once would only make the asker ask again),
+    /// or NO-WORK.
+    fn answer_work_request(&mut self, from: usize, rate: Option<u32>, cpu: &mut dyn Processor<Message>) {
+        if !self.give_work(from, rate, cpu) {
+            if self.contexts.iter().any(|c| !c.waiting) {
+                self.held_requests.push((from, rate));
+            } else {
+                cpu.send(from, Message::NoWork);
+            }
+        }
+    }
+
     /// Gives `to` (of speed `rate`, if told) a subproblem from the best split point for
     /// it, if there is one.
     fn give_work(&mut self, to: usize, rate: Option<u32>, cpu: &mut dyn Processor<Message>) -> bool {
@@ -275,6 +292,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         self.next_job = self.next_job.wrapping_add(1);
         cpu.note(Note::Split);
         cpu.send(to, Message::Work { job, problem: Box::new(problem) });
+        self.until_post = 0;
         true
     }
 
@@ -313,6 +331,11 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
             None => Slot::Spare(self.spares.pop().unwrap_or_else(|| {
                 let mut spare = Box::new(Searcher::new(self.tt.clone()));
                 spare.set_tree_plies(self.tree_plies);
+                // It orders moves with what this processor's searches have learned (its
+                // history, shared with everyone's when the algorithm shares it), not blind.
+                if let Some(mine) = self.contexts.first() {
+                    spare.share_history_of(&mine.searcher);
+                }
                 spare
             })),
         };
@@ -388,11 +411,18 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
             Progress::Done(value) => {
                 let job = context.job.as_ref().expect("only processor 0's root search has no job");
                 let pv = context.searcher.pv().iter().map_while(|m| *m).collect();
-                cpu.send(job.owner, Message::Result { job: job.id, value, pv, span: context.searcher.root_span() });
+                let (owner, id, span) = (job.owner, job.id, context.searcher.root_span());
                 let small = context.searcher.nodes() - job.nodes_at_start < SMALL_JOB_NODES;
                 self.thrashing = if small { (self.thrashing + 1).min(MAX_THRASHING) } else { 0 };
                 let context = self.close_context(i);
                 self.recycle(context, cpu);
+                // With nothing else to do, stay at the owner's split points: the result
+                // asks for the next move there, saving a search for work.
+                let wants_work = matches!(self.seeking, Seeking::Not) && self.contexts.iter().all(|c| c.waiting) && self.contexts.len() < MAX_CONTEXTS;
+                if wants_work {
+                    self.seeking = Seeking::Asked;
+                }
+                cpu.send(owner, Message::Result { job: id, value, pv, span, wants_work });
                 Stepped::Ended
             }
         }
@@ -419,8 +449,14 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         }
         // After a HELP round without an offer, ask single processors until work comes:
         // rebroadcasting at once would flood the machine with HELP and offers.
+        // On a machine with shared memory, the offer board shows where work is.
+        if let Some(to) = self.own_helper(cpu).or_else(|| cpu.best_offer()) {
+            cpu.send(to, Message::WorkRequest { rate: None });
+            self.seeking = Seeking::Asked;
+            return;
+        }
         self.seeking = match self.policy.seek {
-            Seek::Broadcast if !self.help_unanswered => {
+            Seek::Broadcast if !self.help_unanswered && !cpu.has_offer_board() => {
                 broadcast(cpu, Message::Help);
                 Seeking::Collecting { replies: 0, best: None }
             }
@@ -431,6 +467,22 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 Seeking::Asked
             }
         };
+    }
+
+    fn own_helper_count(&self) -> usize {
+        self.contexts.iter().map(|c| c.searcher.helpers().count()).sum()
+    }
+
+    /// A processor searching a child this one gave away, chosen at random: a processor
+    /// whose searches wait helps its own helpers first (Crafty's and Stockfish's helpful
+    /// master), as their work is part of its own subtrees and brings its values back sooner.
+    fn own_helper(&self, cpu: &mut dyn Processor<Message>) -> Option<usize> {
+        let count = self.own_helper_count();
+        if count == 0 {
+            return None;
+        }
+        let k = (cpu.random() % count as u64) as usize;
+        self.contexts.iter().flat_map(|c| c.searcher.helpers()).nth(k)
     }
 
     /// Passes on the table accesses of every searcher (results taken in, cuts, the step).
@@ -525,6 +577,11 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         }
         self.serve_held_requests(cpu);
         self.pass_accesses(cpu);
+        if self.until_post == 0 || (!worked && self.contexts.iter().all(|c| c.waiting)) {
+            self.until_post = SERVE_INTERVAL;
+            self.post_offer(cpu);
+        }
+        self.until_post -= 1;
         // Every search waits (or there is none): ask for work now rather than after a nap.
         if !worked && self.contexts.iter().all(|c| c.waiting) {
             self.seek(cpu);

@@ -17,4 +17,4 @@ fn merit(c: &SplitCandidate) -> Option<i32> {
 }
 
 /// Zugzwang's choices.
-pub(super) const POLICY: Policy = Policy { window: SplitWindow::Full, seek: Seek::AskRandom, merit, tests_first: false };
+pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::AskRandom, merit, tests_first: false };

@@ -237,6 +237,16 @@ impl Searcher {
         }
     }
 
+    /// Remaining depth of frame `frame` (a split candidate's, say).
+    pub fn frame_depth(&self, frame: usize) -> i32 {
+        self.frames[frame].depth
+    }
+
+    /// The processors searching children this searcher gave away (one entry per child).
+    pub fn helpers(&self) -> impl Iterator<Item = usize> + '_ {
+        self.remotes.iter().map(|r| r.processor)
+    }
+
     /// Messages to send for this searcher (taken: the caller sends them).
     pub fn take_notices(&mut self) -> std::vec::Drain<'_, Notice> {
         self.notices.drain(..)
@@ -337,6 +347,7 @@ fn can_split(f: &Frame) -> bool {
         && f.moves.remaining() > 0
         && f.alpha < f.beta
         && f.remote + f.deferred_count < MAX_DEFERRED
+
 }
 
 #[cfg(test)]
