@@ -150,10 +150,10 @@ pub trait Processor<M> {
     fn has_offer_board(&self) -> bool {
         false
     }
-    /// Reads the offer board: the other processor offering the largest job, if any does
-    /// (always `None` without a board). Reading costs what reading that much shared
-    /// memory costs.
-    fn best_offer(&mut self) -> Option<usize> {
+    /// Reads the offer board: the other processor offering the largest job and its offer,
+    /// if any does (always `None` without a board). Reading costs what reading that much
+    /// shared memory costs.
+    fn best_offer(&mut self) -> Option<(usize, i32)> {
         None
     }
 }

@@ -39,10 +39,10 @@ impl OfferBoard {
     }
 
     /// The processor other than `id` with the largest offer (the lowest numbered among
-    /// equals), if anyone offers anything.
-    pub(crate) fn best_other(&self, id: usize) -> Option<usize> {
+    /// equals) and its offer, if anyone offers anything.
+    pub(crate) fn best_other(&self, id: usize) -> Option<(usize, i32)> {
         let offers = self.slots.iter().map(|s| s.load(Relaxed)).enumerate().filter(|&(p, v)| p != id && v != NOTHING);
-        offers.max_by_key(|&(p, v)| (v, std::cmp::Reverse(p))).map(|(p, _)| p)
+        offers.max_by_key(|&(p, v)| (v, std::cmp::Reverse(p)))
     }
 
     /// Cache lines a reader of the whole board reads.
@@ -63,10 +63,10 @@ mod tests {
         assert!(!board.post(3, Some(5)), "posting the same offer again changes nothing");
         assert!(board.post(7, Some(9)));
         assert!(board.post(9, Some(9)));
-        assert_eq!(board.best_other(0), Some(7));
-        assert_eq!(board.best_other(7), Some(9));
+        assert_eq!(board.best_other(0), Some((7, 9)));
+        assert_eq!(board.best_other(7), Some((9, 9)));
         assert!(board.post(7, None));
-        assert_eq!(board.best_other(9), Some(3));
+        assert_eq!(board.best_other(9), Some((3, 5)));
         assert_eq!(board.lines(), 3);
     }
 }

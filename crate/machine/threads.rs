@@ -130,7 +130,7 @@ impl<M: Payload> Processor<M> for ThreadProcessor<'_, M> {
         true
     }
 
-    fn best_offer(&mut self) -> Option<usize> {
+    fn best_offer(&mut self) -> Option<(usize, i32)> {
         self.offers.best_other(self.id)
     }
 }

@@ -9,9 +9,13 @@
 //! Moves given away are searched with the zero window of principal variation search, as
 //! Cray Blitz's own search did; a test that fails high is searched again by the owner.
 //!
-//! Departure from Cray Blitz: split points live on the owner's stack, so a split point is
-//! finished by its owner, not by whichever processor ends last; the owner is never idle
-//! meanwhile, though: it helps elsewhere until the values are back (see `split`).
+//! Departures from Cray Blitz (docs/work-splitting.md): split points live on the owner's
+//! stack, so a split point is finished by its owner, not by whichever processor ends
+//! last; the owner is never idle meanwhile, though: it helps its own helpers first, then
+//! anyone (see `split`). On a machine with shared memory, busy processors keep their best
+//! split point posted on the offer board and an idle one reads it instead of broadcasting
+//! HELP and collecting answers (the board is Cray Blitz's shared tree state, kept current
+//! rather than dumped on request); HELP remains on message-passing machines.
 //!
 //! Shared state: the table and, with one global table, the history: the processors walk
 //! one tree in the Cray's shared memory, so a cutoff one finds orders the others' moves

@@ -3,8 +3,12 @@
 //! serially, after the node's tests are all back; a child that cuts aborts its brothers
 //! (abort-and-return). Idle processors steal posted tests at random, nearest the root first.
 //!
-//! Shared state: only the table; killers and history per processor (a subproblem carries
-//! its giver's killers for its first plies).
+//! Departures from StarTech (docs/work-splitting.md): a failed test waits for all the
+//! node's tests rather than only the earlier ones; no deferred reads and no serialization
+//! heuristic at type-2 nodes; on a machine with shared memory idle processors read the
+//! offer board rather than stealing at random, and a processor that returns a test's
+//! value takes the next test of the same node; in one memory the processors share one
+//! history table. A subproblem carries its giver's killers for its first plies.
 
 use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};
 use crate::search::{SplitCandidate, SplitWindow};

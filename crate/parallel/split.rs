@@ -449,8 +449,14 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         }
         // After a HELP round without an offer, ask single processors until work comes:
         // rebroadcasting at once would flood the machine with HELP and offers.
-        // On a machine with shared memory, the offer board shows where work is.
-        if let Some(to) = self.own_helper(cpu).or_else(|| cpu.best_offer()) {
+        // On a machine with shared memory, the offer board shows where work is; DTS's
+        // thrashing counter raises the depth an offer needs, as it does for HELP's answers.
+        let needed = if self.policy.seek == Seek::Broadcast { MIN_SPLIT_DEPTH + self.thrashing / 2 } else { MIN_SPLIT_DEPTH };
+        let target = match self.own_helper(cpu) {
+            Some(helper) => Some(helper),
+            None => cpu.best_offer().filter(|&(_, depth)| depth >= needed).map(|(to, _)| to),
+        };
+        if let Some(to) = target {
             cpu.send(to, Message::WorkRequest { rate: None });
             self.seeking = Seeking::Asked;
             return;

@@ -1,11 +1,18 @@
 //! Young Brothers Wait (Feldmann, Monien and Mysliwietz: Zugzwang). Every processor is
 //! equal: an idle one asks a processor chosen at random for work; the owner gives away
-//! the highest unsearched young brother whose eldest brother is done, searched with the
-//! node's window; NEWBOUND and CUTOFF follow the subproblem to its helpers and theirs;
-//! the owner takes the values back and re-searches on fail high itself.
+//! the highest unsearched young brother whose eldest brother is done; NEWBOUND and CUTOFF
+//! follow the subproblem to its helpers and theirs; the owner takes the values back and
+//! re-searches on fail high itself.
 //!
-//! Shared state: only the table. Killers and history stay per processor: they describe
-//! one processor's walk of the tree, and Zugzwang's processors kept them locally too.
+//! Departures from Zugzwang (docs/work-splitting.md says why and what each is worth):
+//! - young brothers of a principal-variation node are searched with the zero window of
+//!   principal variation search, as our serial search does, and searched again by the
+//!   owner when they fail high (Zugzwang's plain alpha-beta gave them the node's window);
+//! - on a machine with shared memory an idle processor reads the offer board rather than
+//!   asking at random, and a helper that returns a value asks for the next brother at the
+//!   same node (`split`); on message-passing machines it asks at random, as Zugzwang did;
+//! - in one memory the processors share one history table (`crate::parallel`).
+//!
 //! A subproblem carries its giver's killers for its first plies (see `crate::parallel`).
 
 use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};

@@ -214,7 +214,7 @@ impl<M: Payload> Processor<M> for View<'_, M> {
         self.offers.is_some()
     }
 
-    fn best_offer(&mut self) -> Option<usize> {
+    fn best_offer(&mut self) -> Option<(usize, i32)> {
         let board = self.offers?;
         self.shared_lines += board.lines();
         board.best_other(self.id)
