@@ -100,12 +100,13 @@ pub(super) fn encode_message(m: &Message, out: &mut Vec<u8>) {
             encode_subproblem(problem, &mut w);
         }
         Message::NoWork => w.u8(2),
-        Message::Result { job, value, pv, span } => {
+        Message::Result { job, value, pv, span, wants_work } => {
             w.u8(3);
             w.u32(*job);
             w.i32(*value);
             w.mvs(pv);
             w.u64(*span);
+            w.bool(*wants_work);
         }
         Message::NewBound { job, alpha, beta } => {
             w.u8(4);
@@ -135,7 +136,7 @@ pub(super) fn decode_message(bytes: &[u8]) -> Result<Message, WireError> {
         }
         1 => Message::Work { job: r.u32()?, problem: Box::new(decode_subproblem(&mut r)?) },
         2 => Message::NoWork,
-        3 => Message::Result { job: r.u32()?, value: r.i32()?, pv: r.mvs()?, span: r.u64()? },
+        3 => Message::Result { job: r.u32()?, value: r.i32()?, pv: r.mvs()?, span: r.u64()?, wants_work: r.bool()? },
         4 => Message::NewBound { job: r.u32()?, alpha: r.i32()?, beta: r.i32()? },
         5 => Message::Cutoff { job: r.u32()? },
         6 => Message::Help,
@@ -274,7 +275,7 @@ mod tests {
             Message::WorkRequest { rate: Some(812) },
             Message::Work { job: 9, problem: Box::new(problem) },
             Message::NoWork,
-            Message::Result { job: 3, value: -29_990, pv: vec![mv("e2a6"), mv("b4c3")], span: 1 << 40 },
+            Message::Result { job: 3, value: -29_990, pv: vec![mv("e2a6"), mv("b4c3")], span: 1 << 40, wants_work: true },
             Message::NewBound { job: 4, alpha: -5, beta: 6 },
             Message::Cutoff { job: u32::MAX },
             Message::Help,
