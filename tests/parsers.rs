@@ -5,6 +5,9 @@
 //!
 //! `./build.sh test` runs 256 cases per property (a few seconds). For a long run:
 //! `PROPTEST_CASES=1000000 cargo test --release --test parsers` (about an hour here).
+//! Native only: proptest is a native dev-dependency (the wasm test build compiles every
+//! test target, this one to nothing).
+#![cfg(not(target_arch = "wasm32"))]
 
 use meshmate::chess::{format_san, legal_moves, parse_epd, parse_epd_file, parse_fen, parse_san, parse_uci, Board, Game, START_FEN};
 use meshmate::uci::{parse, Engine, Host};
