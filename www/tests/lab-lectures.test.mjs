@@ -62,7 +62,7 @@ async function checkStop(page, snap, spec) {
   }
   // Every number in the text (moves in «…» aside) is one of the facts, written as they are.
   const named = new Set(Object.values(facts).map(String));
-  const numbers = lecture.text.replace(/«[^»]*»/g, '').match(/\d+(?:\.\d+)?/g) ?? [];
+  const numbers = lecture.text.replace(/«[^»]*»/g, '').match(/-?\d+(?:\.\d+)?/g) ?? [];
   assert.ok(numbers.length >= 3, lecture.text);
   for (const number of numbers) assert.ok(named.has(number), `${number} in "${lecture.text}" is none of the run's counters ${JSON.stringify(facts)}`);
 }

@@ -74,7 +74,7 @@ describe('Lab', () => {
   test('tree view after ybwc on 16: SAN labels and node types, a split point and a cutoff; hover shows a path, click puts the node on the board', { timeout: 240000 }, async (t) => {
     const { page, errors } = await openLab(t);
     await runAndWatch(page, { algorithm: 'ybwc', net: 'debruijn', processors: 16, preset: 't800', search: 'modern', position: 'BK.01', depth: 5 });
-    const tree = await treeUntil(page, 'tree.iteration >= 3 && tree.owners >= 4 && tree.drawn.marks.split > 0 && tree.drawn.marks.cut > 0 && tree.received > 0 && tree.nodes > 20');
+    const tree = await treeUntil(page, 'tree.iteration >= 3 && tree.owners >= 4 && tree.drawn.marks.split > 0 && tree.drawn.marks.cut > 0 && tree.received > 0 && tree.nodes > 20 && tree.drawn.labels.length > 3');
     assert.ok(tree.types.pv > 0 && tree.types.cut > 0, JSON.stringify(tree.types));
     assert.ok(tree.splitPoints >= tree.drawn.marks.split && tree.cuts >= tree.drawn.marks.cut, JSON.stringify(tree));
     // The first ply's labels are legal moves of BK.01 in SAN (chess.js in Node checks them).

@@ -104,16 +104,18 @@ export const LECTURES = [
     stops: [
       {
         on: 'send',
-        kind: 'help',
-        title: 'HELP',
-        text: (f) => `At ${f.t} ms P${f.p} has no work of its own and broadcasts the first HELP on the shared bus; busy processors answer with their tree state. ${sofar(f)} (A processor sending HELP counts as busy.)`,
+        kind: 'work-request',
+        title: 'Reading the split points',
+        text: (f) =>
+          `At ${f.t} ms P${f.p} has no work of its own. In shared memory it needs no HELP broadcast: the busy processors keep their best split point posted (Cray Blitz's tree state, kept current), ` +
+          `so it reads them and asks the best for work. ${sofar(f)}`,
       },
       {
         on: 'split',
         title: 'The idle processor chooses the split',
         text: (f) =>
-          `At ${f.t} ms P${f.p}'s node «${f.path}», a ${f.type} node, becomes a split point and P${f.to} joins it: the helper chose the node from the trees it was shown ` +
-          `(DTS prefers ALL nodes near the root, never CUT nodes). ${n(f.help, 'HELP message')} so far. ${sofar(f)}`,
+          `At ${f.t} ms P${f.p}'s node «${f.path}», a ${f.type} node, becomes a split point and P${f.to} joins it: the helper chose the node from the posted split points ` +
+          `(DTS prefers ALL nodes near the root, never CUT nodes). ${n(f['work-request'], 'work request')} so far. ${sofar(f)}`,
       },
       {
         on: 'helperCut',
