@@ -3,6 +3,7 @@
 #   setup   install what is missing (Debian packages, cargo tools, npm and PyPI packages)
 #   build   native release binaries (meshmate; meshmate-cluster, the MPI engine), wasm packages into pkg/, the web app
 #   serve   build, then serve the app on localhost with COOP/COEP headers
+#   pack    the npm package for web developers: wasm builds, then target/pack/meshmate-VERSION.tgz
 #   test    setup, then every test: Rust (native), the MPI engine under mpirun, wasm in headless Chromium, browser end to end
 #   bench   native bench (nodes signature and nodes per second)
 set -euo pipefail
@@ -117,6 +118,30 @@ build_www() {
 
 cmd_build() { build_native; build_wasm; build_www; }
 
+# --- pack ----------------------------------------------------------------------------
+# The npm package for web developers (www/package/README.md): the engine worker Play uses,
+# unchanged, both wasm builds as build_wasm left them, and www/package/ (package.json,
+# README, types, example page), staged in target/pack/meshmate and packed by npm.
+PACK_DIR="$ROOT/target/pack"
+build_pack() {
+  local stage="$PACK_DIR/meshmate" version flavor
+  version=$(awk -F'"' '/^version = / { print $2; exit }' "$ROOT/Cargo.toml")
+  log "packing the npm package target/pack/meshmate-$version.tgz"
+  rm -rf "$PACK_DIR"
+  mkdir -p "$stage/engine" "$stage/pkg"
+  cp -r "$ROOT/www/package/." "$ROOT/LICENSE" "$stage/"
+  cp "$ROOT/www/engine/worker.js" "$ROOT/www/engine/search-worker.js" "$ROOT/www/engine/inbox.js" "$stage/engine/"
+  for flavor in threads single; do
+    [ -f "$ROOT/pkg/$flavor/meshmate_bg.wasm" ] || { log "pkg/$flavor is not built: run ./build.sh pack"; exit 1; }
+    # wasm-pack's own package.json, README and .gitignore (which ignores everything) stay out.
+    cp -r "$ROOT/pkg/$flavor" "$stage/pkg/$flavor"
+    rm -f "$stage/pkg/$flavor/"{package.json,README.md,LICENSE,.gitignore}
+  done
+  (cd "$stage" && npm pkg set "version=$version" && nice npm pack --silent --pack-destination "$PACK_DIR" >/dev/null)
+  [ -f "$PACK_DIR/meshmate-$version.tgz" ] || { log "npm pack did not write meshmate-$version.tgz"; exit 1; }
+}
+cmd_pack() { build_wasm; build_pack; }
+
 # --- test ----------------------------------------------------------------------------
 # The test profile (Cargo.toml): optimised, but with debug assertions and overflow checks,
 # and compiled in parallel units, so the tests are fast to build and check more.
@@ -145,6 +170,7 @@ test_wasm() {
 # End-to-end tests of the built app: Playwright drives Debian's Chromium against www/serve.mjs.
 test_www() {
   build_www
+  build_pack   # the package test installs target/pack/meshmate-*.tgz into a scratch site
   log "browser end-to-end tests (screenshots in www/test-results/)"
   (cd "$ROOT/www" && npm test)
 }
@@ -163,6 +189,7 @@ case "${1:-}" in
   build) cmd_build ;;
   serve) shift; cmd_serve "$@" ;;
   test) cmd_test ;;
+  pack) cmd_pack ;;
   bench) shift; cmd_bench "$@" ;;
   *) sed -n '2,8p' "$0"; exit 2 ;;
 esac

@@ -12,14 +12,15 @@ export const RESULTS = join(WWW, 'test-results');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 /**
- * Starts www/serve.mjs on a free port over the built app (www/dist).
+ * Starts www/serve.mjs on a free port over the built app (www/dist), or over another site.
  * @param {string[]} extraArgs e.g. ['--no-isolation']
+ * @param {{root?: string}} [site] the directory to serve instead of www/dist
  * @returns {Promise<{url: string, stop: () => Promise<void>}>}
  */
-export async function startServer(extraArgs = []) {
+export async function startServer(extraArgs = [], { root } = {}) {
   const dist = join(WWW, 'dist');
-  if (!existsSync(join(dist, 'index.html'))) throw new Error('www/dist is not built: run ./build.sh build (or npx vite build in www/)');
-  const child = spawn(process.execPath, [join(WWW, 'serve.mjs'), '--root', dist, '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (!root && !existsSync(join(dist, 'index.html'))) throw new Error('www/dist is not built: run ./build.sh build (or npx vite build in www/)');
+  const child = spawn(process.execPath, [join(WWW, 'serve.mjs'), '--root', root ?? dist, '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const url = await new Promise((resolve, reject) => {

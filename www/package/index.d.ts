@@ -1,0 +1,140 @@
+// Types of the meshmate engine worker's messages (engine/worker.js). The worker is started
+// with `new Worker(url, { type: 'module' })`; it takes UCI command lines as strings and
+// posts every UCI output line as a string, plus, unless the worker URL has `?events=0`,
+// one structured event (a plain object with a `type`) beside the lines a user interface
+// reads. The events of UCI lines are made by the engine itself (crate/wasm/events.rs);
+// `engine`, `workers` and `crashed` by the worker.
+
+/** What the page posts to the worker: one UCI command line (or several, separated by "\n"). */
+export type EngineCommand = string;
+
+/** What the worker posts to the page: a UCI output line, or a structured event. */
+export type EngineOutput = string | EngineEvent;
+
+/** Every structured event, told apart by `type`. */
+export type EngineEvent =
+  | EngineStartedEvent
+  | InfoEvent
+  | InfoStringEvent
+  | BestmoveEvent
+  | BenchEvent
+  | SpeedupEvent
+  | SpeedupDoneEvent
+  | WorkersEvent
+  | CrashedEvent;
+
+/** The wasm is loaded and commands are taken (posted once, before any answer). */
+export interface EngineStartedEvent {
+  type: 'engine';
+  /** `threads` on cross-origin isolated pages, else `single` (one thread, Threads fixed at 1). */
+  build: 'threads' | 'single';
+  /** Web workers in the search pool (1 for the single build). */
+  poolThreads: number;
+  /** Whether the page is cross-origin isolated (COOP/COEP headers). */
+  isolated: boolean;
+  /** Milliseconds from the worker's start until the engine was ready. */
+  loadMs: number;
+}
+
+/** A search progress report (`info depth ...`); fields the line lacks are absent. */
+export interface InfoEvent {
+  type: 'info';
+  /** Nominal depth of the iteration. */
+  depth?: number;
+  /** Deepest ply reached (selective depth). */
+  seldepth?: number;
+  /** Line number when several lines are searched (MultiPV). */
+  multipv?: number;
+  /** Centipawns from the side to move's point of view. */
+  scoreCp?: number;
+  /** Moves to mate (negative: the side to move gets mated). */
+  scoreMate?: number;
+  /** Set when the score is only a bound. */
+  bound?: 'lower' | 'upper';
+  /** Nodes searched so far. */
+  nodes?: number;
+  /** Nodes per second. */
+  nps?: number;
+  /** Milliseconds since the search started. */
+  timeMs?: number;
+  /** Transposition table use, in permille. */
+  hashfull?: number;
+  /** The root move being searched. */
+  currmove?: string;
+  /** The principal variation, as UCI moves (empty when the line has none). */
+  pv: string[];
+}
+
+/** A free-text message (`info string ...`); errors start with `error:`. */
+export interface InfoStringEvent {
+  type: 'message';
+  text: string;
+}
+
+/** The search result (`bestmove ...`). */
+export interface BestmoveEvent {
+  type: 'bestmove';
+  /** The move to play, as a UCI move (`e2e4`, `e7e8q`). */
+  best: string;
+  /** The expected reply, if any. */
+  ponder?: string | null;
+}
+
+/** The `bench` summary (`N nodes M nps`). */
+export interface BenchEvent {
+  type: 'bench';
+  /** Total nodes: the bench signature, equal to the native engine's. */
+  nodes: number;
+  nps: number;
+}
+
+/** One measured row of a `speedup` command. */
+export interface SpeedupEvent {
+  type: 'speedup';
+  /** The row as JSON text (position, algorithm, threads, ms, nodes, speedup, ...). */
+  json: string;
+}
+
+/** A `speedup` command has finished. */
+export interface SpeedupDoneEvent {
+  type: 'speedupDone';
+}
+
+/** What each search processor does: every 250 ms while the engine works, once when it is idle again. */
+export interface WorkersEvent {
+  type: 'workers';
+  /** One entry per processor, as many as the Threads option. */
+  workers: WorkerActivity[];
+}
+
+/** One processor of the search. The single build reports `busy` and `nodes` only. */
+export interface WorkerActivity {
+  /** Working right now. */
+  busy: boolean;
+  /** Positions it visited in the current (or last) search. */
+  nodes: number;
+  /** Milliseconds it worked in the current search. */
+  busyMs?: number;
+  /** Milliseconds it waited for the others. */
+  idleMs?: number;
+  /** Messages it sent, as [kind, count] pairs (only kinds it sent). */
+  sent?: [string, number][];
+  /** Messages it received, of every kind. */
+  received?: number;
+  /** Subtrees it handed to other processors. */
+  splits?: number;
+  /** The first plies of the line it is on, as UCI moves separated by spaces ("" at the root); absent when on none. */
+  line?: string;
+}
+
+/** The engine is dead (a panic, or a start that failed): start a new worker. */
+export interface CrashedEvent {
+  type: 'crashed';
+  reason: string;
+}
+
+/** A Worker running engine/worker.js: `new Worker(url, { type: 'module' }) as EngineWorker`. */
+export interface EngineWorker extends Worker {
+  postMessage(command: EngineCommand): void;
+  onmessage: ((this: Worker, event: MessageEvent<EngineOutput>) => void) | null;
+}

@@ -1,0 +1,172 @@
+// The npm package as a web developer gets it: `./build.sh pack`'s tarball installed with
+// `npm install` into a scratch site in a temp dir, served by www/serve.mjs with COOP/COEP
+// and without, in Debian's Chromium. The page runs the package README's own start snippet
+// (the first ```js block), so the README cannot drift from what works; the example page in
+// the package plays too; and the events seen are type-checked against index.d.ts by tsc.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Chess } from 'chess.js';
+import { RESULTS, WWW, collectErrors, launchBrowser, startServer } from './browser.mjs';
+
+const PACK_DIR = join(WWW, '..', 'target', 'pack');
+const TSC = join(WWW, 'node_modules', '.bin', 'tsc');
+const SEARCH_MS = 60000;
+const START_MOVES = new Chess().moves({ verbose: true }).map((m) => m.lan);
+
+/** The one tarball `./build.sh pack` wrote. */
+function tarball() {
+  const found = readdirSync(PACK_DIR, { withFileTypes: true }).filter((f) => f.isFile() && /^meshmate-.*\.tgz$/.test(f.name));
+  assert.equal(found.length, 1, `one package tarball in ${PACK_DIR} (run ./build.sh pack): ${found.map((f) => f.name)}`);
+  return join(PACK_DIR, found[0].name);
+}
+
+/** The first ```js block of a README. */
+function startSnippet(readme) {
+  const m = /```js\n([\s\S]*?)```/.exec(readme);
+  assert.ok(m, "the package README has a ```js start snippet");
+  return m[1];
+}
+
+/** Init script: every message a page's workers post, in window.received, from the first one on. */
+function recordWorkerMessages() {
+  window.received = [];
+  const PageWorker = window.Worker;
+  window.Worker = class extends PageWorker {
+    constructor(url, options) {
+      super(url, options);
+      this.addEventListener('message', (e) => window.received.push(e.data));
+    }
+  };
+}
+
+let site;
+/** Every structured event the served pages received, for the type check. */
+const seenEvents = [];
+
+before(() => {
+  site = mkdtempSync(join(tmpdir(), 'meshmate-site-'));
+  writeFileSync(join(site, 'package.json'), JSON.stringify({ name: 'scratch-site', private: true }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball()], { cwd: site, stdio: 'inherit' });
+  const readme = readFileSync(join(site, 'node_modules/meshmate/README.md'), 'utf8');
+  writeFileSync(join(site, 'index.html'), `<!doctype html>\n<meta charset="utf-8">\n<title>scratch site</title>\n<link rel="icon" href="data:,">\n<script>\n${startSnippet(readme)}</script>\n`);
+});
+
+after(() => rmSync(site, { recursive: true, force: true }));
+
+/** Serves the scratch site (`serverArgs` to serve.mjs) to a fresh Chromium for a suite. */
+function servedSite(serverArgs) {
+  const served = {};
+  before(async () => {
+    served.server = await startServer(serverArgs, { root: site });
+    served.browser = await launchBrowser();
+  });
+  after(async () => {
+    await served.browser?.close();
+    await served.server?.stop();
+  });
+  return served;
+}
+
+/** Opens the site's page running the README snippet; waits for its bestmove. */
+async function readmeSnippetPlays(served, build) {
+  const page = await served.browser.newPage();
+  const errors = collectErrors(page);
+  await page.addInitScript(recordWorkerMessages);
+  await page.goto(served.server.url);
+  await page.waitForFunction(() => window.received.some((d) => typeof d === 'string' && d.startsWith('bestmove')), null, { timeout: SEARCH_MS });
+  const received = await page.evaluate(() => window.received);
+  const lines = received.filter((d) => typeof d === 'string');
+  const events = received.filter((d) => typeof d !== 'string');
+  seenEvents.push(...events);
+  assert.ok(lines.includes('uciok') && lines.includes('readyok'), 'uciok and readyok');
+  const best = lines.find((l) => l.startsWith('bestmove')).split(' ')[1];
+  assert.ok(START_MOVES.includes(best), `bestmove ${best} is legal from the start position`);
+  assert.ok(lines.some((l) => /^info depth 6 .* pv /.test(l)), 'go depth 6 reached depth 6');
+  assert.equal(events.find((e) => e.type === 'engine')?.build, build, `the ${build} build started`);
+  assert.equal(events.filter((e) => e.type === 'bestmove').at(-1)?.best, best, 'the bestmove event matches the text');
+  assert.ok(events.some((e) => e.type === 'info' && e.depth === 6 && e.pv.length > 0 && Number.isInteger(e.nodes)), 'structured info events');
+  assert.deepEqual(errors, []);
+  await page.close();
+  return lines;
+}
+
+describe('the packed npm package, installed into a scratch site', () => {
+  test('the package holds the worker Play uses, both wasm builds, the types, README and example', () => {
+    const installed = join(site, 'node_modules/meshmate');
+    for (const file of ['worker.js', 'search-worker.js', 'inbox.js']) {
+      assert.equal(readFileSync(join(installed, 'engine', file), 'utf8'), readFileSync(join(WWW, 'engine', file), 'utf8'), `engine/${file} is Play's`);
+    }
+    for (const flavor of ['threads', 'single']) {
+      assert.ok(readFileSync(join(installed, 'pkg', flavor, 'meshmate_bg.wasm')).length > 100000, `pkg/${flavor} wasm`);
+    }
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    assert.equal(manifest.types, './index.d.ts');
+    assert.equal(manifest.exports['./worker'], './engine/worker.js');
+    for (const file of ['index.d.ts', 'README.md', 'LICENSE', 'example/index.html', 'example/example.js']) readFileSync(join(installed, file));
+  });
+
+  describe('served with COOP/COEP', () => {
+    const served = servedSite([]);
+
+    test("the README's start snippet plays a legal move on the threaded build, with structured events", async () => {
+      await readmeSnippetPlays(served, 'threads');
+    });
+
+    test('the example page plays and shows the events', async () => {
+      const page = await served.browser.newPage({ viewport: { width: 1000, height: 900 } });
+      const errors = collectErrors(page);
+      await page.addInitScript(recordWorkerMessages);
+      await page.goto(`${served.server.url}node_modules/meshmate/example/`);
+      await page.waitForFunction(() => /threaded build/.test(document.getElementById('build').textContent), null, { timeout: SEARCH_MS });
+      await page.fill('input[name=depth]', '8');
+      await page.click('button[name=go]');
+      await page.waitForFunction(() => /^bestmove \S+/.test(document.getElementById('best').textContent), null, { timeout: SEARCH_MS });
+      await page.waitForFunction(() => document.querySelectorAll('#workers .bar').length > 0, null, { timeout: 5000 });
+      await page.screenshot({ path: join(RESULTS, 'package-example.png'), fullPage: true });
+      const received = await page.evaluate(() => window.received);
+      seenEvents.push(...received.filter((d) => typeof d !== 'string'));
+      const depths = await page.locator('#infos tr td:first-child').allTextContents();
+      // Deepest first, one row per depth reported (a parallel search may start reporting past depth 1).
+      const reported = received.filter((d) => typeof d === 'string' && / pv /.test(d)).map((l) => /^info depth (\d+) /.exec(l)[1]);
+      assert.equal(depths[0], '8');
+      assert.deepEqual(depths, reported.reverse());
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  });
+
+  describe('served without COOP/COEP', () => {
+    const served = servedSite(['--no-isolation']);
+
+    test('the same snippet falls back to the single-thread build and says why', async () => {
+      const lines = await readmeSnippetPlays(served, 'single');
+      assert.ok(lines.some((l) => /^info string meshmate wasm: single-thread build \(the page is not cross-origin isolated/.test(l)), 'the fallback is announced');
+    });
+  });
+
+  test('the types compile, and type every event the pages received', () => {
+    assert.ok(seenEvents.some((e) => e.type === 'workers'), 'workers events were seen');
+    // An object literal typed as the union gets excess-property checks against its own
+    // `type`'s interface: a field the engine sends and index.d.ts lacks fails, as does a
+    // required field it lacks.
+    writeFileSync(
+      join(site, 'check.ts'),
+      `import type { EngineEvent, EngineWorker } from 'meshmate';\n` +
+        `export const seen: EngineEvent[] = ${JSON.stringify(seenEvents, null, 1)};\n` +
+        `const engine = new Worker('node_modules/meshmate/engine/worker.js', { type: 'module' }) as EngineWorker;\n` +
+        `engine.onmessage = ({ data }) => {\n  if (typeof data !== 'string' && data.type === 'bestmove') console.log(data.best.slice(0, 2));\n};\n` +
+        `engine.postMessage('go depth 6');\n`,
+    );
+    const compilerOptions = { strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom'], allowJs: true, checkJs: true };
+    writeFileSync(join(site, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['check.ts', 'node_modules/meshmate/example/example.js'] }));
+    try {
+      execFileSync(TSC, ['-p', site], { cwd: site, encoding: 'utf8' });
+    } catch (error) {
+      assert.fail(`tsc found errors:\n${error.stdout}${error.stderr}`);
+    }
+  });
+});
