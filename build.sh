@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every build, serve and test entry point of meshmate. Usage: ./build.sh COMMAND
 #   setup   install what is missing (Debian packages, cargo tools, npm and PyPI packages)
-#   build   native release binaries (meshmate; meshmate-cluster, the MPI engine), wasm packages into pkg/, the web app
+#   build   native release binaries (meshmate; meshmate-cluster, the MPI engine), wasm packages into pkg/, the web app, the npm package
 #   serve   build, then serve the app on localhost with COOP/COEP headers
 #   pack    the npm package for web developers: wasm builds, then target/pack/meshmate-VERSION.tgz
 #   test    setup, then every test: Rust (native), the MPI engine under mpirun, wasm in headless Chromium, browser end to end
@@ -116,8 +116,6 @@ build_www() {
   (cd "$ROOT/www" && nice npx vite build --logLevel warn)
 }
 
-cmd_build() { build_native; build_wasm; build_www; }
-
 # --- pack ----------------------------------------------------------------------------
 # The npm package for web developers (www/package/README.md): the engine worker Play uses,
 # unchanged, both wasm builds as build_wasm left them, and www/package/ (package.json,
@@ -141,6 +139,8 @@ build_pack() {
   [ -f "$PACK_DIR/meshmate-$version.tgz" ] || { log "npm pack did not write meshmate-$version.tgz"; exit 1; }
 }
 cmd_pack() { build_wasm; build_pack; }
+
+cmd_build() { build_native; build_wasm; build_www; build_pack; }
 
 # --- test ----------------------------------------------------------------------------
 # The test profile (Cargo.toml): optimised, but with debug assertions and overflow checks,
