@@ -71,7 +71,8 @@ function servedSite(serverArgs) {
   return served;
 }
 
-/** Opens the site's page running the README snippet; waits for its bestmove. */
+/** Opens the site's page running the README snippet, waits for its bestmove and checks the
+ * answers; returns the page (for more commands to its `engine`) and the lines received. */
 async function readmeSnippetPlays(served, build) {
   const page = await served.browser.newPage();
   const errors = collectErrors(page);
@@ -90,8 +91,33 @@ async function readmeSnippetPlays(served, build) {
   assert.equal(events.filter((e) => e.type === 'bestmove').at(-1)?.best, best, 'the bestmove event matches the text');
   assert.ok(events.some((e) => e.type === 'info' && e.depth === 6 && e.pv.length > 0 && Number.isInteger(e.nodes)), 'structured info events');
   assert.deepEqual(errors, []);
+  return { page, lines };
+}
+
+/** Opens the package's example page, searches `depth` plies with its form, and checks what it shows. */
+async function examplePagePlays(served, build, depth) {
+  const page = await served.browser.newPage({ viewport: { width: 1000, height: 900 } });
+  const errors = collectErrors(page);
+  await page.addInitScript(recordWorkerMessages);
+  await page.goto(`${served.server.url}node_modules/meshmate/example/`);
+  const announced = build === 'threads' ? /^threaded build/ : /^single-thread build/;
+  await page.waitForFunction((source) => new RegExp(source).test(document.getElementById('build').textContent), announced.source, { timeout: SEARCH_MS });
+  await page.fill('input[name=depth]', String(depth));
+  await page.click('button[name=go]');
+  await page.waitForFunction(() => /^bestmove \S+/.test(document.getElementById('best').textContent), null, { timeout: SEARCH_MS });
+  await page.waitForFunction(() => document.querySelectorAll('#workers .bar').length > 0, null, { timeout: 5000 });
+  await page.screenshot({ path: join(RESULTS, `package-example-${build}.png`), fullPage: true });
+  const received = await page.evaluate(() => window.received);
+  seenEvents.push(...received.filter((d) => typeof d !== 'string'));
+  // Deepest first, one row per depth reported (a parallel search may start reporting past depth 1).
+  const depths = await page.locator('#infos tr td:first-child').allTextContents();
+  const reported = received.filter((d) => typeof d === 'string' && / pv /.test(d)).map((l) => /^info depth (\d+) /.exec(l)[1]);
+  assert.equal(depths[0], String(depth));
+  assert.deepEqual(depths, reported.reverse());
+  const pool = build === 'threads' ? received.find((d) => d?.type === 'engine').poolThreads : 1;
+  assert.equal(await page.locator('#workers .bar').count(), pool, 'one bar per searching worker');
+  assert.deepEqual(errors, []);
   await page.close();
-  return lines;
 }
 
 describe('the packed npm package, installed into a scratch site', () => {
@@ -113,29 +139,18 @@ describe('the packed npm package, installed into a scratch site', () => {
     const served = servedSite([]);
 
     test("the README's start snippet plays a legal move on the threaded build, with structured events", async () => {
-      await readmeSnippetPlays(served, 'threads');
+      const { page } = await readmeSnippetPlays(served, 'threads');
+      // An error message and the bench's summary are events too (for the type check below).
+      await page.evaluate(() => ['setoption name Nonexistent value 1', 'bench 1'].forEach((c) => engine.postMessage(c)));
+      await page.waitForFunction(() => window.received.some((d) => d?.type === 'bench'), null, { timeout: SEARCH_MS });
+      const later = await page.evaluate(() => window.received.filter((d) => d?.type === 'bench' || d?.type === 'message'));
+      assert.ok(later.some((e) => e.type === 'message' && /^error: /.test(e.text)), 'an error is a message event');
+      seenEvents.push(...later);
+      await page.close();
     });
 
-    test('the example page plays and shows the events', async () => {
-      const page = await served.browser.newPage({ viewport: { width: 1000, height: 900 } });
-      const errors = collectErrors(page);
-      await page.addInitScript(recordWorkerMessages);
-      await page.goto(`${served.server.url}node_modules/meshmate/example/`);
-      await page.waitForFunction(() => /threaded build/.test(document.getElementById('build').textContent), null, { timeout: SEARCH_MS });
-      await page.fill('input[name=depth]', '8');
-      await page.click('button[name=go]');
-      await page.waitForFunction(() => /^bestmove \S+/.test(document.getElementById('best').textContent), null, { timeout: SEARCH_MS });
-      await page.waitForFunction(() => document.querySelectorAll('#workers .bar').length > 0, null, { timeout: 5000 });
-      await page.screenshot({ path: join(RESULTS, 'package-example.png'), fullPage: true });
-      const received = await page.evaluate(() => window.received);
-      seenEvents.push(...received.filter((d) => typeof d !== 'string'));
-      const depths = await page.locator('#infos tr td:first-child').allTextContents();
-      // Deepest first, one row per depth reported (a parallel search may start reporting past depth 1).
-      const reported = received.filter((d) => typeof d === 'string' && / pv /.test(d)).map((l) => /^info depth (\d+) /.exec(l)[1]);
-      assert.equal(depths[0], '8');
-      assert.deepEqual(depths, reported.reverse());
-      assert.deepEqual(errors, []);
-      await page.close();
+    test('the example page plays on every worker of the pool and shows the events', async () => {
+      await examplePagePlays(served, 'threads', 8);
     });
   });
 
@@ -143,13 +158,20 @@ describe('the packed npm package, installed into a scratch site', () => {
     const served = servedSite(['--no-isolation']);
 
     test('the same snippet falls back to the single-thread build and says why', async () => {
-      const lines = await readmeSnippetPlays(served, 'single');
+      const { page, lines } = await readmeSnippetPlays(served, 'single');
       assert.ok(lines.some((l) => /^info string meshmate wasm: single-thread build \(the page is not cross-origin isolated/.test(l)), 'the fallback is announced');
+      await page.close();
+    });
+
+    test('the example page plays on the single-thread build', async () => {
+      await examplePagePlays(served, 'single', 6);
     });
   });
 
   test('the types compile, and type every event the pages received', () => {
-    assert.ok(seenEvents.some((e) => e.type === 'workers'), 'workers events were seen');
+    for (const type of ['engine', 'info', 'message', 'bestmove', 'bench', 'workers']) {
+      assert.ok(seenEvents.some((e) => e.type === type), `${type} events were seen`);
+    }
     // An object literal typed as the union gets excess-property checks against its own
     // `type`'s interface: a field the engine sends and index.d.ts lacks fails, as does a
     // required field it lacks.
