@@ -1,6 +1,8 @@
 //! Structured events for the UI, so the page reads fields instead of re-parsing text (the
 //! text itself still goes out as the public, stockfish.js-compatible protocol): [`Event`]s
 //! parsed from the engine's UCI output lines, and each processor's [`WorkerActivity`].
+//! Their TypeScript types, for the npm package, are in www/package/index.d.ts: a field
+//! changed here changes there (www/tests/package.test.mjs type-checks the events it sees).
 use serde::Serialize;
 
 use crate::machine::{MessageKind, ProcessorSnapshot};

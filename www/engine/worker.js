@@ -3,6 +3,7 @@
 // one message (a string). Besides the text it posts structured events (plain objects with
 // a `type`: `info`, `message`, `bestmove`, `bench`, `workers`, `engine`, `crashed`) for
 // user interfaces; `?events=0` in the worker URL turns them off for strict drop-in use.
+// Their TypeScript types: www/package/index.d.ts (index.d.ts in the npm package).
 //
 // It loads only the wasm package, by relative path, so any static server that sends
 // COOP/COEP can serve www/engine/ and pkg/ as they are:
