@@ -293,12 +293,12 @@ fn one_processor(machine: &mut impl Machine, algorithm: Algorithm, board: &Board
 fn one_processor_of_an_ideal_machine_does_exactly_the_serial_search() {
     let counters = Counters::new(1);
     for board in boards("bratko-kopec.epd", 4) {
-        let serial = one_processor(&mut Threads, Algorithm::Serial, &board, &counters);
+        let serial = one_processor(&mut Threads::default(), Algorithm::Serial, &board, &counters);
         for algorithm in Algorithm::ALL {
             // On one real thread each algorithm is the serial search, or close to it
             // (ABDADA's busy table still reorders moves); one simulated processor
             // does exactly what one thread does.
-            let threads = one_processor(&mut Threads, algorithm, &board, &counters);
+            let threads = one_processor(&mut Threads::default(), algorithm, &board, &counters);
             let mut sim = Sim::new(presets::IDEAL, Kind::Full, 1, 7).unwrap();
             assert_eq!(one_processor(&mut sim, algorithm, &board, &counters), threads, "{algorithm:?}");
             assert_eq!(counters.snapshot()[0].nodes, threads.0);
@@ -319,7 +319,7 @@ fn every_algorithm_returns_the_serial_minimax_value_on_the_simulator() {
     positions.extend(boards("perft.epd", 2));
     for (i, board) in positions.iter().enumerate() {
         let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
-        let serial = search(&mut Threads, Algorithm::Serial, 1, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        let serial = search(&mut Threads::default(), Algorithm::Serial, 1, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
         for algorithm in Algorithm::ALL {
             for p in [1, 7, 64] {
                 tt.clear();
@@ -458,7 +458,7 @@ fn work_splitting_is_exact_with_nested_split_points() {
     let counters = Counters::new(p);
     for (i, board) in boards("bratko-kopec.epd", 2).iter().enumerate() {
         let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
-        let serial = search(&mut Threads, Algorithm::Serial, 1, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        let serial = search(&mut Threads::default(), Algorithm::Serial, 1, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
         for preset in [presets::MULTICORE, presets::T800] {
             for algorithm in [Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::Dts] {
                 tt.clear();

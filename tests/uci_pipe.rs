@@ -165,6 +165,54 @@ fn stop_ends_an_infinite_search_promptly_and_isready_answers_during_it() {
     e.quit();
 }
 
+/// The engine's threads (their ids), as the kernel lists them.
+#[cfg(target_os = "linux")]
+fn threads_of(engine: &Engine) -> std::collections::BTreeSet<u32> {
+    std::fs::read_dir(format!("/proc/{}/task", engine.child.id())).expect("the engine's threads are listed").filter_map(|t| t.ok()?.file_name().to_str()?.parse().ok()).collect()
+}
+
+/// Searches run on threads the engine keeps: two searches with the same `Threads` run on the
+/// same threads (none started for a `go`), and `setoption Threads` changes their number.
+#[test]
+#[cfg(target_os = "linux")]
+fn searches_run_on_threads_kept_between_them_and_threads_resizes_them() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos");
+    // The engine's threads during a search, once they are `count` (a pool left behind by
+    // `setoption Threads` takes a moment to end).
+    let during_a_search = |e: &mut Engine, count: Option<usize>| {
+        e.send("go infinite");
+        e.read_until(|l| l.starts_with("info depth"));
+        let deadline = Instant::now() + PATIENCE;
+        let mut threads = threads_of(e);
+        while count.is_some_and(|n| threads.len() != n) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+            threads = threads_of(e);
+        }
+        e.send("stop");
+        e.read_until(|l| l.starts_with("bestmove"));
+        threads
+    };
+    for algorithm in ["ybwc", "lazysmp", "tdsab"] {
+        e.send(&format!("setoption name Algorithm value {algorithm}"));
+        e.send("setoption name Threads value 2");
+        e.sync();
+        let first = during_a_search(&mut e, None);
+        let second = during_a_search(&mut e, None);
+        assert_eq!(first, second, "{algorithm}: the second search ran on other threads");
+        e.send("setoption name Threads value 4");
+        e.sync();
+        let four = during_a_search(&mut e, Some(first.len() + 2));
+        assert_eq!(four.len(), first.len() + 2, "{algorithm}: Threads 4 after 2");
+        e.send("setoption name Threads value 2");
+        e.sync();
+        assert_eq!(during_a_search(&mut e, Some(first.len())).len(), first.len(), "{algorithm}: Threads 2 after 4");
+    }
+    e.quit();
+}
+
 /// Time limits with every algorithm on two threads: `movetime` is used and kept, and on a
 /// clock the engine answers long before it would lose on time.
 #[test]

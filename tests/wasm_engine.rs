@@ -147,11 +147,11 @@ async fn every_algorithm_on_2_and_4_workers_returns_the_serial_value_in_pure_mod
     let mut searchers = Vec::new();
     for (i, board) in boards.iter().enumerate() {
         tt.clear();
-        let serial = search(&mut Threads, Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        let serial = search(&mut Threads::default(), Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
         for algorithm in Algorithm::ALL.into_iter().filter(|&a| a != Algorithm::Serial) {
             for workers in [2, 4] {
                 tt.clear();
-                let result = search(&mut Threads, algorithm, workers, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+                let result = search(&mut Threads::default(), algorithm, workers, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
                 assert_eq!(result.score, serial.score, "position {i}: {algorithm:?} on {workers} workers");
             }
         }

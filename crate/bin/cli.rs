@@ -10,6 +10,7 @@ use crate::sim::run_sim;
 use crate::speedup::run_speedup;
 use std::io::{BufRead, Write};
 use std::path::Path;
+use std::sync::mpsc::{channel, Sender};
 use std::sync::Arc;
 
 /// Runs what the command line asks; returns the process exit code.
@@ -37,8 +38,22 @@ pub fn run(cli: Cli) -> i32 {
     }
 }
 
-/// Prints to stdout and runs searches on std threads.
-struct StdHost;
+/// Prints to stdout and runs the engine's jobs, one after another, on a thread started
+/// with the engine (so `go` starts none).
+struct StdHost {
+    jobs: Sender<Box<dyn FnOnce() + Send + 'static>>,
+}
+
+impl StdHost {
+    fn new() -> StdHost {
+        let (jobs, queue) = channel::<Box<dyn FnOnce() + Send + 'static>>();
+        std::thread::Builder::new()
+            .name("meshmate search".into())
+            .spawn(move || queue.into_iter().for_each(|job| job()))
+            .expect("cannot start the search thread");
+        StdHost { jobs }
+    }
+}
 
 impl Host for StdHost {
     fn emit(&self, line: &str) {
@@ -48,12 +63,13 @@ impl Host for StdHost {
     }
 
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
-        std::thread::spawn(job);
+        // The search thread lives as long as the process.
+        let _ = self.jobs.send(job);
     }
 }
 
 fn uci_loop() {
-    let mut engine = Engine::new(Arc::new(StdHost));
+    let mut engine = Engine::new(Arc::new(StdHost::new()));
     let stdin = std::io::stdin();
     let mut quit = false;
     for line in stdin.lock().lines() {

@@ -1,6 +1,7 @@
-//! The real machine: one thread per processor. Natively these are scoped std threads;
-//! in the browser they are the web workers of the rayon pool (wasm-bindgen-rayon), since
-//! a wasm module cannot start threads of its own. Processor 0 runs on the calling thread.
+//! The real machine: one thread per processor. Processor 0 runs on the calling thread,
+//! the helpers on the threads of a rayon pool: natively a pool the machine keeps between
+//! searches (so `go` starts no thread), in the browser the web workers of the global pool
+//! (wasm-bindgen-rayon), since a wasm module cannot start threads of its own.
 //! Mailboxes are std's lock-free channels in shared memory, each with a count of the
 //! messages in it, so that a program looking for messages at every node finds an empty
 //! mailbox with one load of a cache line nobody writes (a channel's receive costs several
@@ -15,8 +16,8 @@ use std::sync::OnceLock;
 use std::thread::Thread;
 use std::time::Duration;
 
-/// How many processors can run at once: natively any number (threads are started per
-/// search); in the browser the rayon pool's size, or 1 without shared memory.
+/// How many processors can run at once: natively any number (the pool grows to what a
+/// search asks for); in the browser the rayon pool's size, or 1 without shared memory.
 pub fn available_processors() -> usize {
     #[cfg(not(target_arch = "wasm32"))]
     let available = usize::MAX;
@@ -27,9 +28,14 @@ pub fn available_processors() -> usize {
     available
 }
 
-/// The real machine (see the module documentation).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Threads;
+/// The real machine (see the module documentation). Keep one for many searches: natively
+/// it holds the helpers' threads, one per helper of the last parallel search, and starts
+/// new ones only when a search asks for another number of processors.
+#[derive(Debug, Default)]
+pub struct Threads {
+    #[cfg(not(target_arch = "wasm32"))]
+    pool: Option<rayon::ThreadPool>,
+}
 
 impl Machine for Threads {
     fn processors(&self) -> usize {
@@ -37,7 +43,21 @@ impl Machine for Threads {
     }
 
     fn run<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters) {
-        run_on_threads(main, helpers, counters);
+        let count = helpers.len() + 1;
+        assert!(count <= counters.len(), "counters for {} processors, {count} asked for", counters.len());
+        let (mailboxes, inboxes): (Vec<_>, Vec<_>) = (0..count).map(|_| channel()).unzip();
+        let unread: Vec<Unread> = (0..count).map(|_| Unread::default()).collect();
+        let offers = OfferBoard::new(count);
+        let processors: Vec<ThreadProcessor<'_, M>> = inboxes
+            .into_iter()
+            .enumerate()
+            .map(|(id, inbox)| ThreadProcessor { id, mailboxes: &mailboxes, unread: &unread, inbox, held: None, random_state: 0x9E37_79B9_7F4A_7C15 ^ (id as u64 + 1), counters, offers: &offers })
+            .collect();
+        let finish_times = self.run_all(main, helpers, processors);
+        let end = now_ms();
+        for (id, finished) in finish_times.into_iter().enumerate() {
+            add_time(counters, id, false, end - finished);
+        }
     }
 }
 
@@ -167,24 +187,17 @@ impl<M> ThreadProcessor<'_, M> {
 }
 
 /// Runs `main` (processor 0) and `helpers` (processors 1..) each on its own thread until
-/// every one has finished. Busy time is time spent working; idle time is time spent
-/// waiting for messages or, after finishing, for the others.
+/// every one has finished, on a machine made for this run alone (natively its helper
+/// threads start and end with it). Busy time is time spent working; idle time is time
+/// spent waiting for messages or, after finishing, for the others.
 pub fn run_on_threads<M: Payload>(main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters) {
-    let count = helpers.len() + 1;
-    assert!(count <= counters.len(), "counters for {} processors, {count} asked for", counters.len());
-    let (mailboxes, inboxes): (Vec<_>, Vec<_>) = (0..count).map(|_| channel()).unzip();
-    let unread: Vec<Unread> = (0..count).map(|_| Unread::default()).collect();
-    let offers = OfferBoard::new(count);
-    let processors: Vec<ThreadProcessor<'_, M>> = inboxes
-        .into_iter()
-        .enumerate()
-        .map(|(id, inbox)| ThreadProcessor { id, mailboxes: &mailboxes, unread: &unread, inbox, held: None, random_state: 0x9E37_79B9_7F4A_7C15 ^ (id as u64 + 1), counters, offers: &offers })
-        .collect();
-    let finish_times = spawn_all(main, helpers, processors);
-    let end = now_ms();
-    for (id, finished) in finish_times.into_iter().enumerate() {
-        add_time(counters, id, false, end - finished);
-    }
+    Threads::default().run(main, helpers, counters);
+}
+
+/// Gives a closure over one rayon scope its type (its borrows live as long as the scope).
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+fn in_one_scope<'s, F: FnOnce(&rayon::Scope<'s>)>(body: F) -> F {
+    body
 }
 
 /// Steps one program to its end, publishing its counters; returns when it finished.
@@ -235,46 +248,59 @@ fn add_time(counters: &Counters, id: usize, working: bool, ms: f64) {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn spawn_all<'p, M: Payload>(main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + 'p>>, processors: Vec<ThreadProcessor<'_, M>>) -> Vec<f64> {
-    let mut processors = processors.into_iter();
-    let first = processors.next().expect("processor 0 exists");
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = helpers.into_iter().zip(processors).map(|(mut program, processor)| scope.spawn(move || drive(program.as_mut(), processor))).collect();
-        let mut times = vec![drive(main, first)];
-        times.extend(handles.into_iter().map(|h| h.join().expect("a processor panicked")));
-        times
-    })
-}
-
-#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
-fn spawn_all<'p, M: Payload>(main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + 'p>>, processors: Vec<ThreadProcessor<'_, M>>) -> Vec<f64> {
-    use std::sync::Mutex;
-    let count = processors.len();
-    let times: Vec<Mutex<f64>> = (0..count).map(|_| Mutex::new(0.0)).collect();
-    let mut processors = processors.into_iter();
-    let first = processors.next().expect("processor 0 exists");
-    // in_place_scope: processor 0 keeps running on this (pool) thread, with its listener.
-    rayon::in_place_scope(|scope| {
-        for (i, (mut program, processor)) in helpers.into_iter().zip(processors).enumerate() {
-            let times = &times;
-            scope.spawn(move |_| {
-                let t = drive(program.as_mut(), processor);
-                *times[i + 1].lock().unwrap_or_else(|e| e.into_inner()) = t;
-            });
+impl Threads {
+    /// Drives every program on its thread; returns when each finished.
+    #[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+    fn run_all<'p, M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + 'p>>, processors: Vec<ThreadProcessor<'_, M>>) -> Vec<f64> {
+        use std::sync::Mutex;
+        let mut processors = processors.into_iter();
+        let first = processors.next().expect("processor 0 exists");
+        if helpers.is_empty() {
+            return vec![drive(main, first)];
         }
-        *times[0].lock().unwrap_or_else(|e| e.into_inner()) = drive(main, first);
-    });
-    times.into_iter().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
-}
-
-/// The single-threaded browser build has one thread: helpers, if any, run after processor 0.
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-fn spawn_all<'p, M: Payload>(main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + 'p>>, processors: Vec<ThreadProcessor<'_, M>>) -> Vec<f64> {
-    let mut processors = processors.into_iter();
-    let mut times = vec![drive(main, processors.next().expect("processor 0 exists"))];
-    for (mut program, processor) in helpers.into_iter().zip(processors) {
-        times.push(drive(program.as_mut(), processor));
+        let count = helpers.len();
+        let times: Vec<Mutex<f64>> = (0..=count).map(|_| Mutex::new(0.0)).collect();
+        // Each helper holds a pool thread for the whole search, and nothing else runs on
+        // the pool meanwhile; processor 0 keeps the calling thread (in the browser a pool
+        // thread too), where its listener is.
+        let all = in_one_scope(|scope| {
+            for (i, (mut program, processor)) in helpers.into_iter().zip(processors).enumerate() {
+                let times = &times;
+                scope.spawn(move |_| *times[i + 1].lock().unwrap_or_else(|e| e.into_inner()) = drive(program.as_mut(), processor));
+            }
+            *times[0].lock().unwrap_or_else(|e| e.into_inner()) = drive(main, first);
+        });
+        #[cfg(not(target_arch = "wasm32"))]
+        self.pool_of(count).in_place_scope(all);
+        #[cfg(target_arch = "wasm32")]
+        rayon::in_place_scope(all);
+        times.into_iter().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect()
     }
-    times
+
+    /// The pool with one thread per helper, started anew only when the number of helpers
+    /// changed since the last search (`setoption Threads`).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn pool_of(&mut self, helpers: usize) -> &rayon::ThreadPool {
+        if self.pool.as_ref().is_some_and(|pool| pool.current_num_threads() != helpers) {
+            self.pool = None;
+        }
+        self.pool.get_or_insert_with(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(helpers)
+                .thread_name(|i| format!("meshmate processor {}", i + 1))
+                .build()
+                .unwrap_or_else(|e| panic!("cannot start {helpers} helper threads: {e}"))
+        })
+    }
+
+    /// The single-threaded browser build has one thread: helpers, if any, run after processor 0.
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+    fn run_all<'p, M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + 'p>>, processors: Vec<ThreadProcessor<'_, M>>) -> Vec<f64> {
+        let mut processors = processors.into_iter();
+        let mut times = vec![drive(main, processors.next().expect("processor 0 exists"))];
+        for (mut program, processor) in helpers.into_iter().zip(processors) {
+            times.push(drive(program.as_mut(), processor));
+        }
+        times
+    }
 }

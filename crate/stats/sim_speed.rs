@@ -50,7 +50,7 @@ pub fn simulation_speed(board: &Board, depth: i32, algorithm: Algorithm, preset:
     let (mut serial_nodes, mut serial_ms, mut runs) = (0u64, 0.0, 0);
     while runs < 3 || serial_ms < SERIAL_MS {
         let (nodes, ms) = timed(&mut |searchers, tt| {
-            search(&mut Threads, Algorithm::Serial, 1, searchers, tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters).nodes
+            search(&mut Threads::default(), Algorithm::Serial, 1, searchers, tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters).nodes
         })?;
         (serial_nodes, serial_ms, runs) = (serial_nodes + nodes, serial_ms + ms, runs + 1);
     }

@@ -190,7 +190,7 @@ impl Activity {
 /// `progress` receives each row as it is measured. `control` stops the measurement: the
 /// search running then ends early and no further row is measured.
 pub fn measure_speedup(boards: &[Board], plan: &SpeedupPlan, control: &Control, progress: &mut dyn FnMut(&SpeedupRow)) -> Result<Vec<SpeedupRow>, String> {
-    measure_speedup_on(&mut Threads, boards, plan, control, progress)
+    measure_speedup_on(&mut Threads::default(), boards, plan, control, progress)
 }
 
 /// [`measure_speedup`] on `machine` (a cluster's rank 0, say) rather than on threads.

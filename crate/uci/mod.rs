@@ -27,7 +27,7 @@ use std::sync::Arc;
 pub trait Host: Send + Sync + 'static {
     /// Emits one UCI output line (without the trailing newline).
     fn emit(&self, line: &str);
-    /// Runs `job` on another thread (a std thread natively, a rayon pool thread in wasm).
+    /// Runs `job` on another thread (natively a thread kept for the engine's jobs, a rayon pool thread in wasm).
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>);
 }
 

@@ -1,7 +1,7 @@
 //! Runs searches off the input thread, one at a time and in the order the `go`
 //! commands came, so a burst of `position`/`go`/`stop` from a GUI ends with the last
-//! search answered last. Jobs run on threads the [`Host`] provides; no thread stays
-//! alive (or busy) while the queue is empty.
+//! search answered last. Jobs run on a thread the [`Host`] provides, which is not kept
+//! busy while the queue is empty.
 
 use super::command::SpeedupRequest;
 use super::report::{bestmove_line, info_line};
@@ -67,6 +67,9 @@ pub struct Runner {
     searchers: Mutex<Vec<Searcher>>,
     counters: Counters,
     site: Site,
+    /// The threads machine of the searches at [`Site::Threads`], kept so that its helper
+    /// threads outlive a search.
+    threads: Mutex<Threads>,
 }
 
 /// Locks a mutex, recovering it if a panicking thread poisoned it: the data behind
@@ -83,6 +86,7 @@ impl Runner {
             searchers: Mutex::new(Vec::new()),
             counters: Counters::new(MAX_THREADS),
             site,
+            threads: Mutex::new(Threads::default()),
         }
     }
 
@@ -159,7 +163,7 @@ impl Runner {
                     let boards = request.boards;
                     let emit = &mut |row: &SpeedupRow| host.emit(&format!("info string speedup {}", row.json()));
                     let measured = match &self.site {
-                        Site::Threads => measure_speedup_on(&mut Threads, &boards, &request.plan, &control, emit),
+                        Site::Threads => measure_speedup_on(&mut *lock(&self.threads), &boards, &request.plan, &control, emit),
                         #[cfg(feature = "cluster")]
                         Site::Cluster(cluster) => measure_speedup_on(&mut *lock(cluster), &boards, &request.plan, &control, emit),
                     };
@@ -191,7 +195,7 @@ impl Runner {
     /// Runs one search at the runner's site and returns its `bestmove` line.
     fn run_search(&self, job: SearchJob, host: &Arc<dyn Host>) -> String {
         match &self.site {
-            Site::Threads => self.run_search_on(&mut Threads, job, host),
+            Site::Threads => self.run_search_on(&mut *lock(&self.threads), job, host),
             #[cfg(feature = "cluster")]
             Site::Cluster(cluster) => self.run_search_on(&mut *lock(cluster), job, host),
         }

@@ -168,7 +168,7 @@ mod tests {
                     for local_depth in [0, 1] {
                         tt.clear();
                         let horizon = Horizon { depth: local_depth, plies: MAX_PLY };
-                        let result = search_with_horizon(&mut Threads, &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, horizon);
+                        let result = search_with_horizon(&mut Threads::default(), &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, horizon);
                         assert_eq!(result.score, serial.score, "{fen} depth {depth}, {threads} threads, local below {local_depth}");
                         assert!(result.best.is_some());
                     }
@@ -209,7 +209,7 @@ mod tests {
                         control.stop();
                     });
                     let horizon = Horizon { depth: 1, plies: MAX_PLY };
-                    let result = search_with_horizon(&mut Threads, &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &control, &mut NoReports, &counters, horizon);
+                    let result = search_with_horizon(&mut Threads::default(), &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &control, &mut NoReports, &counters, horizon);
                     done.store(true, std::sync::atomic::Ordering::Relaxed);
                     result
                 });
@@ -233,7 +233,7 @@ mod tests {
             let serial = crate::search::search(&mut searchers[0], &tt, &board, &[], &limits, &settings, &Control::default(), &mut NoReports);
             let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
             tt.clear();
-            let result = search_with_horizon(&mut Threads, &mut searchers, &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, Horizon { depth: 1, plies: MAX_PLY });
+            let result = search_with_horizon(&mut Threads::default(), &mut searchers, &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, Horizon { depth: 1, plies: MAX_PLY });
             let scores = |lines: &[crate::search::Line]| lines.iter().map(|l| l.score).collect::<Vec<_>>();
             assert_eq!(scores(&result.lines), scores(&serial.lines), "{fen}");
             assert_eq!(result.lines.len(), 3);
@@ -270,7 +270,7 @@ mod tests {
                     std::thread::sleep(stop_after);
                     control.stop();
                 });
-                search_with_horizon(&mut Threads, &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &control, &mut NoReports, &counters, horizon)
+                search_with_horizon(&mut Threads::default(), &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &control, &mut NoReports, &counters, horizon)
             });
             let late = start.elapsed().saturating_sub(stop_after);
             let legal = crate::chess::legal_moves(&board);
@@ -282,7 +282,7 @@ mod tests {
         for limits in [Limits { movetime: Some(150), ..Limits::default() }, Limits { nodes: Some(30_000), ..Limits::default() }] {
             let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
             let start = std::time::Instant::now();
-            let result = search_with_horizon(&mut Threads, &mut searchers[..2], &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, Horizon::MEASURED);
+            let result = search_with_horizon(&mut Threads::default(), &mut searchers[..2], &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, Horizon::MEASURED);
             assert!(start.elapsed() < std::time::Duration::from_millis(1500), "{limits:?} took {:?}", start.elapsed());
             assert!(result.depth >= 1 && result.best.is_some());
             if let Some(nodes) = limits.nodes {
