@@ -143,31 +143,81 @@ fn serial_score(board: &Board, moves: &[&str], depth: i32) -> String {
     Score::from_internal(result.score).to_string()
 }
 
+/// Depth of the pure-mode searches.
+const PURE_DEPTH: i32 = 4;
+
+/// Each of `algorithms` on `e` finds the serial value `expected` of every position.
+fn check_pure_values(e: &mut Cluster, algorithms: &[&str], positions: &[(Board, Vec<&str>)], expected: &[String], ranks: usize, table: &str) {
+    for algorithm in algorithms {
+        e.send(&format!("setoption name Algorithm value {algorithm}"));
+        for ((board, moves), want) in positions.iter().zip(expected) {
+            e.send("ucinewgame");
+            let after = if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
+            e.send(&format!("position fen {board}{after}"));
+            e.send(&format!("go depth {PURE_DEPTH}"));
+            let lines = e.read_until(|l| l.starts_with("bestmove"));
+            assert_eq!(&score_at_depth(&lines, PURE_DEPTH), want, "{algorithm} at {ranks} ranks, {table} table: {board}{after}");
+        }
+    }
+}
+
 /// In pure mode every cluster algorithm returns the serial minimax value, at 2, 3 and 4
-/// ranks, the position sent as `position fen … moves …`.
+/// ranks, the position sent as `position fen … moves …`; so do YBWC, Jamboree and
+/// PV-splitting with Zugzwang's distributed table, whose entries travel between ranks.
 #[test]
 fn pure_mode_gives_the_serial_value_at_two_to_four_ranks() {
-    const DEPTH: i32 = 4;
     let positions = positions();
-    let expected: Vec<String> = positions.iter().map(|(board, moves)| serial_score(board, moves, DEPTH)).collect();
+    let expected: Vec<String> = positions.iter().map(|(board, moves)| serial_score(board, moves, PURE_DEPTH)).collect();
     for ranks in [2, 3, 4] {
         let mut e = Cluster::start(ranks);
         e.send("uci");
         e.read_until(|l| l == "uciok");
         e.send("setoption name Pure value true");
-        for algorithm in CLUSTER_ALGORITHMS {
-            e.send(&format!("setoption name Algorithm value {algorithm}"));
-            for ((board, moves), want) in positions.iter().zip(&expected) {
-                e.send("ucinewgame");
-                let after = if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
-                e.send(&format!("position fen {board}{after}"));
-                e.send(&format!("go depth {DEPTH}"));
-                let lines = e.read_until(|l| l.starts_with("bestmove"));
-                assert_eq!(&score_at_depth(&lines, DEPTH), want, "{algorithm} at {ranks} ranks: {board}{after}");
-            }
-        }
+        check_pure_values(&mut e, &CLUSTER_ALGORITHMS, &positions, &expected, ranks, "local");
+        e.send("setoption name Algorithm value ybwc");
+        e.send("setoption name Table value distributed");
+        check_pure_values(&mut e, &CLUSTER_ALGORITHMS[..3], &positions, &expected, ranks, "distributed");
         e.quit();
     }
+}
+
+/// The count of messages of `kind` in a `speedup` row.
+fn messages(row: &str, kind: &str) -> u64 {
+    let at = row.find(&format!("\"{kind}\":")).unwrap_or_else(|| panic!("{row} lacks {kind}")) + kind.len() + 3;
+    row[at..].split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+}
+
+/// `setoption name Table value distributed` puts each entry at rank h mod p: lookups and
+/// stores travel as messages (none with a table per rank), and TDSAB, which moves nodes
+/// to entries instead, is refused with it, as is a placement the cluster does not offer.
+#[test]
+fn the_distributed_table_is_reached_by_messages() {
+    let mut e = Cluster::start(3);
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(lines.iter().any(|l| l == "option name Table type combo default local var local var distributed"), "{lines:?}");
+    e.send("position startpos moves e2e4");
+    for (table, travels) in [("local", false), ("distributed", true)] {
+        e.send(&format!("setoption name Table value {table}"));
+        e.send("speedup algo ybwc threads 3 depth 7");
+        let lines = e.read_until(|l| l == "info string speedup done");
+        let row = lines.iter().find(|l| l.contains("\"algorithm\":\"ybwc\"")).unwrap_or_else(|| panic!("no ybwc row in {lines:?}"));
+        for kind in ["tt-request", "tt-answer", "tt-put"] {
+            assert_eq!(messages(row, kind) > 0, travels, "{table} table, {kind}: {row}");
+        }
+    }
+    e.send("setoption name Algorithm value tdsab");
+    e.send("setoption name Table value global");
+    e.send("isready");
+    let lines = e.read_until(|l| l == "readyok");
+    assert!(lines.iter().any(|l| l.starts_with("info string error: tdsab moves each node") && l.contains("keeping ybwc")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info string error: Table: 'global' is not offered here; keeping distributed")), "{lines:?}");
+    e.send("go depth 6");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let mut game = Game::default();
+    game.play_uci_moves(["e2e4"]).unwrap();
+    assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "{lines:?}");
+    e.quit();
 }
 
 /// A session as a GUI holds it: handshake, options (refusals answered with an error that
@@ -222,10 +272,7 @@ fn a_uci_session_over_pipes_to_rank_zero() {
     let lines = e.read_until(|l| l == "info string speedup done");
     for algorithm in CLUSTER_ALGORITHMS {
         let row = lines.iter().find(|l| l.contains(&format!("\"algorithm\":\"{algorithm}\""))).unwrap_or_else(|| panic!("no {algorithm} row in {lines:?}"));
-        let messages = |kind: &str| -> u64 {
-            let at = row.find(&format!("\"{kind}\":")).unwrap_or_else(|| panic!("{row} lacks {kind}")) + kind.len() + 3;
-            row[at..].split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
-        };
+        let messages = |kind: &str| messages(row, kind);
         let (given, asked_for) = if algorithm == "tdsab" { (messages("tt-request"), messages("tt-answer")) } else { (messages("work"), messages("work-request")) };
         assert!(given > 0 && asked_for > 0, "{algorithm}: no work travelled between ranks: {row}");
         assert!(row.contains("\"threads\":3"), "{row}");

@@ -109,6 +109,14 @@ impl Counters {
         self.slots[id].received[kind.index()].fetch_add(1, Relaxed);
     }
 
+    /// Adds messages of `kind` that processor `id` sent and received outside its program
+    /// (a cluster's table lookups, made inside a searcher's step).
+    #[cfg_attr(not(feature = "cluster"), allow(dead_code))]
+    pub(super) fn add_messages(&self, id: usize, kind: MessageKind, sent: u64, received: u64) {
+        self.slots[id].sent[kind.index()].fetch_add(sent, Relaxed);
+        self.slots[id].received[kind.index()].fetch_add(received, Relaxed);
+    }
+
     pub(super) fn note(&self, id: usize, note: Note) {
         match note {
             Note::Split => self.slots[id].splits.fetch_add(1, Relaxed),

@@ -66,6 +66,9 @@ pub trait Remote {
     /// Runs `program` until it has finished, the machine setting `stop` once processor 0
     /// has (helpers then finish promptly, as on any machine: see [`Machine::run`]).
     fn serve<M: Payload>(&mut self, program: &mut dyn Program<Message = M>, stop: &Control);
+    /// This processor's part, `mib` MiB, of a table split among the processors (entry h
+    /// at processor `tt::owner(h, count)`), the other parts reached by messages.
+    fn table_part(&self, mib: usize) -> Result<std::sync::Arc<crate::tt::TranspositionTable>, crate::tt::AllocError>;
 }
 
 /// What a program's step left behind.

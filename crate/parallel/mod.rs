@@ -193,7 +193,9 @@ pub fn search<Mach: Machine>(
             pure: settings.options.pure,
             hash_mib: tables.of_processor(0).mib(),
             table_clears: tables.of_processor(0).clears(),
+            distributed: tables.of_processor(0).is_part(),
         };
+        tables.of_processor(0).serve_from_here();
         let mut bytes = Vec::new();
         wire::encode_task(&task, &mut bytes);
         machine.announce(bytes);
@@ -278,10 +280,11 @@ impl Helper {
         Ok(Helper { searcher: Searcher::new(table.clone()), table, table_clears: 0 })
     }
 
-    /// Takes the table `task` asks for: another size, or emptied when processor 0's was.
-    fn prepare(&mut self, task: &HelperTask) -> Result<(), String> {
-        if task.hash_mib != self.table.mib() {
-            self.table = Arc::new(TranspositionTable::try_new(task.hash_mib).map_err(|e| e.to_string())?);
+    /// Takes the table `task` asks for: another size or kind (this processor's part of a
+    /// distributed table made by `remote`), or emptied when processor 0's was.
+    fn prepare<R: Remote>(&mut self, remote: &R, task: &HelperTask) -> Result<(), String> {
+        if task.hash_mib != self.table.mib() || task.distributed != self.table.is_part() {
+            self.table = if task.distributed { remote.table_part(task.hash_mib) } else { TranspositionTable::try_new(task.hash_mib).map(Arc::new) }.map_err(|e| e.to_string())?;
             self.searcher.set_table(self.table.clone());
         } else if task.table_clears != self.table_clears {
             self.table.clear();
@@ -289,6 +292,7 @@ impl Helper {
         }
         self.table_clears = task.table_clears;
         self.table.new_search();
+        self.table.serve_from_here();
         Ok(())
     }
 }
@@ -302,7 +306,7 @@ pub fn help<R: Remote>(remote: &mut R, helper: &mut Helper, task: &[u8]) -> Resu
     if let Some(why) = task.algorithm.needs_shared_memory() {
         return Err(why.to_string());
     }
-    helper.prepare(&task)?;
+    helper.prepare(remote, &task)?;
     let settings = SearchSettings { options: crate::search::SearchOptions { pure: task.pure }, ..SearchSettings::default() };
     let limits = Limits::default();
     let work = Task { board: &task.board, history: &task.history, limits: &limits, settings: &settings };

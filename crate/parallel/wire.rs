@@ -27,6 +27,9 @@ pub struct HelperTask {
     /// How often processor 0's table has been emptied: a process empties its own when this
     /// changes (after `ucinewgame`, `Clear Hash`, or a measurement's fresh start).
     pub table_clears: u32,
+    /// Whether the processes' tables are the parts of one distributed table (entry h at
+    /// processor h mod p) rather than a table of their own each.
+    pub distributed: bool,
 }
 
 /// One byte per variant, in declaration order.
@@ -46,13 +49,14 @@ pub(super) fn encode_task(task: &HelperTask, out: &mut Vec<u8>) {
     w.bool(task.pure);
     w.usize(task.hash_mib);
     w.u32(task.table_clears);
+    w.bool(task.distributed);
 }
 
 pub(super) fn decode_task(bytes: &[u8]) -> Result<HelperTask, WireError> {
     let mut r = Reader::new(bytes);
     let name = r.str()?;
     let algorithm = Algorithm::from_name(&name).ok_or_else(|| WireError(format!("algorithm '{name}'")))?;
-    let task = HelperTask { algorithm, board: r.board()?, history: r.u64s()?, pure: r.bool()?, hash_mib: r.usize()?, table_clears: r.u32()? };
+    let task = HelperTask { algorithm, board: r.board()?, history: r.u64s()?, pure: r.bool()?, hash_mib: r.usize()?, table_clears: r.u32()?, distributed: r.bool()? };
     r.finish()?;
     Ok(task)
 }
@@ -309,7 +313,7 @@ mod tests {
 
     #[test]
     fn a_helper_task_comes_back_as_sent() {
-        let task = HelperTask { algorithm: Algorithm::Jamboree, board: board(), history: vec![4, 5], pure: true, hash_mib: 64, table_clears: 3 };
+        let task = HelperTask { algorithm: Algorithm::Jamboree, board: board(), history: vec![4, 5], pure: true, hash_mib: 64, table_clears: 3, distributed: true };
         let mut bytes = Vec::new();
         encode_task(&task, &mut bytes);
         assert_eq!(decode_task(&bytes), Ok(task));

@@ -190,20 +190,29 @@ impl Activity {
 /// `progress` receives each row as it is measured. `control` stops the measurement: the
 /// search running then ends early and no further row is measured.
 pub fn measure_speedup(boards: &[Board], plan: &SpeedupPlan, control: &Control, progress: &mut dyn FnMut(&SpeedupRow)) -> Result<Vec<SpeedupRow>, String> {
-    measure_speedup_on(&mut Threads::default(), boards, plan, control, progress)
+    // One table, emptied before each search as `ucinewgame` does. A fresh one per search
+    // would put the release of the last one (searchers hold it until the next search
+    // takes its table) inside the timed search.
+    let tt = Arc::new(TranspositionTable::try_new(plan.hash_mib).map_err(|e| e.to_string())?);
+    measure_speedup_on(&mut Threads::default(), &tt, boards, plan, control, progress)
 }
 
-/// [`measure_speedup`] on `machine` (a cluster's rank 0, say) rather than on threads.
-pub fn measure_speedup_on<Mach: Machine>(machine: &mut Mach, boards: &[Board], plan: &SpeedupPlan, control: &Control, progress: &mut dyn FnMut(&SpeedupRow)) -> Result<Vec<SpeedupRow>, String> {
+/// [`measure_speedup`] on `machine` (a cluster's rank 0, say) rather than on threads,
+/// with `tt` (of the plan's size; on a cluster, a table per rank or rank 0's part of the
+/// distributed one), emptied before each search.
+pub fn measure_speedup_on<Mach: Machine>(
+    machine: &mut Mach,
+    tt: &Arc<TranspositionTable>,
+    boards: &[Board],
+    plan: &SpeedupPlan,
+    control: &Control,
+    progress: &mut dyn FnMut(&SpeedupRow),
+) -> Result<Vec<SpeedupRow>, String> {
     let most = plan.threads.iter().copied().max().unwrap_or(1).max(1);
     let counters = Counters::new(most);
     let limits = Limits { depth: Some(plan.depth), ..Limits::default() };
     let settings = SearchSettings::default();
     let mut searchers: Vec<Searcher> = Vec::new();
-    // One table, emptied before each search as `ucinewgame` does. A fresh one per search
-    // would put the release of the last one (searchers hold it until the next search
-    // takes its table) inside the timed search.
-    let tt = Arc::new(TranspositionTable::try_new(plan.hash_mib).map_err(|e| e.to_string())?);
     let mut rows = Vec::new();
     // No more processors than the machine can run at once (the browser's pool).
     let processors = machine.processors();
@@ -215,7 +224,7 @@ pub fn measure_speedup_on<Mach: Machine>(machine: &mut Mach, boards: &[Board], p
                 s.clear_heuristics();
             }
             let start = now_ms();
-            let result = search(machine, algorithm, p, &mut searchers, &tt, board, &[], &limits, &settings, control, &mut NoReports, &counters);
+            let result = search(machine, algorithm, p, &mut searchers, tt, board, &[], &limits, &settings, control, &mut NoReports, &counters);
             let millis = now_ms() - start;
             Ok((millis, result.nodes, Activity::of(&counters.snapshot()[..p])))
         };

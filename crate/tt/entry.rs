@@ -39,7 +39,8 @@ impl Entry {
     /// Generations wrap at this mask.
     pub const GENERATION_MASK: u8 = 63;
 
-    pub(super) fn pack(&self) -> u64 {
+    /// The entry as one word, never 0 (also how a distributed table's messages carry it).
+    pub fn pack(&self) -> u64 {
         let mv = self.mv.map_or(0, pack_move) as u64;
         (1u64 << 63)
             | ((self.generation & Self::GENERATION_MASK) as u64) << 57
@@ -50,7 +51,8 @@ impl Entry {
             | mv
     }
 
-    pub(super) fn unpack(data: u64) -> Entry {
+    /// The entry a word from [`Entry::pack`] holds.
+    pub fn unpack(data: u64) -> Entry {
         let bound = match (data >> 55) & 3 {
             1 => Bound::Upper,
             2 => Bound::Lower,

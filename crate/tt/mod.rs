@@ -10,11 +10,13 @@ mod access;
 mod busy;
 mod entry;
 mod placement;
+mod remote;
 
 pub use access::{Access, AccessKind};
 pub use busy::{BusyMarks, BusyTable};
 pub use entry::{Bound, Entry};
 pub use placement::{Placement, Tables};
+pub use remote::RemoteParts;
 
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -33,6 +35,10 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == SLOTS_PER_BUCKET * BYTES_
 /// A table may be split into `parts` equal runs of buckets, one per processor of a
 /// distributed machine: the entry of hash h lives in part [`owner`]`(h, parts)`, placed
 /// in it by the high bits of h as an unsplit table places it in the whole.
+///
+/// A table may also be one process's part of a table split among processes (a cluster's
+/// ranks): it holds the entries of its own part, and reaches the others' through
+/// [`RemoteParts`], by messages.
 pub struct TranspositionTable {
     slots: Box<[Bucket]>,
     /// Buckets per part (all of them when the table is not split).
@@ -42,6 +48,8 @@ pub struct TranspositionTable {
     /// Times [`TranspositionTable::clear`] ran (a cluster's other processes empty their
     /// tables when processor 0's count moves).
     clears: AtomicU32,
+    /// The parts other processes hold, for this process's part of a split table.
+    remote: Option<Box<dyn RemoteParts>>,
 }
 
 /// The `check` and `data` words of `slot` in `bucket`.
@@ -99,7 +107,26 @@ impl TranspositionTable {
         let mut slots: Vec<Bucket> = Vec::new();
         slots.try_reserve_exact(len).map_err(|_| AllocError { mib })?;
         slots.resize_with(len, || Bucket(std::array::from_fn(|_| AtomicU64::new(0))));
-        Ok(TranspositionTable { slots: slots.into_boxed_slice(), buckets, parts, generation: AtomicU8::new(0), clears: AtomicU32::new(0) })
+        Ok(TranspositionTable { slots: slots.into_boxed_slice(), buckets, parts, generation: AtomicU8::new(0), clears: AtomicU32::new(0), remote: None })
+    }
+
+    /// One process's part of a table split among processes: `mib` MiB here, the entries
+    /// of the other parts reached through `remote` (see [`RemoteParts`]).
+    pub fn try_part(mib: usize, remote: Box<dyn RemoteParts>) -> Result<TranspositionTable, AllocError> {
+        Ok(TranspositionTable { remote: Some(remote), ..TranspositionTable::try_new(mib)? })
+    }
+
+    /// Makes this part the one whose entries the other processes' lookups and stores
+    /// reach, for the search about to start (a process may have made others before).
+    pub fn serve_from_here(self: &std::sync::Arc<Self>) {
+        if let Some(remote) = &self.remote {
+            remote.serve_from(std::sync::Arc::downgrade(self));
+        }
+    }
+
+    /// Whether this is one process's part of a table split among processes.
+    pub fn is_part(&self) -> bool {
+        self.remote.is_some()
     }
 
     /// How many parts the table is split into (1: it is not).
@@ -155,8 +182,16 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    /// Looks `key` up.
+    /// Looks `key` up (in another process's part, by messages, when another holds it).
     pub fn probe(&self, key: u64) -> Option<Entry> {
+        if let Some((remote, part)) = self.remote.as_ref().and_then(|r| Some((r, r.elsewhere(key)?))) {
+            return remote.probe(part, key, self);
+        }
+        self.probe_here(key)
+    }
+
+    /// Looks `key` up in this table's own slots (a part serves its entries to others so).
+    pub fn probe_here(&self, key: u64) -> Option<Entry> {
         let bucket = self.bucket(key);
         (0..SLOTS_PER_BUCKET).find_map(|slot| {
             let (check, data) = load(bucket, slot);
@@ -164,9 +199,18 @@ impl TranspositionTable {
         })
     }
 
-    /// Stores a result. Slot 0 keeps the deepest (or most recent search's) entry; the
-    /// other slot takes whatever slot 0 refuses, so fresh results are never lost.
-    pub fn store(&self, key: u64, mut entry: Entry) {
+    /// Stores a result (in another process's part, by a message, when another holds it).
+    pub fn store(&self, key: u64, entry: Entry) {
+        if let Some((remote, part)) = self.remote.as_ref().and_then(|r| Some((r, r.elsewhere(key)?))) {
+            return remote.store(part, key, entry);
+        }
+        self.store_here(key, entry);
+    }
+
+    /// Stores a result in this table's own slots. Slot 0 keeps the deepest (or most
+    /// recent search's) entry; the other slot takes whatever slot 0 refuses, so fresh
+    /// results are never lost.
+    pub fn store_here(&self, key: u64, mut entry: Entry) {
         entry.generation = self.generation.load(Relaxed);
         let bucket = self.bucket(key);
         let mut target = 1;

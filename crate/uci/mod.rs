@@ -17,7 +17,7 @@ pub use site::Site;
 
 use crate::chess::Game;
 use crate::search::{SearchOptions, SearchSettings, Strength, DEFAULT_BENCH_DEPTH};
-use crate::tt::TranspositionTable;
+use crate::tt::{Placement, TranspositionTable};
 use options::Effect;
 use runner::{Job, Runner, SearchJob};
 use std::sync::Arc;
@@ -40,6 +40,8 @@ pub struct Engine {
     game: Game,
     options: Options,
     tt: Arc<TranspositionTable>,
+    /// Where the table lives (`Table`, offered on the cluster only).
+    table: Placement,
     runner: Arc<Runner>,
     site: Site,
 }
@@ -62,7 +64,8 @@ impl Engine {
         let tt = TranspositionTable::try_new(options.hash_mib)
             .or_else(|_| TranspositionTable::try_new(1))
             .expect("a 1 MiB table can be allocated");
-        Engine { host, game: Game::default(), options, tt: Arc::new(tt), runner: Arc::new(Runner::new(site.clone())), site }
+        let table = site.default_table();
+        Engine { host, game: Game::default(), options, tt: Arc::new(tt), table, runner: Arc::new(Runner::new(site.clone())), site }
     }
 
     /// The current option values.
@@ -110,6 +113,9 @@ impl Engine {
                         _ => self.host.emit(&d),
                     }
                 }
+                if let Some(table) = self.site.table_declaration() {
+                    self.host.emit(table);
+                }
                 self.host.emit("uciok");
             }
             Command::IsReady => self.host.emit("readyok"),
@@ -144,6 +150,11 @@ impl Engine {
             }
             Command::Stop => self.runner.stop_all(),
             Command::PonderHit => self.runner.ponderhit_all(),
+            Command::SetOption { name, value } if name.eq_ignore_ascii_case("table") && self.site.table_declaration().is_some() => {
+                if let Err(e) = self.set_table(value.as_deref()) {
+                    self.error(&e);
+                }
+            }
             Command::SetOption { name, value } => match self.set_option_here(&name, value.as_deref()) {
                 Ok(Effect::None) => {}
                 Ok(Effect::ClearHash) => self.tt.clear(),
@@ -159,7 +170,15 @@ impl Engine {
                 if request.boards.is_empty() {
                     request.boards.push(self.game.board().clone());
                 }
-                self.runner.submit(Job::Speedup(Box::new(request), Arc::new(crate::search::Control::default())), &self.host);
+                // A table of the measurement's own, placed as the engine's is.
+                let tt = match self.site.table(self.table, request.plan.hash_mib) {
+                    Ok(tt) => tt,
+                    Err(e) => {
+                        self.error(&format!("speedup: {e}"));
+                        return true;
+                    }
+                };
+                self.runner.submit(Job::Speedup(Box::new(request), tt, Arc::new(crate::search::Control::default())), &self.host);
             }
             Command::Display => {
                 self.host.emit(&format!("info string fen {}", self.game.board()));
@@ -181,6 +200,9 @@ impl Engine {
         if let Some(why) = self.site.refuses(changed.algorithm) {
             return Err(format!("{why}; keeping {}", self.options.algorithm.name()));
         }
+        if self.table != self.site.default_table() {
+            changed.algorithm.accepts(self.table).map_err(|why| format!("{why}; keeping {} (Table is {})", self.options.algorithm.name(), self.table))?;
+        }
         if let Some(processors) = self.site.fixed_processors().filter(|&p| p != changed.threads) {
             return Err(format!("Threads: every search uses all {processors} ranks of the cluster (mpirun -np sets them); threads per rank are not supported"));
         }
@@ -193,10 +215,31 @@ impl Engine {
         if let Some(why) = plan.algorithms.iter().find_map(|&a| self.site.refuses(a)) {
             return Err(why);
         }
+        if self.table != self.site.default_table() {
+            plan.algorithms.iter().try_for_each(|&a| a.accepts(self.table))?;
+        }
         match self.site.fixed_processors() {
             Some(ranks) if plan.threads.iter().any(|&p| p != 1 && p != ranks) => Err(format!("threads: a parallel search on the cluster uses all {ranks} ranks (mpirun -np sets them); ask for 1 or {ranks}")),
             _ => Ok(()),
         }
+    }
+
+    /// `setoption name Table`: places the table as asked (an empty one of the same size),
+    /// unless the site or the algorithm cannot; a refusal changes nothing.
+    fn set_table(&mut self, value: Option<&str>) -> Result<(), String> {
+        let placement: Placement = value.unwrap_or_default().parse()?;
+        if !self.site.offers_table(placement) {
+            return Err(format!("Table: '{placement}' is not offered here; keeping {}", self.table));
+        }
+        if placement != self.site.default_table() {
+            self.options.algorithm.accepts(placement).map_err(|why| format!("Table: {why}; keeping {}", self.table))?;
+        }
+        if placement != self.table {
+            self.runner.stop_all();
+            self.tt = self.site.table(placement, self.tt.mib()).map_err(|e| format!("Table: {e}; keeping {}", self.table))?;
+            self.table = placement;
+        }
+        Ok(())
     }
 
     /// Replaces the table; on refusal keeps the old one and says so.
@@ -204,9 +247,9 @@ impl Engine {
         if mib == self.tt.mib() {
             return;
         }
-        match TranspositionTable::try_new(mib) {
+        match self.site.table(self.table, mib) {
             Ok(tt) => {
-                self.tt = Arc::new(tt);
+                self.tt = tt;
                 self.options.hash_mib = mib;
             }
             Err(e) => self.error(&format!("{e}; keeping the {} MiB table", self.tt.mib())),

@@ -49,7 +49,7 @@ pub enum Job {
     Bench(i32),
     /// Measure speedups, each row printed as `info string speedup {json}` and the end as
     /// `info string speedup done`; `stop` ends it early.
-    Speedup(Box<SpeedupRequest>, Arc<Control>),
+    Speedup(Box<SpeedupRequest>, Arc<TranspositionTable>, Arc<Control>),
 }
 
 struct State {
@@ -95,7 +95,7 @@ impl Runner {
         let mut state = lock(&self.state);
         match &job {
             Job::Search(s) => state.active.push((s.control.clone(), s.limits.infinite || s.limits.ponder)),
-            Job::Speedup(_, control) => state.active.push((control.clone(), false)),
+            Job::Speedup(_, _, control) => state.active.push((control.clone(), false)),
             Job::Bench(_) | Job::ForgetHeuristics => {}
         }
         state.queue.push_back(job);
@@ -159,13 +159,13 @@ impl Runner {
                         s.clear_heuristics();
                     }
                 }
-                Job::Speedup(request, control) => {
+                Job::Speedup(request, tt, control) => {
                     let boards = request.boards;
                     let emit = &mut |row: &SpeedupRow| host.emit(&format!("info string speedup {}", row.json()));
                     let measured = match &self.site {
-                        Site::Threads => measure_speedup_on(&mut *lock(&self.threads), &boards, &request.plan, &control, emit),
+                        Site::Threads => measure_speedup_on(&mut *lock(&self.threads), &tt, &boards, &request.plan, &control, emit),
                         #[cfg(feature = "cluster")]
-                        Site::Cluster(cluster) => measure_speedup_on(&mut *lock(cluster), &boards, &request.plan, &control, emit),
+                        Site::Cluster(cluster) => measure_speedup_on(&mut *lock(cluster), &tt, &boards, &request.plan, &control, emit),
                     };
                     if let Err(e) = measured {
                         host.emit(&format!("info string error: speedup: {e}"));

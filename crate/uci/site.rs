@@ -3,8 +3,10 @@
 //! algorithms that work without shared memory can run.
 
 use crate::parallel::Algorithm;
+use crate::tt::{AllocError, Placement, TranspositionTable};
+use std::sync::Arc;
 #[cfg(feature = "cluster")]
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 /// Where searches run.
 #[derive(Clone)]
@@ -44,6 +46,45 @@ impl Site {
             Site::Threads => {}
             #[cfg(feature = "cluster")]
             Site::Cluster(cluster) => cluster.lock().unwrap_or_else(|e| e.into_inner()).end(why),
+        }
+    }
+
+    /// Where the table lives before `setoption name Table` says otherwise: one table the
+    /// threads share; on the cluster, a table per rank.
+    pub fn default_table(&self) -> Placement {
+        match self {
+            Site::Threads => Placement::Global,
+            #[cfg(feature = "cluster")]
+            Site::Cluster(_) => Placement::Local,
+        }
+    }
+
+    /// The `Table` option's declaration, where the site offers a choice (the cluster: a
+    /// table per rank, or Zugzwang's distributed table, entry h at rank h mod p).
+    pub fn table_declaration(&self) -> Option<&'static str> {
+        match self {
+            Site::Threads => None,
+            #[cfg(feature = "cluster")]
+            Site::Cluster(_) => Some("option name Table type combo default local var local var distributed"),
+        }
+    }
+
+    /// The placements `setoption name Table` may choose here.
+    pub fn offers_table(&self, placement: Placement) -> bool {
+        match self {
+            Site::Threads => placement == Placement::Global,
+            #[cfg(feature = "cluster")]
+            Site::Cluster(_) => matches!(placement, Placement::Local | Placement::Distributed),
+        }
+    }
+
+    /// A table of `mib` MiB placed as `placement` (one the site offers): rank 0's part of
+    /// the distributed table, or a table of this process's own.
+    pub fn table(&self, placement: Placement, mib: usize) -> Result<Arc<TranspositionTable>, AllocError> {
+        match placement {
+            #[cfg(feature = "cluster")]
+            Placement::Distributed => crate::machine::cluster::table_part(mib),
+            _ => TranspositionTable::try_new(mib).map(Arc::new),
         }
     }
 

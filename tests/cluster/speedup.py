@@ -1,11 +1,14 @@
 """Time-to-depth speedup at p ranks of `meshmate-cluster` beside p threads of `meshmate`,
-measured in one run, round by round (threads, then ranks), on the first Bratko-Kopec
-positions. Both engines measure with their UCI `speedup` command: per position the serial
-search's time T(1) and the algorithm's T(p), each round against its own serial reference.
+measured in one run, round by round (threads, then ranks with a table per rank, then
+ranks with Zugzwang's distributed table), on the first Bratko-Kopec positions. Every
+engine measures with its UCI `speedup` command: per position the serial search's time
+T(1) and the algorithm's T(p), each round against its own serial reference.
 
 Usage (from the repository, after ./build.sh build):
-  python3 tests/cluster/speedup.py [--algo ybwc] [--p 2] [--depth 12] [--positions 12] [--rounds 3] [--hash 64]
-Prints one row per round and the pooled SPE = sum T(1) / sum T(p), SO and LD per machine.
+  python3 tests/cluster/speedup.py [--algo ybwc] [--p 2] [--depth 12] [--positions 12] [--rounds 3] [--hash 16]
+      [--machines threads,ranks,distributed]
+Prints one row per round and the pooled SPE = sum T(1) / sum T(p), SO and LD per machine,
+and the table messages (lookups and stores) of the distributed table.
 """
 import argparse
 import json
@@ -22,9 +25,9 @@ def fens(positions):
     return ["{} 0 1".format(" ".join(r)) for r in records[:positions]]
 
 
-def measure(command, args, boards):
-    """Rows of one `speedup` run of the engine started by `command`."""
-    request = "speedup algo {} threads {} depth {} hash {} fens {}\n".format(args.algo, args.p, args.depth, args.hash, "; ".join(boards))
+def measure(command, setup, args, boards):
+    """Rows of one `speedup` run of the engine started by `command`, after the `setup` lines."""
+    request = setup + "speedup algo {} threads {} depth {} hash {} fens {}\n".format(args.algo, args.p, args.depth, args.hash, "; ".join(boards))
     engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     engine.stdin.write(request)
     engine.stdin.flush()
@@ -51,6 +54,12 @@ def pooled(rows, algo):
     return spe, so, ld, sum(r["ms"] for r in runs), sum(r["serial_ms"] for r in runs)
 
 
+def table_messages(rows, algo):
+    """Table lookups and stores sent in the algorithm's searches."""
+    runs = [r for r in rows if r["algorithm"] == algo]
+    return sum(r["messages"]["tt-request"] for r in runs), sum(r["messages"]["tt-put"] for r in runs)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--algo", default="ybwc")
@@ -59,23 +68,34 @@ def main():
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--hash", type=int, default=16)
+    parser.add_argument("--machines", default="threads,ranks,distributed", help="of threads, ranks (a table per rank), distributed (ranks, one distributed table)")
     args = parser.parse_args()
     boards = fens(args.positions)
     release = os.path.join(ROOT, "target", "release")
     threads = [os.path.join(release, "meshmate")]
     ranks = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(args.p), os.path.join(release, "meshmate-cluster")]
-    every = {"threads": [], "ranks": []}
+    known = {
+        "threads": (threads, ""),
+        "ranks": (ranks, "setoption name Table value local\n"),
+        "distributed": (ranks, "setoption name Table value distributed\n"),
+    }
+    names = args.machines.split(",")
+    if any(name not in known for name in names):
+        raise SystemExit(f"--machines: choose among {', '.join(known)}")
+    every = {name: [] for name in names}
     print(f"{args.algo}, p = {args.p}, depth {args.depth}, {len(boards)} Bratko-Kopec positions, hash {args.hash} MiB")
-    print(f"{'round':>5} {'machine':<8} {'SPE':>5} {'SO':>6} {'LD':>5} {'T(p) ms':>9} {'T(1) ms':>9}")
+    print(f"{'round':>5} {'machine':<11} {'SPE':>5} {'SO':>6} {'LD':>5} {'T(p) ms':>9} {'T(1) ms':>9}")
     for round in range(1, args.rounds + 1):
-        for name, command in (("threads", threads), ("ranks", ranks)):
-            rows = measure(command, args, boards)
+        for name in names:
+            command, setup = known[name]
+            rows = measure(command, setup, args, boards)
             every[name].extend(rows)
             spe, so, ld, tp, t1 = pooled(rows, args.algo)
-            print(f"{round:>5} {name:<8} {spe:>5.2f} {so:>6.3f} {ld:>5.2f} {tp:>9.0f} {t1:>9.0f}", flush=True)
+            print(f"{round:>5} {name:<11} {spe:>5.2f} {so:>6.3f} {ld:>5.2f} {tp:>9.0f} {t1:>9.0f}", flush=True)
     for name, rows in every.items():
         spe, so, ld, tp, t1 = pooled(rows, args.algo)
-        print(f"pooled {name:<8} SPE {spe:.2f}  SO {so:.3f}  LD {ld:.2f}  (sum T(p) {tp:.0f} ms, sum T(1) {t1:.0f} ms)")
+        lookups, stores = table_messages(rows, args.algo)
+        print(f"pooled {name:<11} SPE {spe:.2f}  SO {so:.3f}  LD {ld:.2f}  (sum T(p) {tp:.0f} ms, sum T(1) {t1:.0f} ms; table lookups {lookups}, stores {stores} by message)")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 //! memory of its own, so each builds its own program: rank 0 the main program (it speaks
 //! UCI), rank r the helper program r, from the task rank 0 announces
 //! ([`Machine::announce`], `parallel::help`). Programs' messages travel as MPI messages
-//! (their bytes from `Payload::encode`); each rank searches with a table of its own.
+//! (their bytes from `Payload::encode`); each rank searches with a table of its own, or
+//! with its part of Zugzwang's distributed table ([`table_part`], reached by messages).
 //!
 //! One search, as the ranks see it:
 //! 1. rank 0 sends START (the task) to every rank and runs processor 0's program;
@@ -21,7 +22,10 @@
 //! returns, and OpenMPI 4.1 without ULFM cannot go on without a rank anyway).
 
 mod processor;
+mod table;
 mod transport;
+
+pub use table::{table_part, ANSWER_TIMEOUT_MS};
 
 use super::{run_on_threads, Counters, Machine, Payload, Program, Remote};
 use crate::search::Control;
@@ -94,12 +98,16 @@ impl Machine for Cluster {
         assert!(self.ranks <= counters.len(), "counters for {} processors, {} ranks", counters.len(), self.ranks);
         self.search = self.search.wrapping_add(1);
         let mut wire = Wire::new();
+        table::forget_counts();
+        table::begin(self.search);
         for rank in 1..self.ranks {
             wire.send(rank, frame(FrameKind::Start, self.search, &task));
         }
         let mut cpu = MpiProcessor::new(&mut wire, self.search, counters, None);
         drive(main, &mut cpu);
         drop(cpu);
+        table::end();
+        table::count_into(counters, 0);
         for rank in 1..self.ranks {
             wire.send(rank, frame(FrameKind::Finished, self.search, &[]));
         }
@@ -131,7 +139,8 @@ fn collect_done(wire: &mut Wire, search: u32, counters: &Counters) -> Result<(),
                     Err(e) => wire.abort(&format!("rank {} sent unreadable counters: {e}", frame.from)),
                 },
                 FrameKind::Nodes => processor::take_nodes(&frame, counters),
-                FrameKind::Program | FrameKind::Start | FrameKind::Finished | FrameKind::Quit => {}
+                // Table frames too: their askers stop waiting on FINISHED.
+                FrameKind::Program | FrameKind::Start | FrameKind::Finished | FrameKind::Quit | FrameKind::TableRequest | FrameKind::TableAnswer | FrameKind::TablePut => {}
             }
         }
         wire.finish_sends();
@@ -161,8 +170,8 @@ pub enum Order {
 pub struct Rank {
     wire: Wire,
     search: u32,
-    /// Program messages of the next search that came before rank 0's START (another
-    /// rank may start, and send, first: MPI orders frames per sender only).
+    /// Program messages and table frames of the next search that came before rank 0's
+    /// START (another rank may start, and send, first: MPI orders frames per sender only).
     early: Vec<Frame>,
     /// Whether rank 0 has said FINISHED for the current search.
     finished: bool,
@@ -189,14 +198,16 @@ impl Rank {
                     FrameKind::Start => {
                         (self.search, self.finished) = (frame.search, false);
                         self.counters.reset();
+                        table::forget_counts();
+                        table::begin(frame.search);
                         let search = self.search;
                         self.early.retain(|f| f.search == search);
                         return Order::Search(frame.body);
                     }
                     FrameKind::Quit => return Order::Quit,
                     // Per sender, every frame of the last search comes before any of the next.
-                    FrameKind::Program if frame.search != self.search => self.early.push(frame),
-                    FrameKind::Program | FrameKind::Finished | FrameKind::Done | FrameKind::Nodes => {}
+                    FrameKind::Program | FrameKind::TableRequest | FrameKind::TablePut if frame.search != self.search => self.early.push(frame),
+                    FrameKind::Program | FrameKind::TableRequest | FrameKind::TablePut | FrameKind::TableAnswer | FrameKind::Finished | FrameKind::Done | FrameKind::Nodes => {}
                 }
             }
             self.wire.finish_sends();
@@ -251,5 +262,10 @@ impl Remote for Rank {
         }
         drive(program, &mut cpu);
         self.finished |= cpu.finished();
+        table::count_into(&self.counters, self.wire.rank());
+    }
+
+    fn table_part(&self, mib: usize) -> Result<std::sync::Arc<crate::tt::TranspositionTable>, crate::tt::AllocError> {
+        table_part(mib)
     }
 }

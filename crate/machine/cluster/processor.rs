@@ -62,7 +62,8 @@ impl<'a, M: Payload> MpiProcessor<'a, M> {
         any
     }
 
-    /// Takes one frame that has arrived (see [`MpiProcessor::poll`]).
+    /// Takes one frame that has arrived (see [`MpiProcessor::poll`]); a table frame is
+    /// served at once.
     pub fn take(&mut self, frame: Frame) {
         if frame.search != self.search {
             return;
@@ -72,7 +73,9 @@ impl<'a, M: Payload> MpiProcessor<'a, M> {
                 Ok(message) => self.inbox.push_back((frame.from, message)),
                 Err(e) => eprintln!("meshmate-cluster: rank {}: a message from rank {} dropped: {e}", self.id, frame.from),
             },
+            FrameKind::TableRequest | FrameKind::TablePut | FrameKind::TableAnswer => super::table::serve(self.wire, &frame),
             FrameKind::Finished => {
+                super::table::end();
                 self.finished = true;
                 if let Some(stop) = self.stop {
                     stop.stop();

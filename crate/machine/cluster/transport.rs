@@ -12,6 +12,8 @@ use mpi::datatype::Equivalence;
 use mpi::point_to_point::{Destination, Source};
 use mpi::request::{Request, StaticScope};
 use mpi::topology::{Communicator, SimpleCommunicator};
+use std::collections::VecDeque;
+use std::sync::Mutex;
 
 /// What a frame says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,10 +30,26 @@ pub(super) enum FrameKind {
     Nodes,
     /// Rank 0 to the others: the engine quits; end the process.
     Quit,
+    /// A lookup in the distributed table, to the rank holding the entry (`table`).
+    TableRequest,
+    /// The holder's answer to a lookup.
+    TableAnswer,
+    /// A result to store, to the rank holding the entry.
+    TablePut,
 }
 
 impl FrameKind {
-    const ALL: [FrameKind; 6] = [FrameKind::Program, FrameKind::Start, FrameKind::Finished, FrameKind::Done, FrameKind::Nodes, FrameKind::Quit];
+    const ALL: [FrameKind; 9] = [
+        FrameKind::Program,
+        FrameKind::Start,
+        FrameKind::Finished,
+        FrameKind::Done,
+        FrameKind::Nodes,
+        FrameKind::Quit,
+        FrameKind::TableRequest,
+        FrameKind::TableAnswer,
+        FrameKind::TablePut,
+    ];
 }
 
 /// One received frame.
@@ -52,11 +70,44 @@ pub(super) fn frame(kind: FrameKind, search: u32, body: &[u8]) -> Vec<u8> {
     bytes
 }
 
-fn parse(from: usize, bytes: Vec<u8>) -> Result<Frame, WireError> {
+/// A frame of two words built on the stack, as the distributed table's frames are (one
+/// lookup or store a node: no allocation for them).
+pub(super) struct SmallFrame {
+    bytes: [u8; 5 + 16],
+}
+
+impl SmallFrame {
+    /// The frame `kind` of search `search` carrying `first` and `second`.
+    pub fn new(kind: FrameKind, search: u32, first: u64, second: u64) -> SmallFrame {
+        let mut bytes = [0u8; 5 + 16];
+        bytes[0] = kind as u8;
+        bytes[1..5].copy_from_slice(&search.to_le_bytes());
+        bytes[5..13].copy_from_slice(&first.to_le_bytes());
+        bytes[13..21].copy_from_slice(&second.to_le_bytes());
+        SmallFrame { bytes }
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+fn parse(from: usize, mut bytes: Vec<u8>) -> Result<Frame, WireError> {
     let mut r = Reader::new(&bytes);
     let kind = *FrameKind::ALL.get(r.u8()? as usize).ok_or_else(|| WireError("frame kind".into()))?;
     let search = r.u32()?;
-    Ok(Frame { from, kind, search, body: bytes[5..].to_vec() })
+    bytes.drain(..5);
+    Ok(Frame { from, kind, search, body: bytes })
+}
+
+/// Frames taken off MPI by a reader that was waiting for another one (a lookup in the
+/// distributed table waits inside a searcher's step), for the next [`Wire::receive`]:
+/// every reader of this process sees every frame once, in the order it came.
+static SET_ASIDE: Mutex<VecDeque<Frame>> = Mutex::new(VecDeque::new());
+
+/// Leaves `frame` for the next [`Wire::receive`] of this process.
+pub(super) fn set_aside(frame: Frame) {
+    SET_ASIDE.lock().unwrap_or_else(|e| e.into_inner()).push_back(frame);
 }
 
 /// A send MPI has not finished with.
@@ -98,6 +149,12 @@ impl Wire {
         self.pending.push(Sending { request, buffer: raw, to });
     }
 
+    /// Sends a small frame at once, from the caller's stack: MPI sends a message that
+    /// small eagerly, so this never waits for the receiver.
+    pub fn send_small(&self, to: usize, frame: &SmallFrame) {
+        self.world.process_at_rank(to as i32).send(frame.bytes());
+    }
+
     /// Frees the buffers of completed sends.
     pub fn finish_sends(&mut self) {
         let mut still = Vec::with_capacity(self.pending.len());
@@ -130,9 +187,18 @@ impl Wire {
         }
     }
 
-    /// The next frame that has arrived, if any. A frame that does not parse is dropped
-    /// with a message on standard error (a rank of another build, or corruption).
+    /// The next frame that has arrived, if any (frames set aside first). A frame that
+    /// does not parse is dropped with a message on standard error (a rank of another
+    /// build, or corruption).
     pub fn receive(&mut self) -> Option<Frame> {
+        if let Some(frame) = SET_ASIDE.lock().unwrap_or_else(|e| e.into_inner()).pop_front() {
+            return Some(frame);
+        }
+        self.receive_new()
+    }
+
+    /// The next frame that has arrived off MPI, if any, passing over those set aside.
+    pub fn receive_new(&mut self) -> Option<Frame> {
         loop {
             let (message, status) = self.world.any_process().immediate_matched_probe()?;
             let mut bytes = vec![0u8; status.count(u8::equivalent_datatype()).max(0) as usize];
