@@ -373,11 +373,11 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     }
 
     fn take_offer(&mut self, from: usize, merit: Option<i32>, cpu: &mut dyn Processor<Message>) {
+        let bar = self.depth_worth_asking();
         let Seeking::Collecting { replies, best } = &mut self.seeking else { return };
         *replies += 1;
         if let Some(m) = merit {
-            // Thrashing raises the bar, by up to three plies: only deeper split points will do.
-            let good_enough = m / 4 >= MIN_SPLIT_DEPTH + self.thrashing / 2;
+            let good_enough = m / 4 >= bar;
             if good_enough && best.is_none_or(|(b, _)| m > b) {
                 *best = Some((m, from));
             }
@@ -394,6 +394,12 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 }
             };
         }
+    }
+
+    /// The least remaining depth of a split point worth asking for, in DTS: thrashing
+    /// (jobs that ended almost at once) raises it by up to three plies.
+    fn depth_worth_asking(&self) -> i32 {
+        MIN_SPLIT_DEPTH + self.thrashing / 2
     }
 
     /// Steps context `i`.
@@ -451,7 +457,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         // rebroadcasting at once would flood the machine with HELP and offers.
         // On a machine with shared memory, the offer board shows where work is; DTS's
         // thrashing counter raises the depth an offer needs, as it does for HELP's answers.
-        let needed = if self.policy.seek == Seek::Broadcast { MIN_SPLIT_DEPTH + self.thrashing / 2 } else { MIN_SPLIT_DEPTH };
+        let needed = if self.policy.seek == Seek::Broadcast { self.depth_worth_asking() } else { MIN_SPLIT_DEPTH };
         let target = match self.own_helper(cpu) {
             Some(helper) => Some(helper),
             None => cpu.best_offer().filter(|&(_, depth)| depth >= needed).map(|(to, _)| to),
