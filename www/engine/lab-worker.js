@@ -6,7 +6,7 @@
 //                   { id, type: 'run', request: { algorithm, net, processors, preset, tt, pure, fen, depth, seed }, replay, pace }
 //                                                           replay: false sends no trace (the sweep)
 //                                                           pace: { buffer, ahead } or absent (see below)
-//                   { id, type: 'export' }                  the last run's trace as JSON lines
+//                   { id, type: 'export' }                  the last replayed run's trace as JSON lines
 //   worker → page   { type: 'ready', catalogue }            once, when the wasm is loaded
 //                   { id, type: 'network', drawing }
 //                   { id, type: 'trace', words }            events as numbers (Float64Array, 7 per
@@ -42,7 +42,7 @@ const MIB = 2 ** 20;
 const MEMORY_FULL_MIB = 768;
 
 let crashed = false;
-/** The last run's request and report, for its export. */
+/** The last replayed run's request and report, for its export. */
 let lastRun = null;
 
 const requests = inbox(handle);
@@ -86,7 +86,8 @@ function abortReason(error) {
  * background sweep needs only the report, and a stream of events it ignores would make the
  * page's replay stutter). */
 function run(id, request, replay, pace) {
-  lastRun = null;
+  // The export is the shown run's: a run without replay (the sweep) leaves it alone.
+  if (replay) lastRun = null;
   const started = performance.now();
   let pending = [];
   let lastPost = 0;
@@ -122,7 +123,7 @@ function run(id, request, replay, pace) {
   result.free();
   report.simulationMs -= waitedMs;
   report.waitedMs = waitedMs;
-  lastRun = { request, report };
+  if (replay) lastRun = { request, report };
   const memoryMiB = wasm.memory.buffer.byteLength / MIB;
   self.postMessage({ id, type: 'report', report, wallMs: performance.now() - started, memoryMiB });
 }

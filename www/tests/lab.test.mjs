@@ -208,13 +208,15 @@ describe('Lab', () => {
 
   test('exports: the trace as JSON lines, the table as CSV, the picture as PNG', { timeout: 180000 }, async (t) => {
     const { page, errors } = await openLab(t);
-    const snap = await runAndWatch(page, { processors: 16, depth: 4, seed: 3 });
+    const snap = await runAndWatch(page, { processors: 16, depth: 6, seed: 3 });
+    // Exported while the background sweep still runs p = 2, 4, 8: the trace is the shown run's.
+    await page.waitForFunction(() => window.__lab.snapshot().sweep.points.length >= 1, null, { timeout: 60000 });
     const fetch = async (button) => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-lab="${button}"]`)]);
       return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
     };
     const trace = await fetch('export-trace');
-    assert.match(trace.name, /^meshmate-trace-ybwc-debruijn-p16-d4-s3\.jsonl$/);
+    assert.match(trace.name, /^meshmate-trace-ybwc-debruijn-p16-d6-s3\.jsonl$/);
     const lines = trace.bytes.toString('utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
     assert.equal(lines[0].ev, 'machine');
     assert.equal(lines[0].processors, 16);

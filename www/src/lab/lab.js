@@ -741,9 +741,9 @@ export class Lab {
     if (preset.sweep && reports.length) this.sweep({ ...request, fen: preset.positions[0].fen });
   }
 
-  /** In the background, `request` again on p = 1, 2, 4, … below its p, then on its p (the
-   * worker keeps the last run's trace for the export, and the same seed gives the same
-   * run); the sweep charts plot each point as it comes. A new run cancels the sweep. */
+  /** In the background, `request` again on p = 1, 2, 4, … below its p, then on its p,
+   * without replay (the worker keeps the shown run's trace for the export); the sweep
+   * charts plot each point as it comes. A new run cancels the sweep. */
   async sweep(request) {
     const token = ++this.sweepToken;
     if (request.processors > SWEEP_MAX || !this.sweepCharts) return this.sweepStatus('idle', `The background sweep stops at ${SWEEP_MAX} processors; the scaling curve above draws any count, with its progress.`);
