@@ -10,13 +10,8 @@
 //! value takes the next test of the same node; in one memory the processors share one
 //! history table. A subproblem carries its giver's killers for its first plies.
 
-use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};
-use crate::search::{SplitCandidate, SplitWindow};
+use super::split::{nearest_the_root, Policy, Seek};
+use crate::search::SplitWindow;
 
-/// Steal near the root first.
-fn merit(c: &SplitCandidate) -> Option<i32> {
-    (c.depth >= MIN_SPLIT_DEPTH).then_some(-(c.frame as i32))
-}
-
-/// StarTech's choices.
-pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::AskRandom, merit, tests_first: true };
+/// StarTech's choices: steal near the root first.
+pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::AskRandom, merit: nearest_the_root, tests_first: true };

@@ -16,7 +16,8 @@
 //! machine when it finishes.
 
 use super::message::Message;
-use super::program::{forward_tree_events, pass_accesses, Task};
+use super::program::{forward_tree_events, pass_accesses};
+use crate::search::Task;
 use super::work_by_speed::{self, Speedometer};
 use crate::machine::{broadcast, random_other, Activity, Note, Processor, Program};
 use crate::search::{Control, Deepening, Listener, NoReports, Notice, Progress, SearchOptions, SearchResult, Searcher, SplitCandidate, SplitWindow, Subproblem, TreePath};
@@ -41,6 +42,12 @@ pub(super) struct Policy {
     pub merit: fn(&SplitCandidate) -> Option<i32>,
     /// Whether failed tests are re-searched only when all tests of the node are back.
     pub tests_first: bool,
+}
+
+/// The merit of Zugzwang's and StarTech's split points: any node deep enough, the one
+/// nearest the root first.
+pub(super) fn nearest_the_root(c: &SplitCandidate) -> Option<i32> {
+    (c.depth >= MIN_SPLIT_DEPTH).then_some(-(c.frame as i32))
 }
 
 /// How an idle processor finds work.

@@ -15,13 +15,8 @@
 //!
 //! A subproblem carries its giver's killers for its first plies (see `crate::parallel`).
 
-use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};
-use crate::search::{SplitCandidate, SplitWindow};
+use super::split::{nearest_the_root, Policy, Seek};
+use crate::search::SplitWindow;
 
-/// Highest level first: the split point nearest the root.
-fn merit(c: &SplitCandidate) -> Option<i32> {
-    (c.depth >= MIN_SPLIT_DEPTH).then_some(-(c.frame as i32))
-}
-
-/// Zugzwang's choices.
-pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::AskRandom, merit, tests_first: false };
+/// Zugzwang's choices: the highest level first, the split point nearest the root.
+pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::AskRandom, merit: nearest_the_root, tests_first: false };
