@@ -408,7 +408,7 @@ impl Searcher {
     pub fn start(&mut self, board: &Board, history: &[u64], alpha: i32, beta: i32, depth: i32, root_moves: &[Move]) {
         self.prepare(history, 0, TreePath::default());
         self.root_filter.extend_from_slice(root_moves);
-        self.init_frame(0, board.clone(), alpha, beta, depth, true, true);
+        self.init_frame(board.clone(), alpha, beta, depth, true, true);
         self.frames[0].kind = NodeKind::Pv;
     }
 
@@ -431,12 +431,13 @@ impl Searcher {
     fn push(&mut self, board: Board, alpha: i32, beta: i32, depth: i32, pv_node: bool, null_allowed: bool) {
         let parent = self.frames[self.top].kind;
         self.top += 1;
-        self.init_frame(self.top, board, alpha, beta, depth, pv_node, null_allowed);
+        self.init_frame(board, alpha, beta, depth, pv_node, null_allowed);
         self.frames[self.top].kind = child_kind(parent, pv_node);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn init_frame(&mut self, index: usize, board: Board, alpha: i32, beta: i32, depth: i32, pv_node: bool, null_allowed: bool) {
+    /// Sets up the top frame for a node of `board` to search to `depth` within `alpha..beta`.
+    fn init_frame(&mut self, board: Board, alpha: i32, beta: i32, depth: i32, pv_node: bool, null_allowed: bool) {
+        let index = self.top;
         let f = &mut self.frames[index];
         f.board = board;
         f.alpha = alpha;
@@ -484,74 +485,22 @@ impl Searcher {
         (2..=window).step_by(2).any(|back| self.hashes[len - back] == hash)
     }
 
-    /// Step 1: entering a node.
+    /// Step 1: entering a node: settled at once (by rule, at the horizon, by the table),
+    /// cut off by its static evaluation, or on to the null move.
     fn enter(&mut self) -> Progress {
         self.nodes += 1;
         let top = self.top;
         if self.frames[top].ply < self.tree_plies {
             self.report_enter();
         }
+        if let Some(value) = self.value_without_moves(top) {
+            return self.finish_with(value);
+        }
+        if let Some(score) = self.look_up(top) {
+            return self.finish_as(score, true);
+        }
         let pure = self.options.pure;
         let f = &mut self.frames[top];
-        let ply = f.ply;
-        self.seldepth = self.seldepth.max(ply);
-        self.pv_len[ply] = 0;
-        f.in_check = !f.board.checkers().is_empty();
-        if ply > 0 {
-            let f = &self.frames[top];
-            if f.board.halfmove_clock() >= 100 || has_insufficient_material(&f.board) || self.is_repetition(&f.board) {
-                return self.finish_with(0);
-            }
-            if ply >= MAX_PLY - 1 {
-                let v = evaluate(&f.board);
-                return self.finish_with(v);
-            }
-        }
-        let f = &mut self.frames[top];
-        if !pure && ply > 0 {
-            f.alpha = f.alpha.max(-MATE + ply as i32);
-            f.beta = f.beta.min(MATE - ply as i32 - 1);
-            if f.alpha >= f.beta {
-                let v = f.alpha;
-                return self.finish_with(v);
-            }
-        }
-        if f.depth <= 0 {
-            let mut stats = QuiescenceStats::default();
-            let v = quiescence(&f.board, f.alpha, f.beta, ply, &mut stats);
-            self.nodes += stats.nodes.saturating_sub(1);
-            f.span.add_own(stats.nodes.saturating_sub(1));
-            self.seldepth = self.seldepth.max(stats.seldepth);
-            return self.finish_with(v);
-        }
-        let hash = f.board.hash();
-        f.on_path = true;
-        self.hashes.push(hash);
-        if let Some(busy) = &self.busy {
-            f.marked = f.depth >= MIN_BUSY_DEPTH && busy.mark(hash);
-        }
-        let entry = self.tt.probe(hash);
-        if self.record_accesses {
-            self.accesses.push(Access { kind: AccessKind::Probe, hash });
-        }
-        let f = &mut self.frames[top];
-        f.tt_move = entry.and_then(|e| e.mv).filter(|&m| f.board.is_legal(m));
-        if let Some(e) = entry {
-            let score = from_table(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= f.beta,
-                Bound::Upper => score <= f.alpha,
-            };
-            if !pure && !f.pv_node && ply > 0 && e.depth as i32 >= f.depth && usable {
-                return self.finish_as(score, true);
-            }
-        }
-        f.static_eval = if f.in_check {
-            -INFINITY
-        } else {
-            entry.map_or_else(|| evaluate(&f.board), |e| e.eval as i32)
-        };
         if !pure && !f.pv_node && !f.in_check {
             // Reverse futility: far above beta at shallow depth, assume the node holds.
             if f.depth <= RFP_MAX_DEPTH && f.static_eval - RFP_MARGIN * f.depth >= f.beta && f.beta.abs() < MATE_BOUND {
@@ -569,6 +518,84 @@ impl Searcher {
             f.depth -= 1;
         }
         self.try_null_move()
+    }
+
+    /// The value of the node at `top` when it is settled before any move is searched: a
+    /// draw by rule, the ply limit, a window closed by the distance to mate, or the
+    /// horizon (the quiescence search's value). Sets the node's check and the seldepth.
+    #[inline(always)]
+    fn value_without_moves(&mut self, top: usize) -> Option<i32> {
+        let pure = self.options.pure;
+        let f = &mut self.frames[top];
+        let ply = f.ply;
+        self.seldepth = self.seldepth.max(ply);
+        self.pv_len[ply] = 0;
+        f.in_check = !f.board.checkers().is_empty();
+        if ply > 0 {
+            let f = &self.frames[top];
+            if f.board.halfmove_clock() >= 100 || has_insufficient_material(&f.board) || self.is_repetition(&f.board) {
+                return Some(0);
+            }
+            if ply >= MAX_PLY - 1 {
+                return Some(evaluate(&f.board));
+            }
+        }
+        let f = &mut self.frames[top];
+        if !pure && ply > 0 {
+            f.alpha = f.alpha.max(-MATE + ply as i32);
+            f.beta = f.beta.min(MATE - ply as i32 - 1);
+            if f.alpha >= f.beta {
+                return Some(f.alpha);
+            }
+        }
+        if f.depth <= 0 {
+            let mut stats = QuiescenceStats::default();
+            let v = quiescence(&f.board, f.alpha, f.beta, ply, &mut stats);
+            self.nodes += stats.nodes.saturating_sub(1);
+            f.span.add_own(stats.nodes.saturating_sub(1));
+            self.seldepth = self.seldepth.max(stats.seldepth);
+            return Some(v);
+        }
+        None
+    }
+
+    /// Puts the node at `top` on the path (and on the busy table) and looks it up in the
+    /// transposition table: sets its table move and static evaluation, and returns the
+    /// table's score when that settles the node.
+    #[inline(always)]
+    fn look_up(&mut self, top: usize) -> Option<i32> {
+        let pure = self.options.pure;
+        let f = &mut self.frames[top];
+        let hash = f.board.hash();
+        f.on_path = true;
+        self.hashes.push(hash);
+        if let Some(busy) = &self.busy {
+            f.marked = f.depth >= MIN_BUSY_DEPTH && busy.mark(hash);
+        }
+        let entry = self.tt.probe(hash);
+        if self.record_accesses {
+            self.accesses.push(Access { kind: AccessKind::Probe, hash });
+        }
+        let f = &mut self.frames[top];
+        let ply = f.ply;
+        f.tt_move = entry.and_then(|e| e.mv).filter(|&m| f.board.is_legal(m));
+        if let Some(e) = entry {
+            let score = from_table(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= f.beta,
+                Bound::Upper => score <= f.alpha,
+            };
+            if !pure && !f.pv_node && ply > 0 && e.depth as i32 >= f.depth && usable {
+                return Some(score);
+            }
+        }
+        f.static_eval = if f.in_check {
+            -INFINITY
+        } else {
+            entry.map_or_else(|| evaluate(&f.board), |e| e.eval as i32)
+        };
+        None
     }
 
     /// Step 2: null move. If passing the move still fails high at reduced depth, the

@@ -112,7 +112,7 @@ impl Searcher {
         self.prepare(&problem.path, problem.ply, problem.line);
         self.heuristics.set_killers_from(problem.ply, &problem.killers);
         let pv_node = problem.kind == NodeKind::Pv;
-        self.init_frame(0, problem.board.clone(), problem.alpha, problem.beta, problem.depth, pv_node, true);
+        self.init_frame(problem.board.clone(), problem.alpha, problem.beta, problem.depth, pv_node, true);
         self.frames[0].kind = problem.kind;
     }
 
