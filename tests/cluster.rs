@@ -5,7 +5,7 @@
 mod common;
 
 use meshmate::chess::{parse_epd_file, parse_uci, Board, Game};
-use meshmate::search::{search, Control, Limits, NoReports, Score, SearchOptions, SearchSettings, Searcher};
+use meshmate::search::{search, Control, Limits, NoReports, Score, SearchOptions, SearchSettings, Searcher, Task};
 use meshmate::tt::TranspositionTable;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -139,7 +139,7 @@ fn serial_score(board: &Board, moves: &[&str], depth: i32) -> String {
     let mut searcher = Searcher::new(tt.clone());
     let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
     let limits = Limits { depth: Some(depth), ..Limits::default() };
-    let result = search(&mut searcher, &tt, game.board(), game.history(), &limits, &settings, &Control::default(), &mut NoReports);
+    let result = search(&mut searcher, &tt, &Task { board: game.board(), history: game.history(), limits: &limits, settings: &settings }, &Control::default(), &mut NoReports);
     Score::from_internal(result.score).to_string()
 }
 

@@ -3,9 +3,9 @@ mod common;
 
 use meshmate::chess::{legal_moves, parse_epd_file, Board, Game};
 use meshmate::machine::{Counters, Threads};
-use meshmate::parallel::{search, Algorithm};
+use meshmate::parallel::{search, Algorithm, SearchRequest};
 use meshmate::random::Random;
-use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchResult, SearchSettings, Searcher};
+use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchResult, SearchSettings, Searcher, Task};
 use meshmate::tt::{Placement, Tables, TranspositionTable};
 use std::sync::Arc;
 use std::time::Duration;
@@ -64,14 +64,14 @@ fn assert_like_serial<T: PartialEq + std::fmt::Debug>(
     // One machine for every search, as the engine keeps one: its pool resizes as the
     // thread counts change.
     let mut machine = Threads::default();
-    let serial = search(&mut machine, Algorithm::Serial, 1, &mut searchers, &tt, board, &[], limits, settings, &Control::default(), &mut NoReports, &counters);
+    let serial = search(&mut machine, &mut searchers, &tt, &SearchRequest { algorithm: Algorithm::Serial, threads: 1, task: Task { board, history: &[], limits, settings } }, &Control::default(), &mut NoReports, &counters);
     for &algorithm in algorithms {
         for threads in threads.clone() {
             tt.clear();
             for s in searchers.iter_mut() {
                 s.clear_heuristics();
             }
-            let result = search(&mut machine, algorithm, threads, &mut searchers, &tt, board, &[], limits, settings, &Control::default(), &mut NoReports, &counters);
+            let result = search(&mut machine, &mut searchers, &tt, &SearchRequest { algorithm, threads, task: Task { board, history: &[], limits, settings } }, &Control::default(), &mut NoReports, &counters);
             assert_eq!(view(&result), view(&serial), "{label} {algorithm:?} with {threads} threads");
         }
     }
@@ -118,7 +118,7 @@ fn random_stops_always_give_a_legal_move_and_leave_no_processor_running() {
                 control.stop();
             });
             let limits = Limits { infinite: true, ..Limits::default() };
-            search(&mut machine, algorithm, threads, &mut searchers, &tt, board, history, &limits, &SearchSettings::default(), &control, &mut NoReports, &counters)
+            search(&mut machine, &mut searchers, &tt, &SearchRequest { algorithm, threads, task: Task { board, history, limits: &limits, settings: &SearchSettings::default() } }, &control, &mut NoReports, &counters)
         });
         let legal = legal_moves(board);
         match result.best {
@@ -141,7 +141,7 @@ fn one_tree_in_one_memory_shares_processor_0s_history_for_that_search_only() {
     let board = Board::default();
     let limits = Limits { depth: Some(6), ..Limits::default() };
     let run = |algorithm, tables: Tables, searchers: &mut Vec<_>| {
-        search(&mut Threads::default(), algorithm, 3, searchers, tables, &board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+        search(&mut Threads::default(), searchers, tables, &SearchRequest { algorithm, threads: 3, task: Task { board: &board, history: &[], limits: &limits, settings: &SearchSettings::default() } }, &Control::default(), &mut NoReports, &counters);
     };
     let shared = || Tables::shared(tt.clone());
     let own_history = |searchers: &Vec<Searcher>| !searchers[1].shares_history_with(&searchers[0]) && !searchers[2].shares_history_with(&searchers[0]) && !searchers[2].shares_history_with(&searchers[1]);

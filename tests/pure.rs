@@ -5,10 +5,7 @@
 mod common;
 
 use meshmate::chess::{has_insufficient_material, legal_moves, parse_epd_file, Board};
-use meshmate::search::{
-    quiescence, search, Control, Limits, NoReports, QuiescenceStats, SearchOptions, SearchSettings,
-    Searcher, INFINITY, MATE, MAX_PLY,
-};
+use meshmate::search::{quiescence, search, Control, INFINITY, Limits, MATE, MAX_PLY, NoReports, QuiescenceStats, SearchOptions, SearchSettings, Searcher, Task};
 use meshmate::tt::TranspositionTable;
 use std::sync::Arc;
 
@@ -65,7 +62,7 @@ fn pure_search_equals_plain_alpha_beta() {
         let depth = if i % 4 == 0 { 4 } else { 3 };
         let expected = reference(board, depth, 0, -INFINITY, INFINITY, &mut Vec::new());
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let got = search(&mut searcher, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports).score;
+        let got = search(&mut searcher, &tt, &Task { board, history: &[], limits: &limits, settings: &settings }, &Control::default(), &mut NoReports).score;
         assert_eq!(got, expected, "position {i} ({board}) depth {depth}");
     }
 }

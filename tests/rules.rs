@@ -1,6 +1,6 @@
 //! Draw rules in the game record and in the search.
 use meshmate::chess::{has_insufficient_material, parse_fen, Game, Outcome};
-use meshmate::search::{search, Control, Limits, NoReports, SearchSettings, Searcher};
+use meshmate::search::{search, Control, Limits, NoReports, SearchSettings, Searcher, Task};
 use meshmate::tt::TranspositionTable;
 use std::sync::Arc;
 
@@ -36,7 +36,7 @@ fn search_score(game: &Game, depth: i32) -> i32 {
     let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
     let mut searcher = Searcher::new(tt.clone());
     let limits = Limits { depth: Some(depth), ..Limits::default() };
-    search(&mut searcher, &tt, game.board(), game.history(), &limits, &SearchSettings::default(), &Control::default(), &mut NoReports).score
+    search(&mut searcher, &tt, &Task { board: game.board(), history: game.history(), limits: &limits, settings: &SearchSettings::default() }, &Control::default(), &mut NoReports).score
 }
 
 #[test]

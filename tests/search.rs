@@ -2,7 +2,7 @@
 mod common;
 
 use meshmate::chess::{parse_epd_file, parse_fen, parse_san, Board};
-use meshmate::search::{search, Control, Deepening, Info, Limits, Listener, NoReports, RootMove, Score, SearchResult, SearchSettings, Searcher};
+use meshmate::search::{search, Control, Deepening, Info, Limits, Listener, NoReports, RootMove, Score, SearchResult, SearchSettings, Searcher, Task};
 use meshmate::tt::TranspositionTable;
 use std::sync::Arc;
 
@@ -10,7 +10,7 @@ fn search_depth(board: &Board, depth: i32) -> SearchResult {
     let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
     let mut searcher = Searcher::new(tt.clone());
     let limits = Limits { depth: Some(depth), ..Limits::default() };
-    search(&mut searcher, &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports)
+    search(&mut searcher, &tt, &Task { board, history: &[], limits: &limits, settings: &SearchSettings::default() }, &Control::default(), &mut NoReports)
 }
 
 #[test]
@@ -115,12 +115,12 @@ fn the_span_of_a_tree_is_its_eldest_brothers_chain_plus_the_longest_other() {
     let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
     let mut searcher = Searcher::new(tt.clone());
     let limits = Limits { depth: Some(1), ..Limits::default() };
-    search(&mut searcher, &tt, &Board::default(), &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports);
+    search(&mut searcher, &tt, &Task { board: &Board::default(), history: &[], limits: &limits, settings: &SearchSettings::default() }, &Control::default(), &mut NoReports);
     let (nodes, span) = (searcher.nodes(), searcher.span_total());
     assert!(nodes >= 21);
     assert_eq!(span, if nodes > 21 { 4 } else { 3 }, "{nodes} nodes");
     let limits = Limits { depth: Some(6), ..Limits::default() };
-    search(&mut searcher, &tt, &Board::default(), &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports);
+    search(&mut searcher, &tt, &Task { board: &Board::default(), history: &[], limits: &limits, settings: &SearchSettings::default() }, &Control::default(), &mut NoReports);
     let (nodes, span) = (searcher.nodes(), searcher.span_total());
     assert!(span > 6 && span * 2 < nodes, "span {span} of {nodes} nodes: at least six plies deep, and the tree has parallelism");
 }

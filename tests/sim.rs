@@ -8,8 +8,8 @@ use meshmate::machine::sim::{presets, Event, Preset, Sim, SimError, TraceMode};
 use meshmate::machine::{random_other, Activity, Counters, Machine, MessageKind, Note, Payload, Processor, Program, Threads};
 use meshmate::machine::wire::WireError;
 use meshmate::net::Kind;
-use meshmate::parallel::{search, Algorithm};
-use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings};
+use meshmate::parallel::{search, Algorithm, SearchRequest};
+use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings, Task};
 use meshmate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -143,7 +143,7 @@ fn another_seed_gives_a_shared_table_search_other_timing_and_another_tree() {
     let run = |seed| {
         let mut sim = traced(presets::MULTICORE, Kind::Bus, 2, seed);
         let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
-        let result = search(&mut sim, Algorithm::LazySmp, 2, &mut Vec::new(), &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+        let result = search(&mut sim, &mut Vec::new(), &tt, &SearchRequest { algorithm: Algorithm::LazySmp, threads: 2, task: Task { board, history: &[], limits: &limits, settings: &SearchSettings::default() } }, &Control::default(), &mut NoReports, &counters);
         (sim.trace().unwrap().hash(), result.nodes)
     };
     let (first, again, other) = (run(1), run(1), run(2));
@@ -161,7 +161,7 @@ fn every_algorithm_searches_the_same_way_twice_with_the_same_seed() {
         let run = |seed| {
             let mut sim = traced(presets::T800, Kind::DeBruijn, 16, seed);
             let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
-            let result = search(&mut sim, algorithm, 16, &mut Vec::new(), &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+            let result = search(&mut sim, &mut Vec::new(), &tt, &SearchRequest { algorithm, threads: 16, task: Task { board, history: &[], limits: &limits, settings: &SearchSettings::default() } }, &Control::default(), &mut NoReports, &counters);
             let (trace, report) = (sim.trace().unwrap(), sim.last_run().unwrap());
             let count = |f: fn(&Event) -> bool| trace.events().iter().filter(|e| f(e)).count() as u64;
             let splits: u64 = counters.snapshot().iter().map(|s| s.splits).sum();
@@ -185,7 +185,7 @@ fn a_slow_processors_node_count_is_traced_as_it_grows() {
     let counters = Counters::new(16);
     let mut sim = traced(presets::T800, Kind::DeBruijn, 16, 1);
     let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
-    search(&mut sim, Algorithm::Ybwc, 16, &mut Vec::new(), &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+    search(&mut sim, &mut Vec::new(), &tt, &SearchRequest { algorithm: Algorithm::Ybwc, threads: 16, task: Task { board, history: &[], limits: &limits, settings: &SearchSettings::default() } }, &Control::default(), &mut NoReports, &counters);
     let samples: Vec<(u64, u64)> = sim.trace().unwrap().events().iter().filter_map(|e| if let Event::Nodes { t, p: 0, nodes } = *e { Some((t, nodes)) } else { None }).collect();
     let total = counters.snapshot()[0].nodes;
     assert!(total < 1024, "processor 0 searches fewer nodes than one sample by count ({total})");
@@ -285,7 +285,7 @@ fn boards(file: &str, take: usize) -> Vec<Board> {
 fn one_processor(machine: &mut impl Machine, algorithm: Algorithm, board: &Board, counters: &Counters) -> (u64, i32) {
     let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
     let limits = Limits { depth: Some(6), ..Limits::default() };
-    let r = search(machine, algorithm, 1, &mut Vec::new(), &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, counters);
+    let r = search(machine, &mut Vec::new(), &tt, &SearchRequest { algorithm, threads: 1, task: Task { board, history: &[], limits: &limits, settings: &SearchSettings::default() } }, &Control::default(), &mut NoReports, counters);
     (r.nodes, r.score)
 }
 
@@ -319,12 +319,12 @@ fn every_algorithm_returns_the_serial_minimax_value_on_the_simulator() {
     positions.extend(boards("perft.epd", 2));
     for (i, board) in positions.iter().enumerate() {
         let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
-        let serial = search(&mut Threads::default(), Algorithm::Serial, 1, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        let serial = search(&mut Threads::default(), &mut Vec::new(), &tt, &SearchRequest { algorithm: Algorithm::Serial, threads: 1, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);
         for algorithm in Algorithm::ALL {
             for p in [1, 7, 64] {
                 tt.clear();
                 let mut sim = Sim::new(presets::MULTICORE, Kind::Full, p, 3).unwrap();
-                let result = search(&mut sim, algorithm, p, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+                let result = search(&mut sim, &mut Vec::new(), &tt, &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);
                 assert_eq!(result.score, serial.score, "position {i} {algorithm:?} on {p} simulated processors");
                 assert!(counters.snapshot()[..p].iter().all(|s| !s.working), "position {i} {algorithm:?}: a processor still works");
             }
@@ -458,12 +458,12 @@ fn work_splitting_is_exact_with_nested_split_points() {
     let counters = Counters::new(p);
     for (i, board) in boards("bratko-kopec.epd", 2).iter().enumerate() {
         let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
-        let serial = search(&mut Threads::default(), Algorithm::Serial, 1, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        let serial = search(&mut Threads::default(), &mut Vec::new(), &tt, &SearchRequest { algorithm: Algorithm::Serial, threads: 1, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);
         for preset in [presets::MULTICORE, presets::T800] {
             for algorithm in [Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::Dts] {
                 tt.clear();
                 let mut sim = Sim::new(preset, preset.net, p, 5).unwrap();
-                let result = search(&mut sim, algorithm, p, &mut Vec::new(), &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+                let result = search(&mut sim, &mut Vec::new(), &tt, &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);
                 let label = format!("position {i} {algorithm:?} on {}", preset.name);
                 assert_eq!(result.score, serial.score, "{label}");
                 let nested: u64 = counters.snapshot()[1..p].iter().map(|s| s.splits).sum();

@@ -8,8 +8,8 @@ use meshmate::chess::{parse_epd_file, parse_uci, Board};
 use meshmate::machine::sim::{presets, Event, Sim, TraceMode, TraceSink, TREE_PLIES};
 use meshmate::machine::Counters;
 use meshmate::net::Kind;
-use meshmate::parallel::{search, Algorithm};
-use meshmate::search::{Control, Limits, NoReports, SearchSettings, TreeEvent, TreePath};
+use meshmate::parallel::{search, Algorithm, SearchRequest};
+use meshmate::search::{Control, Limits, NoReports, SearchSettings, Task, TreeEvent, TreePath};
 use meshmate::tt::TranspositionTable;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -28,7 +28,7 @@ fn run(algorithm: Algorithm, prepare: impl FnOnce(&mut Sim)) -> Sim {
     prepare(&mut sim);
     let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
     let limits = Limits { depth: Some(5), ..Limits::default() };
-    search(&mut sim, algorithm, 16, &mut Vec::new(), &tt, &board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &Counters::new(16));
+    search(&mut sim, &mut Vec::new(), &tt, &SearchRequest { algorithm, threads: 16, task: Task { board: &board, history: &[], limits: &limits, settings: &SearchSettings::default() } }, &Control::default(), &mut NoReports, &Counters::new(16));
     sim
 }
 

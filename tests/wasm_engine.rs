@@ -11,8 +11,8 @@ use meshmate::chess::{format_uci, legal_moves, parse_epd_file, parse_fen, perft}
 use meshmate::clock::now_ms;
 use meshmate::wasm::events::{parse as parse_event, Event};
 use meshmate::machine::{Counters, Threads};
-use meshmate::parallel::{search, Algorithm};
-use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings};
+use meshmate::parallel::{search, Algorithm, SearchRequest};
+use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings, Task};
 use meshmate::tt::TranspositionTable;
 use meshmate::wasm::{init_thread_pool, WasmEngine};
 use std::sync::Arc;
@@ -147,11 +147,11 @@ async fn every_algorithm_on_2_and_4_workers_returns_the_serial_value_in_pure_mod
     let mut searchers = Vec::new();
     for (i, board) in boards.iter().enumerate() {
         tt.clear();
-        let serial = search(&mut Threads::default(), Algorithm::Serial, 1, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+        let serial = search(&mut Threads::default(), &mut searchers, &tt, &SearchRequest { algorithm: Algorithm::Serial, threads: 1, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);
         for algorithm in Algorithm::ALL.into_iter().filter(|&a| a != Algorithm::Serial) {
             for workers in [2, 4] {
                 tt.clear();
-                let result = search(&mut Threads::default(), algorithm, workers, &mut searchers, &tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters);
+                let result = search(&mut Threads::default(), &mut searchers, &tt, &SearchRequest { algorithm, threads: workers, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);
                 assert_eq!(result.score, serial.score, "position {i}: {algorithm:?} on {workers} workers");
             }
         }

@@ -1,7 +1,7 @@
 //! Subcommands of the native binary. Each returns the process exit code.
 
 use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, Epd, START_FEN};
-use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, BENCH_POSITIONS};
+use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, Task, BENCH_POSITIONS};
 use meshmate::tt::TranspositionTable;
 use meshmate::uci::{Engine, Host};
 use crate::args::{Cli, Command, PerftArgs, SuiteArgs};
@@ -180,7 +180,7 @@ fn run_suite(args: SuiteArgs) -> Result<(), String> {
         }
         tt.clear();
         searcher.clear_heuristics();
-        let result = search(&mut searcher, &tt, board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports);
+        let result = search(&mut searcher, &tt, &Task { board, history: &[], limits: &limits, settings: &SearchSettings::default() }, &Control::default(), &mut NoReports);
         let played = result.best.expect("suite positions have legal moves");
         let ok = (best.is_empty() || best.contains(&played)) && !avoid.contains(&played);
         scored += 1;

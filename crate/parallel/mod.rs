@@ -35,10 +35,9 @@ mod ybwc;
 
 use crate::machine::wire::WireError;
 use crate::machine::{Counters, Machine, Program, Remote};
-use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher};
+use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher, Task};
 use crate::tt::{Placement, Tables, TranspositionTable};
-use cozy_chess::Board;
-use program::{Deepest, DeepeningProgram, NoMessage, Task};
+use program::{Deepest, DeepeningProgram, NoMessage};
 use split::{Policy, SplitProgram};
 use std::sync::Arc;
 pub use wire::HelperTask;
@@ -157,26 +156,26 @@ impl Algorithm {
     }
 }
 
-/// One search of `board` with `algorithm` on `threads` processors of `machine` (no
-/// more than it can run at once), `searchers` providing one searcher per processor (grown
-/// as needed), the table placed as `tables` says (one shared table given as `&Arc`, or the
-/// simulated machine's placements; the algorithm must accept the placement, see
-/// [`Algorithm::accepts`]). `counters` (at least `threads` slots) can be sampled while it runs.
-#[allow(clippy::too_many_arguments)]
-pub fn search<Mach: Machine>(
-    machine: &mut Mach,
-    algorithm: Algorithm,
-    threads: usize,
-    searchers: &mut Vec<Searcher>,
-    tables: impl Into<Tables>,
-    board: &Board,
-    history: &[u64],
-    limits: &Limits,
-    settings: &SearchSettings,
-    control: &Control,
-    listener: &mut dyn Listener,
-    counters: &Counters,
-) -> SearchResult {
+/// What a parallel search is asked: which algorithm, on how many processors, searches what.
+#[derive(Clone, Copy)]
+pub struct SearchRequest<'a> {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Processors to search with (no more than the machine can run at once, nor than the
+    /// counters have slots for; one for [`Algorithm::Serial`]).
+    pub threads: usize,
+    /// The position, limits and settings.
+    pub task: Task<'a>,
+}
+
+/// One search as `request` asks, on `machine`: `searchers` provide one searcher per
+/// processor (grown as needed), the table placed as `tables` says (one shared table given
+/// as `&Arc`, or the simulated machine's placements; the algorithm must accept the
+/// placement, see [`Algorithm::accepts`]). `control` stops it, `listener` hears its
+/// reports, and `counters` (at least `threads` slots) can be sampled while it runs.
+pub fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut Vec<Searcher>, tables: impl Into<Tables>, request: &SearchRequest<'_>, control: &Control, listener: &mut dyn Listener, counters: &Counters) -> SearchResult {
+    let SearchRequest { algorithm, threads, task } = *request;
+    let Task { board, history, settings, .. } = task;
     let tables: Tables = tables.into();
     debug_assert!(algorithm.accepts(tables.placement()).is_ok(), "{} with the {} table", algorithm.name(), tables.placement());
     // The serial search is one processor with no helpers, so its counters show too.
@@ -223,13 +222,11 @@ pub fn search<Mach: Machine>(
     counters.reset();
     tables.new_search();
     if algorithm == Algorithm::Tdsab {
-        let task = Task { board, history, limits, settings };
         return tdsab::search(machine, &mut searchers[..local], &tables, &task, control, listener, counters);
     }
     let helpers_stop = OwnLines(Control::default());
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let summing = SummingListener { inner: listener, counters };
-    let task = Task { board, history, limits, settings };
     if let Some(policy) = algorithm.split_policy() {
         let mut main = SplitProgram::main(&mut main_searcher[0], tables.of_processor(0), policy, &task, control, &helpers_stop, summing);
         let helpers: Vec<Box<dyn Program<Message = message::Message> + Send + '_>> = helper_searchers[..local - 1]

@@ -4,9 +4,8 @@
 
 use crate::machine::wire::WireError;
 use crate::machine::{Activity, MessageKind, Payload, Processor, Program};
-use crate::search::{Control, Deepening, Limits, Listener, NoReports, SearchResult, SearchSettings, Searcher, TreePath};
+use crate::search::{Control, Deepening, Limits, Listener, NoReports, SearchResult, Searcher, Task, TreePath};
 use crate::tt::TranspositionTable;
-use cozy_chess::Board;
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -55,18 +54,6 @@ pub(super) struct DeepeningProgram<'a, L: Listener> {
     is_main: bool,
     listener: L,
     result: Option<SearchResult>,
-}
-
-/// What every processor searches: the position, its history and the user's limits.
-pub(super) struct Task<'a> {
-    /// The position to search.
-    pub board: &'a Board,
-    /// Hashes of the game before it.
-    pub history: &'a [u64],
-    /// The `go` limits.
-    pub limits: &'a Limits,
-    /// MultiPV, overhead, pure.
-    pub settings: &'a SearchSettings,
 }
 
 impl<'a, L: Listener> DeepeningProgram<'a, L> {

@@ -2,7 +2,7 @@
 //! Its node count is a signature of the search (identical run to run and on every
 //! platform, native or wasm); its speed is the engine's nodes per second.
 
-use super::driver::{search, Control, NoReports, SearchSettings};
+use super::driver::{search, Control, NoReports, SearchSettings, Task};
 use super::searcher::Searcher;
 use super::time::Limits;
 use crate::chess::parse_fen;
@@ -62,7 +62,7 @@ pub fn bench(depth: i32, out: &mut dyn FnMut(&str)) -> BenchResult {
     let mut nodes = 0;
     for (i, fen) in BENCH_FENS.iter().enumerate() {
         let board = parse_fen(fen).expect("bench positions are valid");
-        let result = search(&mut searcher, &tt, &board, &[], &limits, &SearchSettings::default(), &control, &mut NoReports);
+        let result = search(&mut searcher, &tt, &Task { board: &board, history: &[], limits: &limits, settings: &SearchSettings::default() }, &control, &mut NoReports);
         nodes += result.nodes;
         out(&format!("position {}/{}: {} nodes  {}", i + 1, BENCH_FENS.len(), result.nodes, fen));
     }

@@ -157,20 +157,24 @@ const ASPIRATION_DELTA: i32 = 20;
 /// Positions between two looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
 
-/// Runs one iterative-deepening search of `board` (after `history`) to the end.
-#[allow(clippy::too_many_arguments)]
-pub fn search(
-    searcher: &mut Searcher,
-    tt: &TranspositionTable,
-    board: &Board,
-    history: &[u64],
-    limits: &Limits,
-    settings: &SearchSettings,
-    control: &Control,
-    listener: &mut dyn Listener,
-) -> SearchResult {
+/// What a search is asked: the position after its game's history, the user's limits and
+/// the settings (the same for every processor of a parallel search).
+#[derive(Clone, Copy)]
+pub struct Task<'a> {
+    /// The position to search.
+    pub board: &'a Board,
+    /// Hashes of the game before it.
+    pub history: &'a [u64],
+    /// The `go` limits.
+    pub limits: &'a Limits,
+    /// MultiPV, overhead, pure.
+    pub settings: &'a SearchSettings,
+}
+
+/// Runs one iterative-deepening search of `task` to the end.
+pub fn search(searcher: &mut Searcher, tt: &TranspositionTable, task: &Task<'_>, control: &Control, listener: &mut dyn Listener) -> SearchResult {
     tt.new_search();
-    let mut deepening = Deepening::new(board, history, limits, settings);
+    let mut deepening = Deepening::new(task.board, task.history, task.limits, task.settings);
     while !deepening.step(searcher, tt, control, listener) {}
     deepening.finish(searcher)
 }
@@ -561,7 +565,7 @@ mod tests {
         let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
         let limits = Limits { nodes: Some(30_000), ..Limits::default() };
         let mut reports = Recorded::default();
-        let result = search(&mut Searcher::new(tt.clone()), &tt, &Board::default(), &[], &limits, &SearchSettings::default(), &Control::default(), &mut reports);
+        let result = search(&mut Searcher::new(tt.clone()), &tt, &Task { board: &Board::default(), history: &[], limits: &limits, settings: &SearchSettings::default() }, &Control::default(), &mut reports);
         let last = reports.0.last().expect("reports");
         assert_eq!(last.nodes, result.nodes);
         assert_eq!((last.depth, last.pv.first()), (result.depth, result.best.as_ref()));
@@ -579,7 +583,7 @@ mod tests {
         let limits = Limits { depth: Some(6), ..Limits::default() };
         let elsewhere = |depth| {
             let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
-            search(&mut Searcher::new(tt.clone()), &tt, &board, &[], &Limits { depth: Some(depth), ..Limits::default() }, &settings, &control, &mut NoReports)
+            search(&mut Searcher::new(tt.clone()), &tt, &Task { board: &board, history: &[], limits: &Limits { depth: Some(depth), ..Limits::default() }, settings: &settings }, &control, &mut NoReports)
         };
         let (fourth, fifth) = (elsewhere(4), elsewhere(5));
         for (shift, restarts) in [(5, false), (200, true)] {

@@ -5,8 +5,8 @@
 use crate::machine::sim::{Preset, Sim};
 use crate::clock::now_ms;
 use crate::machine::{Counters, Threads};
-use crate::parallel::{search, Algorithm};
-use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
+use crate::parallel::{search, Algorithm, SearchRequest};
+use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher, Task};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
 use std::sync::Arc;
@@ -50,7 +50,7 @@ pub fn simulation_speed(board: &Board, depth: i32, algorithm: Algorithm, preset:
     let (mut serial_nodes, mut serial_ms, mut runs) = (0u64, 0.0, 0);
     while runs < 3 || serial_ms < SERIAL_MS {
         let (nodes, ms) = timed(&mut |searchers, tt| {
-            search(&mut Threads::default(), Algorithm::Serial, 1, searchers, tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters).nodes
+            search(&mut Threads::default(), searchers, tt, &SearchRequest { algorithm: Algorithm::Serial, threads: 1, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters).nodes
         })?;
         (serial_nodes, serial_ms, runs) = (serial_nodes + nodes, serial_ms + ms, runs + 1);
     }
@@ -59,7 +59,7 @@ pub fn simulation_speed(board: &Board, depth: i32, algorithm: Algorithm, preset:
     for &p in processors {
         let mut sim = Sim::new(preset, preset.net, p, 1).map_err(|e| e.to_string())?;
         let (nodes, wall_ms) = timed(&mut |searchers, tt| {
-            search(&mut sim, algorithm, p, searchers, tt, board, &[], &limits, &settings, &Control::default(), &mut NoReports, &counters).nodes
+            search(&mut sim, searchers, tt, &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters).nodes
         })?;
         let nodes_per_second = nodes as f64 * 1000.0 / wall_ms;
         rows.push(SpeedRow { processors: p, nodes, wall_ms, nodes_per_second, ratio: nodes_per_second / serial_nps });

@@ -9,8 +9,8 @@
 
 use crate::machine::sim::{LinkUse, Overheads, Sim, TraceMode, WorkSpan};
 use crate::machine::{Counters, Machine, MessageKind};
-use crate::parallel::{search, Algorithm};
-use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
+use crate::parallel::{search, Algorithm, SearchRequest};
+use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher, Task};
 use crate::tt::{Placement, Tables, TranspositionTable};
 use cozy_chess::Board;
 use std::sync::Arc;
@@ -117,7 +117,7 @@ pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'
             let tables = Tables::new(placement, suite.hash_mib, p).map_err(|e| e.to_string())?;
             let table = if placement == Placement::Global { String::new() } else { format!(" table={placement}") };
             sim.label_next_run(format!("position {} {} p={p}{table}", position + 1, algorithm.name()));
-            let result = search(sim, algorithm, p, &mut searchers, tables, board, &[], &limits, &suite.settings, &Control::default(), &mut NoReports, &counters);
+            let result = search(sim, &mut searchers, tables, &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &suite.settings } }, &Control::default(), &mut NoReports, &counters);
             let report = sim.last_run().expect("the search ran on the machine");
             let processors = counters.snapshot();
             let messages_by_kind = std::array::from_fn(|k| processors[..p].iter().map(|c| c.sent[k]).sum());
@@ -167,6 +167,6 @@ pub fn signature() -> Result<u64, String> {
     let counters = Counters::new(16);
     let limits = Limits { depth: Some(5), ..Limits::default() };
     let mut searchers = Vec::new();
-    search(&mut sim, Algorithm::Ybwc, 16, &mut searchers, &tt, &board, &[], &limits, &SearchSettings::default(), &Control::default(), &mut NoReports, &counters);
+    search(&mut sim, &mut searchers, &tt, &SearchRequest { algorithm: Algorithm::Ybwc, threads: 16, task: Task { board: &board, history: &[], limits: &limits, settings: &SearchSettings::default() } }, &Control::default(), &mut NoReports, &counters);
     Ok(sim.trace().map_or(0, |t| t.hash()))
 }

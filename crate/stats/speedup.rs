@@ -12,8 +12,8 @@
 //! own), and totals pool them ([`pooled_speedup`]).
 
 use crate::machine::{Counters, Machine, MessageKind, ProcessorSnapshot, Threads};
-use crate::parallel::{search, Algorithm};
-use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher};
+use crate::parallel::{search, Algorithm, SearchRequest};
+use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher, Task};
 use crate::tt::TranspositionTable;
 use crate::clock::now_ms;
 use cozy_chess::Board;
@@ -224,7 +224,7 @@ pub fn measure_speedup_on<Mach: Machine>(
                 s.clear_heuristics();
             }
             let start = now_ms();
-            let result = search(machine, algorithm, p, &mut searchers, tt, board, &[], &limits, &settings, control, &mut NoReports, &counters);
+            let result = search(machine, &mut searchers, tt, &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &settings } }, control, &mut NoReports, &counters);
             let millis = now_ms() - start;
             Ok((millis, result.nodes, Activity::of(&counters.snapshot()[..p])))
         };

@@ -10,9 +10,9 @@ use crate::chess::Game;
 use super::options::MAX_THREADS;
 use super::site::Site;
 use crate::machine::{Counters, Machine, ProcessorSnapshot, Threads};
-use crate::parallel::{self, Algorithm};
+use crate::parallel::{self, Algorithm, SearchRequest};
 use crate::random::Random;
-use crate::search::{bench, Control, Info, Limits, Listener, RootMove, SearchSettings, Searcher, Strength};
+use crate::search::{bench, Control, Info, Limits, Listener, RootMove, SearchSettings, Searcher, Strength, Task};
 use crate::stats::{measure_speedup_on, SpeedupRow};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
@@ -211,20 +211,7 @@ impl Runner {
         }
         let board = job.game.board().clone();
         let mut listener = Printer { board: &board, host: host.as_ref(), lines: job.settings.multipv };
-        let result = parallel::search(
-            machine,
-            job.algorithm,
-            job.threads,
-            &mut searchers,
-            &job.tt,
-            &board,
-            job.game.history(),
-            &limits,
-            &settings,
-            &job.control,
-            &mut listener,
-            &self.counters,
-        );
+        let result = parallel::search(machine, &mut searchers, &job.tt, &SearchRequest { algorithm: job.algorithm, threads: job.threads, task: Task { board: &board, history: job.game.history(), limits: &limits, settings: &settings } }, &job.control, &mut listener, &self.counters);
         // UCI: in infinite and ponder mode the answer waits for `stop` (or `ponderhit`).
         while !job.control.stopped() && (job.limits.infinite || job.control.pondering()) {
             std::thread::sleep(std::time::Duration::from_millis(5));

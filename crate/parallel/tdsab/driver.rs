@@ -9,7 +9,7 @@ use crate::chess::legal_moves;
 use crate::clock::now_ms;
 use crate::eval::evaluate;
 use crate::machine::{broadcast, Activity, Counters, Program};
-use crate::parallel::program::Task;
+use crate::search::Task;
 use crate::search::{Budget, Control, Info, Limits, Line, Listener, Score, ScoreBound, SearchResult, INFINITY, MATE, MAX_PLY};
 use crate::tt::Tables;
 use cozy_chess::{Board, Move};

@@ -75,7 +75,7 @@ pub(super) mod job;
 mod moves;
 mod worker;
 
-use super::program::Task;
+use crate::search::Task;
 use super::SummingListener;
 use crate::machine::{Counters, Machine, Program};
 use crate::search::{Control, Listener, SearchResult, Searcher};
@@ -88,7 +88,7 @@ use worker::{Horizon, Worker};
 /// One TDSAB search of `task` on the processors of `machine`, those of this process
 /// searching with `searchers` (see `Machine::local_processors`).
 pub(super) fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut [Searcher], tables: &Tables, task: &Task<'_>, control: &Control, listener: &mut dyn Listener, counters: &Counters) -> SearchResult {
-    search_with_horizon(machine, searchers, tables, task, control, listener, counters, Horizon::MEASURED)
+    search_with_horizon(machine, searchers, tables, task, control, SummingListener { inner: listener, counters }, Horizon::MEASURED)
 }
 
 /// The program of a TDSAB processor other than 0, for `task`.
@@ -97,22 +97,13 @@ pub(super) fn helper<'a>(searcher: &'a mut Searcher, table: &'a TranspositionTab
 }
 
 /// [`search`] with nodes beyond `horizon` searched locally (tests lower it to send
-/// nearly every node through the machine).
-#[allow(clippy::too_many_arguments)]
-fn search_with_horizon<Mach: Machine>(
-    machine: &mut Mach,
-    searchers: &mut [Searcher],
-    tables: &Tables,
-    task: &Task<'_>,
-    control: &Control,
-    listener: &mut dyn Listener,
-    counters: &Counters,
-    horizon: Horizon,
-) -> SearchResult {
+/// nearly every node through the machine); `summing` reports with the nodes of the
+/// processors' counters.
+fn search_with_horizon<Mach: Machine>(machine: &mut Mach, searchers: &mut [Searcher], tables: &Tables, task: &Task<'_>, control: &Control, summing: SummingListener<'_>, horizon: Horizon) -> SearchResult {
+    let counters = summing.counters;
     let options = task.settings.options;
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let worker = Worker::new(&mut main_searcher[0], tables.of_processor(0), task.history, options, horizon);
-    let summing = SummingListener { inner: listener, counters };
     let mut main = MainProgram::new(worker, task, tables, control, counters, summing);
     let helpers: Vec<Box<dyn Program<Message = TdsMessage> + Send + '_>> = helper_searchers
         .iter_mut()
@@ -163,12 +154,12 @@ mod tests {
                 let limits = Limits { depth: Some(depth), ..Limits::default() };
                 let task = Task { board: &board, history: &history, limits: &limits, settings: &settings };
                 tt.clear();
-                let serial = crate::search::search(&mut searchers[0], &tt, &board, &history, &limits, &settings, &Control::default(), &mut NoReports);
+                let serial = crate::search::search(&mut searchers[0], &tt, &Task { board: &board, history: &history, limits: &limits, settings: &settings }, &Control::default(), &mut NoReports);
                 for threads in 1..=4 {
                     for local_depth in [0, 1] {
                         tt.clear();
                         let horizon = Horizon { depth: local_depth, plies: MAX_PLY };
-                        let result = search_with_horizon(&mut Threads::default(), &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, horizon);
+                        let result = search_with_horizon(&mut Threads::default(), &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &Control::default(), SummingListener { inner: &mut NoReports, counters: &counters }, horizon);
                         assert_eq!(result.score, serial.score, "{fen} depth {depth}, {threads} threads, local below {local_depth}");
                         assert!(result.best.is_some());
                     }
@@ -209,7 +200,7 @@ mod tests {
                         control.stop();
                     });
                     let horizon = Horizon { depth: 1, plies: MAX_PLY };
-                    let result = search_with_horizon(&mut Threads::default(), &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &control, &mut NoReports, &counters, horizon);
+                    let result = search_with_horizon(&mut Threads::default(), &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &control, SummingListener { inner: &mut NoReports, counters: &counters }, horizon);
                     done.store(true, std::sync::atomic::Ordering::Relaxed);
                     result
                 });
@@ -230,10 +221,10 @@ mod tests {
         let mut searchers: Vec<Searcher> = (0..2).map(|_| Searcher::new(tt.clone())).collect();
         for fen in ["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"] {
             let board = parse_fen(fen).unwrap();
-            let serial = crate::search::search(&mut searchers[0], &tt, &board, &[], &limits, &settings, &Control::default(), &mut NoReports);
+            let serial = crate::search::search(&mut searchers[0], &tt, &Task { board: &board, history: &[], limits: &limits, settings: &settings }, &Control::default(), &mut NoReports);
             let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
             tt.clear();
-            let result = search_with_horizon(&mut Threads::default(), &mut searchers, &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, Horizon { depth: 1, plies: MAX_PLY });
+            let result = search_with_horizon(&mut Threads::default(), &mut searchers, &Tables::shared(tt.clone()), &task, &Control::default(), SummingListener { inner: &mut NoReports, counters: &counters }, Horizon { depth: 1, plies: MAX_PLY });
             let scores = |lines: &[crate::search::Line]| lines.iter().map(|l| l.score).collect::<Vec<_>>();
             assert_eq!(scores(&result.lines), scores(&serial.lines), "{fen}");
             assert_eq!(result.lines.len(), 3);
@@ -270,7 +261,7 @@ mod tests {
                     std::thread::sleep(stop_after);
                     control.stop();
                 });
-                search_with_horizon(&mut Threads::default(), &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &control, &mut NoReports, &counters, horizon)
+                search_with_horizon(&mut Threads::default(), &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &control, SummingListener { inner: &mut NoReports, counters: &counters }, horizon)
             });
             let late = start.elapsed().saturating_sub(stop_after);
             let legal = crate::chess::legal_moves(&board);
@@ -282,7 +273,7 @@ mod tests {
         for limits in [Limits { movetime: Some(150), ..Limits::default() }, Limits { nodes: Some(30_000), ..Limits::default() }] {
             let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
             let start = std::time::Instant::now();
-            let result = search_with_horizon(&mut Threads::default(), &mut searchers[..2], &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters, Horizon::MEASURED);
+            let result = search_with_horizon(&mut Threads::default(), &mut searchers[..2], &Tables::shared(tt.clone()), &task, &Control::default(), SummingListener { inner: &mut NoReports, counters: &counters }, Horizon::MEASURED);
             assert!(start.elapsed() < std::time::Duration::from_millis(1500), "{limits:?} took {:?}", start.elapsed());
             assert!(result.depth >= 1 && result.best.is_some());
             if let Some(nodes) = limits.nodes {
