@@ -146,3 +146,22 @@ fn progress_shows_on_a_terminal_and_never_in_a_pipe() {
     assert!(screen.contains("totals over 2 positions"), "{screen}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A reader that stops early (`meshmate bench | head -1`) ends the command quietly: exit
+/// code 0 and nothing on standard error, not a panic on the broken pipe.
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let perft_suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft.epd");
+    for args in [&["bench"][..], &["perft", "--suite", perft_suite, "--max-depth", "5"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_meshmate")).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        // The reader is gone: the lines still to come meet a closed pipe.
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!((out.status.code(), err.as_ref()), (Some(0), ""), "{args:?} after its first line {first:?}");
+    }
+}
+

@@ -1,5 +1,6 @@
 //! Subcommands of the native binary. Each returns the process exit code.
 
+use crate::output::say;
 use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, Epd, START_FEN};
 use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, Task, BENCH_POSITIONS};
 use meshmate::tt::TranspositionTable;
@@ -132,7 +133,7 @@ fn run_perft(args: PerftArgs) -> Result<(), String> {
     let start = std::time::Instant::now();
     let nodes = perft(&board, depth);
     let secs = start.elapsed().as_secs_f64();
-    println!("perft {depth}: {nodes} nodes in {:.3} s ({:.0} nodes/s)", secs, nodes as f64 / secs.max(1e-9));
+    say!("perft {depth}: {nodes} nodes in {:.3} s ({:.0} nodes/s)", secs, nodes as f64 / secs.max(1e-9));
     Ok(())
 }
 
@@ -152,7 +153,7 @@ fn perft_suite(path: &Path, max_depth: u32) -> Result<(), String> {
             progress.println(&format!("{:>3} {:<12} D{depth} {got:>12} expected {expected:>12} {verdict}", i + 1, epd.get("id").unwrap_or("-")));
         }
     }
-    println!("{} positions, {failures} failures", records.len());
+    say!("{} positions, {failures} failures", records.len());
     if failures == 0 { Ok(()) } else { Err(format!("{failures} perft counts differ")) }
 }
 
@@ -194,7 +195,7 @@ fn run_suite(args: SuiteArgs) -> Result<(), String> {
             if ok { "solved" } else { "-" }
         ));
     }
-    println!("solved {solved} of {scored}");
+    say!("solved {solved} of {scored}");
     Ok(())
 }
 

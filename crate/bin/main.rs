@@ -6,6 +6,8 @@ mod args;
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]
+mod output;
+#[cfg(not(target_arch = "wasm32"))]
 mod progress;
 #[cfg(not(target_arch = "wasm32"))]
 mod report;

@@ -3,6 +3,7 @@
 //! the lines they always saw. The commands' own lines go to standard output through
 //! [`Progress::println`], which keeps them clear of the bar.
 
+use crate::output::say;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
@@ -23,7 +24,7 @@ impl Progress {
 
     /// Prints a line of the command's output on standard output.
     pub fn println(&self, line: &str) {
-        self.bar.suspend(|| println!("{line}"));
+        self.bar.suspend(|| say!("{line}"));
     }
 
     /// One unit done.

@@ -1,5 +1,6 @@
 //! `meshmate sim`: the papers' experiments on a simulated parallel computer.
 
+use crate::output::say;
 use crate::args::SimArgs;
 use crate::cli::suite_boards;
 use crate::progress::Progress;
@@ -18,7 +19,7 @@ use serde::Serialize;
 /// Zugzwang's Figure 5 (times in virtual seconds), or with `--bench` the simulator's speed.
 pub fn run_sim(args: SimArgs) -> Result<(), String> {
     if args.signature {
-        println!("{} trace hash", meshmate::stats::signature()?);
+        say!("{} trace hash", meshmate::stats::signature()?);
         return Ok(());
     }
     let procs: Vec<usize> = args.procs.iter().map(|&p| usize::from(p)).collect();
@@ -101,14 +102,14 @@ impl SimExperiment<'_> {
 /// The totals of a `sim` experiment: each algorithm at each p, and its work-span fit.
 fn print_sim_summary(seeded: &[(u64, &SimRow)], seeds: &[u64], algorithms: &[Algorithm], procs: &[usize], positions: usize) {
     let over = if seeds.len() > 1 { format!("{positions} positions × {} seeds", seeds.len()) } else { format!("{positions} positions") };
-    println!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, LD mean):");
+    say!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, LD mean):");
     for algorithm in algorithms {
         for &p in procs {
             print_sim_totals(seeded, seeds, algorithm.name(), p);
         }
         let points: Vec<_> = seeded.iter().filter(|(_, r)| r.algorithm == algorithm.name()).filter_map(|(_, r)| r.work_span()).collect();
         if let Some(fit) = fit_work_span(&points) {
-            println!("  {:<8} fit T_P = a*W/P + b*C over {} runs: a {:.3}  b {:.3}  (rms error {:.1} %)", algorithm.name(), fit.runs, fit.a, fit.b, 100.0 * fit.rms_relative_error);
+            say!("  {:<8} fit T_P = a*W/P + b*C over {} runs: a {:.3}  b {:.3}  (rms error {:.1} %)", algorithm.name(), fit.runs, fit.a, fit.b, 100.0 * fit.rms_relative_error);
         }
     }
 }
@@ -117,10 +118,10 @@ fn print_sim_summary(seeded: &[(u64, &SimRow)], seeds: &[u64], algorithms: &[Alg
 fn print_simulation_speed(algorithm: Algorithm, preset: Preset, procs: &[usize], depth: i32, hash: usize) -> Result<(), String> {
     let board = parse_fen(START_FEN).map_err(|e| e.to_string())?;
     let (serial_nps, rows) = simulation_speed(&board, depth, algorithm, preset, procs, hash)?;
-    println!("serial engine: {serial_nps:.0} nodes/s; simulated {} on {} to depth {depth}:", algorithm.name(), preset.name);
-    println!("{:>5} {:>12} {:>10} {:>12} {:>6}", "p", "nodes", "wall ms", "sim nodes/s", "ratio");
+    say!("serial engine: {serial_nps:.0} nodes/s; simulated {} on {} to depth {depth}:", algorithm.name(), preset.name);
+    say!("{:>5} {:>12} {:>10} {:>12} {:>6}", "p", "nodes", "wall ms", "sim nodes/s", "ratio");
     for r in rows {
-        println!("{:>5} {:>12} {:>10.1} {:>12.0} {:>6.2}", r.processors, r.nodes, r.wall_ms, r.nodes_per_second, r.ratio);
+        say!("{:>5} {:>12} {:>10.1} {:>12.0} {:>6.2}", r.processors, r.nodes, r.wall_ms, r.nodes_per_second, r.ratio);
     }
     Ok(())
 }
@@ -149,7 +150,7 @@ fn print_sim_json(seeded: &[(u64, &SimRow)], algorithms: &[Algorithm]) {
             fit_work_span(&points).map(|fit| json_line(&FitRecord::of(algorithm, &fit)))
         })
         .collect();
-    println!("{{\"rows\":[{}],\n\"fits\":[{}]}}", rows.join(",\n"), fits.join(",\n"));
+    say!("{{\"rows\":[{}],\n\"fits\":[{}]}}", rows.join(",\n"), fits.join(",\n"));
 }
 
 fn json_line<T: Serialize>(value: &T) -> String {
@@ -238,7 +239,7 @@ fn print_sim_totals(seeded: &[(u64, &SimRow)], seeds: &[u64], algorithm: &str, p
     let (load, sync, comm) = (mean(|r| r.load), mean(|r| r.overheads.synchronization), mean(|r| r.overheads.communication));
     let spans: Vec<u64> = group.iter().filter_map(|r| r.critical_path_ns).collect();
     let parallelism = if spans.len() == group.len() { format!("  W/C {:.2}", sum(|r| r.work_ns) / spans.iter().sum::<u64>().max(1) as f64) } else { String::new() };
-    println!(
+    say!(
         "  {:<8} p={p:<5} SPE {:.2}  SO {:.3}  LD {:.2}  T(p) {:.3} s  sync {:.3}  comm {:.3}{parallelism}",
         algorithm, t1 / tp.max(1.0), np / n1.max(1.0) - 1.0, load, tp / 1e9, sync, comm
     );
@@ -249,13 +250,13 @@ fn print_sim_totals(seeded: &[(u64, &SimRow)], seeds: &[u64], algorithm: &str, p
             t1 as f64 / tp.max(1) as f64
         };
         let (low, high) = lowest_and_highest(seeds.iter().map(|&seed| of_seed(seed)));
-        println!("  {:<8}         SPE of single seeds: {low:.2} to {high:.2}", "");
+        say!("  {:<8}         SPE of single seeds: {low:.2} to {high:.2}", "");
     }
     if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages_by_kind[k.index()]).sum()) {
-        println!("  {:<8}         messages: {messages}", "");
+        say!("  {:<8}         messages: {messages}", "");
     }
     let (link_mean, busiest) = (mean(|r| r.links.mean), group.iter().map(|r| r.links.busiest).fold(0.0, f64::max));
     if busiest > 0.0 {
-        println!("  {:<8}         links: mean utilisation {:.1} %, busiest link {:.1} %", "", 100.0 * link_mean, 100.0 * busiest);
+        say!("  {:<8}         links: mean utilisation {:.1} %, busiest link {:.1} %", "", 100.0 * link_mean, 100.0 * busiest);
     }
 }

@@ -1,5 +1,6 @@
 //! `meshmate speedup`: time-to-depth speedup of parallel algorithms on real threads.
 
+use crate::output::say;
 use crate::args::SpeedupArgs;
 use crate::cli::{suite_boards, write_file};
 use crate::progress::Progress;
@@ -18,7 +19,7 @@ pub fn run_speedup(args: SpeedupArgs) -> Result<(), String> {
     let (algorithms, depth, hash_mib, rounds) = (args.algorithms, args.depth, args.hash, usize::from(args.rounds));
     let threads: Vec<usize> = args.threads.iter().map(|&t| usize::from(t)).collect();
     let plan = SpeedupPlan { algorithms, threads, depth, hash_mib, rounds };
-    println!("{:>5} {:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "round", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
+    say!("{:>5} {:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "round", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
     let parallel_runs = plan.algorithms.iter().filter(|&&a| a != Algorithm::Serial).count() * plan.threads.len();
     let progress = Progress::new(rounds * boards.len() * (1 + parallel_runs), "searches");
     let rows = measure_speedup(&boards, &plan, &Control::default(), &mut |r: &SpeedupRow| {
@@ -31,7 +32,7 @@ pub fn run_speedup(args: SpeedupArgs) -> Result<(), String> {
     })?;
     drop(progress);
     let over = if rounds > 1 { format!("{} positions × {rounds} rounds", boards.len()) } else { format!("{} positions", boards.len()) };
-    println!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1):");
+    say!("\ntotals over {over} (SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1):");
     let n1: u64 = rows.iter().filter(|r| r.algorithm == "serial").map(|r| r.nodes).sum();
     for algorithm in &plan.algorithms {
         for &p in &plan.threads {
@@ -45,16 +46,16 @@ pub fn run_speedup(args: SpeedupArgs) -> Result<(), String> {
             let idle: f64 = group.iter().map(|r| r.idle_ms).sum();
             let splits: u64 = group.iter().map(|r| r.splits).sum();
             let aborted: u64 = group.iter().map(|r| r.aborted_nodes).sum();
-            println!(
+            say!(
                 "  {:<8} p={p:<3} SPE {:.2}  SO {:.3}  LD {:.2}  time {:.0} ms  nodes {n}  idle {idle:.0} ms  splits {splits}  aborted nodes {aborted}",
                 algorithm.name(), pooled_speedup(group.iter().copied()), n as f64 / n1.max(1) as f64 - 1.0, load, t
             );
             if rounds > 1 {
                 let (low, high) = lowest_and_highest((0..rounds).map(|round| pooled_speedup(group.iter().copied().filter(|r| r.round == round))));
-                println!("  {:<8}        SPE of single rounds: {low:.2} to {high:.2}", "");
+                say!("  {:<8}        SPE of single rounds: {low:.2} to {high:.2}", "");
             }
             if let Some(messages) = messages_by_kind(|k| group.iter().map(|r| r.messages[k.index()]).sum()) {
-                println!("  {:<8}        messages: {messages}", "");
+                say!("  {:<8}        messages: {messages}", "");
             }
         }
     }
