@@ -625,3 +625,22 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         self.contexts.iter().find(|c| !c.waiting).and_then(|c| c.searcher.line())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::NodeKind;
+
+    fn candidate(frame: usize, depth: i32) -> SplitCandidate {
+        SplitCandidate { frame, depth, kind: NodeKind::All, moves_searched: 1 }
+    }
+
+    #[test]
+    fn zugzwang_and_startech_give_away_the_node_nearest_the_root() {
+        let near = nearest_the_root(&candidate(1, 8));
+        let far = nearest_the_root(&candidate(4, 5));
+        assert!(near.is_some() && near > far, "the node nearest the root holds the most work: {near:?} against {far:?}");
+        assert_eq!(nearest_the_root(&candidate(6, MIN_SPLIT_DEPTH - 1)), None, "too shallow to pay for a message");
+        assert!(nearest_the_root(&candidate(6, MIN_SPLIT_DEPTH)).is_some());
+    }
+}
