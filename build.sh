@@ -41,10 +41,12 @@ setup_python() {
 # source (build-std); wasm-bindgen-cli must equal the wasm-bindgen crate pinned in Cargo.toml.
 WASM_BINDGEN_VERSION=0.2.130
 WASM_PACK_VERSION=0.15.1
-# The wasm memory maximum: bounds the Hash option (a table that does not fit is refused and
-# the old one kept; 512 MiB fits, 1024 does not). Browsers reserve a shared memory's
-# maximum up front, so it stays modest for phones.
-WASM_MAX_MEMORY=$((1024 * 1024 * 1024))
+# The wasm memory maximum: all wasm32 can address (65,536 pages of 64 KiB), so the Hash
+# option's largest table (1024 MiB: one allocation must stay under 2 GiB on wasm32) fits
+# beside the old one while it is replaced. Browsers reserve a shared memory's maximum as
+# address space only; pages are committed as the memory grows, and a table the device
+# cannot hold is refused (memory.grow fails) with the old one kept.
+WASM_MAX_MEMORY=$((4 * 1024 * 1024 * 1024))
 CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
 
 setup_wasm() {

@@ -50,11 +50,18 @@ impl Host for WorkerHost {
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
         single::PENDING.with(|pending| pending.borrow_mut().push_back(job));
     }
+
+    /// The single build searches in slices between which the search worker goes back to
+    /// its event loop, so `stop` arrives while a search runs (see [`WasmEngine::resume`]).
+    fn sliced(&self) -> bool {
+        cfg!(not(target_feature = "atomics"))
+    }
 }
 
-/// The single build has one thread and no shared memory: a search blocks it. The engine
-/// worker therefore runs this build in a search worker of its own, which may block, and
-/// output is handed to a JavaScript listener at once, so it streams while a search runs.
+/// The single build has one thread and no shared memory: a search holds it. Searches
+/// therefore run in slices the search worker drives (`resume`), taking input in between;
+/// the engine worker runs this build in a search worker of its own, as `bench` still
+/// blocks, and output is handed to a JavaScript listener at once, so it streams.
 #[cfg(not(target_feature = "atomics"))]
 mod single {
     use std::cell::RefCell;
@@ -108,12 +115,26 @@ impl WasmEngine {
     }
 
     /// Handles one UCI input line; returns `false` after `quit`. In the single build a
-    /// search started by the line runs to its end before this returns.
+    /// `bench` started by the line runs to its end before this returns, and a search
+    /// only starts: [`WasmEngine::resume`] runs it.
     pub fn send(&mut self, line: &str) -> bool {
         let more = self.engine.handle_line(line);
         #[cfg(not(target_feature = "atomics"))]
         single::run_pending();
         more
+    }
+
+    /// Single build: searches for about `slice_ms` milliseconds and says what to do next:
+    /// `"searching"` (call again after looking at the input), `"held"` (the search is over
+    /// but its answer waits for `stop` or `ponderhit`) or `"idle"` (no search left).
+    #[cfg(not(target_feature = "atomics"))]
+    pub fn resume(&self, slice_ms: f64) -> String {
+        let next = match self.engine.resume(slice_ms) {
+            crate::uci::Slice::Idle => "idle",
+            crate::uci::Slice::Searching => "searching",
+            crate::uci::Slice::Held => "held",
+        };
+        next.to_string()
     }
 
     /// Single build: calls `listener(line)` with each output line as soon as it is emitted,

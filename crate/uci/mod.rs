@@ -10,10 +10,12 @@ mod options;
 mod report;
 mod runner;
 mod site;
+mod slices;
 
 pub use command::{parse, Command, MAX_SPEEDUP_ROUNDS};
 pub use options::{declarations, Options, MAX_HASH_MIB, MAX_THREADS};
 pub use site::Site;
+pub use slices::Slice;
 
 use crate::chess::Game;
 use crate::search::{SearchOptions, SearchSettings, Strength, DEFAULT_BENCH_DEPTH};
@@ -29,6 +31,13 @@ pub trait Host: Send + Sync + 'static {
     fn emit(&self, line: &str);
     /// Runs `job` on another thread (natively a thread kept for the engine's jobs, a rayon pool thread in wasm).
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>);
+    /// Whether searches run in slices the host drives with [`Engine::resume`], going back
+    /// to its event loop in between: for a host with one thread and no shared memory, where
+    /// `stop` can only arrive between slices (the browser's single build). A spawned job
+    /// then only starts the search.
+    fn sliced(&self) -> bool {
+        false
+    }
 }
 
 /// The engine's name and authors as `uci` reports them.
@@ -76,6 +85,12 @@ impl Engine {
     /// Per-processor counters of the running (or last) search, sampled without locks.
     pub fn processors(&self) -> Vec<crate::machine::ProcessorSnapshot> {
         self.runner.processors()
+    }
+
+    /// Sliced host (see [`Host::sliced`]): searches for about `slice_ms` milliseconds,
+    /// answering the search if it ends, and says what to do next.
+    pub fn resume(&self, slice_ms: f64) -> Slice {
+        self.runner.resume(&self.host, slice_ms)
     }
 
     /// Whether no search is queued or running.

@@ -5,6 +5,7 @@
 
 use super::command::SpeedupRequest;
 use super::report::{bestmove_line, info_line};
+use super::slices::{Slice, SlicedSearch};
 use super::Host;
 use crate::chess::Game;
 use super::options::MAX_THREADS;
@@ -12,7 +13,7 @@ use super::site::Site;
 use crate::machine::{Counters, Machine, ProcessorSnapshot, Threads};
 use crate::parallel::{self, Algorithm, SearchRequest};
 use crate::random::Random;
-use crate::search::{bench, Control, Info, Limits, Listener, RootMove, SearchSettings, Searcher, Strength, Task};
+use crate::search::{bench, Control, Info, Limits, Listener, RootMove, SearchResult, SearchSettings, Searcher, Strength, Task};
 use crate::stats::{measure_speedup_on, SpeedupRow};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
@@ -37,6 +38,38 @@ pub struct SearchJob {
     pub algorithm: Algorithm,
     /// Processors to search with.
     pub threads: usize,
+}
+
+impl SearchJob {
+    /// The limits and settings the search runs with: a weakened engine (`Strength`)
+    /// searches less, and more lines to choose from.
+    pub fn effective_limits(&self) -> (Limits, SearchSettings) {
+        let mut limits = self.limits.clone();
+        let mut settings = self.settings;
+        if let Some(strength) = self.strength {
+            strength.restrict(&mut limits);
+            settings.multipv = settings.multipv.max(crate::search::CANDIDATE_LINES);
+        }
+        (limits, settings)
+    }
+
+    /// The `bestmove` line for `result` (a weakened engine picks among its lines).
+    pub fn answer(&self, result: &SearchResult) -> String {
+        let best = match self.strength {
+            Some(strength) => {
+                let mut noise = Random::new(crate::clock::now_ms().to_bits() ^ result.nodes, 0);
+                strength.choose(&result.lines, || noise.next_unit()).or(result.best)
+            }
+            None => result.best,
+        };
+        let ponder = if best == result.best { result.ponder } else { None };
+        bestmove_line(self.game.board(), best, ponder)
+    }
+
+    /// A listener printing this search's reports through `host`.
+    pub fn printer<'a>(&'a self, host: &'a dyn Host) -> Printer<'a> {
+        Printer { board: self.game.board(), host, lines: self.settings.multipv }
+    }
 }
 
 /// Work for the search thread, in input order.
@@ -70,6 +103,8 @@ pub struct Runner {
     /// The threads machine of the searches at [`Site::Threads`], kept so that its helper
     /// threads outlive a search.
     threads: Mutex<Threads>,
+    /// The search running in slices, if the host runs them so (see [`Host::sliced`]).
+    sliced: Mutex<Option<SlicedSearch>>,
 }
 
 /// Locks a mutex, recovering it if a panicking thread poisoned it: the data behind
@@ -87,6 +122,7 @@ impl Runner {
             counters: Counters::new(MAX_THREADS),
             site,
             threads: Mutex::new(Threads::default()),
+            sliced: Mutex::new(None),
         }
     }
 
@@ -173,6 +209,12 @@ impl Runner {
                     lock(&self.state).active.retain(|(c, _)| !Arc::ptr_eq(c, &control));
                     host.emit("info string speedup done");
                 }
+                Job::Search(job) if host.sliced() => {
+                    // The queue waits (still draining) until `resume` has run it to its end.
+                    let searcher = self.take_main_searcher(&job.tt);
+                    *lock(&self.sliced) = Some(SlicedSearch::start(*job, searcher));
+                    return;
+                }
                 Job::Search(job) => {
                     let control = job.control.clone();
                     let line = self.run_search(*job, host);
@@ -192,6 +234,40 @@ impl Runner {
         }
     }
 
+    /// Sliced host: advances the running search by a slice of about `slice_ms`; when it
+    /// ends, answers it and starts the next queued job.
+    pub fn resume(&self, host: &Arc<dyn Host>, slice_ms: f64) -> Slice {
+        let mut slot = lock(&self.sliced);
+        let Some(search) = slot.as_mut() else { return Slice::Idle };
+        let slice = search.advance(host.as_ref(), slice_ms);
+        if slice != Slice::Idle {
+            return slice;
+        }
+        let search = slot.take().expect("a search was running");
+        drop(slot);
+        let control = search.job().control.clone();
+        let (line, searcher) = search.finish();
+        lock(&self.searchers).insert(0, searcher);
+        lock(&self.state).active.retain(|(c, _)| !Arc::ptr_eq(c, &control));
+        host.emit(&line);
+        self.drain(host);
+        if lock(&self.sliced).is_some() {
+            Slice::Searching
+        } else {
+            Slice::Idle
+        }
+    }
+
+    /// Processor 0's searcher, taken out of the pool for a sliced search.
+    fn take_main_searcher(&self, tt: &Arc<TranspositionTable>) -> Searcher {
+        let mut searchers = lock(&self.searchers);
+        if searchers.is_empty() {
+            Searcher::new(tt.clone())
+        } else {
+            searchers.remove(0)
+        }
+    }
+
     /// Runs one search at the runner's site and returns its `bestmove` line.
     fn run_search(&self, job: SearchJob, host: &Arc<dyn Host>) -> String {
         match &self.site {
@@ -203,28 +279,15 @@ impl Runner {
 
     fn run_search_on<Mach: Machine>(&self, machine: &mut Mach, job: SearchJob, host: &Arc<dyn Host>) -> String {
         let mut searchers = lock(&self.searchers);
-        let mut limits = job.limits.clone();
-        let mut settings = job.settings;
-        if let Some(strength) = job.strength {
-            strength.restrict(&mut limits);
-            settings.multipv = settings.multipv.max(crate::search::CANDIDATE_LINES);
-        }
-        let board = job.game.board().clone();
-        let mut listener = Printer { board: &board, host: host.as_ref(), lines: job.settings.multipv };
-        let result = parallel::search(machine, &mut searchers, &job.tt, &SearchRequest { algorithm: job.algorithm, threads: job.threads, task: Task { board: &board, history: job.game.history(), limits: &limits, settings: &settings } }, &job.control, &mut listener, &self.counters);
+        let (limits, settings) = job.effective_limits();
+        let board = job.game.board();
+        let mut listener = job.printer(host.as_ref());
+        let result = parallel::search(machine, &mut searchers, &job.tt, &SearchRequest { algorithm: job.algorithm, threads: job.threads, task: Task { board, history: job.game.history(), limits: &limits, settings: &settings } }, &job.control, &mut listener, &self.counters);
         // UCI: in infinite and ponder mode the answer waits for `stop` (or `ponderhit`).
         while !job.control.stopped() && (job.limits.infinite || job.control.pondering()) {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
-        let best = match job.strength {
-            Some(strength) => {
-                let mut noise = Random::new(crate::clock::now_ms().to_bits() ^ result.nodes, 0);
-                strength.choose(&result.lines, || noise.next_unit()).or(result.best)
-            }
-            None => result.best,
-        };
-        let ponder = if best == result.best { result.ponder } else { None };
-        bestmove_line(&board, best, ponder)
+        job.answer(&result)
     }
 }
 
@@ -235,7 +298,7 @@ impl Default for Runner {
 }
 
 /// Prints search reports as `info` lines (only the lines the user asked for).
-struct Printer<'a> {
+pub struct Printer<'a> {
     board: &'a Board,
     host: &'a dyn Host,
     lines: usize,

@@ -11,7 +11,8 @@
 //   run on a rayon pool of web workers (`?threads=N`, default hardwareConcurrency), so this
 //   thread stays free for `stop` and `isready`;
 // - otherwise (no SharedArrayBuffer): ../pkg/single/ runs in search-worker.js, which
-//   blocks while it searches; this worker stands in front of it (see SingleEngine).
+//   searches in slices and takes input in between; this worker stands in front of it
+//   (see SingleEngine).
 //
 // Usage: new Worker(new URL('engine/worker.js', document.baseURI), { type: 'module' })
 
@@ -23,8 +24,6 @@ const MAX_POOL_THREADS = 32;
 const POLL_MS = 10;
 /** How often the per-worker activity is posted while the engine works. */
 const ACTIVITY_MS = 250;
-/** The engine's deepest iteration (search::MAX_DEPTH): a search limited by it ends by itself. */
-const MAX_DEPTH = 100;
 
 const params = new URL(self.location.href).searchParams;
 const postEvents = params.get('events') !== '0';
@@ -171,15 +170,10 @@ class ThreadedEngine {
 
 /**
  * The single build, for pages without SharedArrayBuffer. The engine runs in
- * search-worker.js, which blocks while it searches; this worker keeps the protocol live:
- * - `isready` during a search is answered here (everything before it was handled);
- * - `stop` ends the search worker and answers with the best move of the last completed
- *   iteration (what the search itself would answer), then starts a fresh search worker
- *   and replays the options and position (the hash table starts empty again);
- * - `go infinite` and `go ponder` become `go depth 100` (the search's own limit), whose
- *   `bestmove` is held back until `stop`; `ponderhit` restarts the search with the clock;
- * - other commands (and any command after one that waits) wait until the search ends,
- *   then go through in order.
+ * search-worker.js, which searches in slices and takes `stop`, `isready` and `ponderhit`
+ * between them, so lines go straight through. Only `bench` holds the search worker to its
+ * end: meanwhile `isready` is answered here (everything before it was handled) and other
+ * lines wait, in order, until the bench reports.
  */
 class SingleEngine {
   static async start() {
@@ -190,27 +184,23 @@ class SingleEngine {
 
   constructor() {
     this.crash = crashReporter();
-    /** setoption lines by option name, and the last position line: replayed after a restart */
-    this.options = new Map();
-    this.position = null;
-    /** null, or the running search: { kind: 'go'|'bench', hold, ponderhitGo, best, ponder, held, stopAsked } */
-    this.search = null;
-    /** lines that arrived during a search */
+    /** Whether a bench runs (it blocks the search worker). */
+    this.benching = false;
+    /** lines that arrived during a bench */
     this.waiting = [];
-    /** nodes the running (or last) search reported, for the `workers` event */
+    /** `go` commands not yet answered by `bestmove`, and the nodes last reported, for the `workers` event */
+    this.searches = 0;
     this.nodes = 0;
   }
 
-  /** Starts a search worker; resolves when its wasm is loaded. */
+  /** Starts the search worker; resolves when its wasm is loaded. */
   spawn() {
-    this.worker?.terminate();
     const url = new URL('./search-worker.js', import.meta.url);
     if (!postEvents) url.searchParams.set('events', '0');
     const worker = new Worker(url, { type: 'module', name: 'meshmate-search' });
     this.worker = worker;
     return new Promise((resolve) => {
       worker.onmessage = (e) => {
-        if (worker !== this.worker) return; // replaced by a newer search worker
         if (e.data.ready) resolve();
         else if (e.data.crashed) this.crash.report(e.data.crashed);
         else this.output(e.data.line, e.data.event);
@@ -220,8 +210,6 @@ class SingleEngine {
         this.crash.report(e.message || 'the search worker failed to load');
         resolve();
       };
-      for (const line of this.options.values()) worker.postMessage(line);
-      if (this.position) worker.postMessage(this.position);
     });
   }
 
@@ -231,136 +219,32 @@ class SingleEngine {
     if (command === 'quit') {
       this.worker.terminate();
       self.close();
-    } else if (this.search === null) {
-      this.forward(line, command);
-    } else if (this.waiting.length > 0) {
-      this.waiting.push(line); // commands after a waiting one wait too, to keep their order
-    } else if (command === 'isready') {
+    } else if (!this.benching) {
+      if (command === 'bench') this.benching = true;
+      if (command === 'go') this.searches++;
+      this.worker.postMessage(line);
+    } else if (command === 'isready' && this.waiting.length === 0) {
       self.postMessage('readyok');
-    } else if (command === 'stop') {
-      this.stop();
-    } else if (command === 'ponderhit') {
-      this.ponderhit();
     } else {
       this.waiting.push(line);
     }
   }
 
-  forward(line, command) {
-    if (command === 'go') {
-      const go = rewriteGo(line);
-      this.search = { kind: 'go', hold: go.hold, ponderhitGo: go.ponderhitGo, best: null, ponder: null, held: null, stopAsked: false };
-      this.nodes = 0;
-      line = go.line;
-    } else if (command === 'bench') {
-      this.search = { kind: 'bench' };
-    } else if (command === 'setoption') {
-      const name = /^setoption\s+name\s+(.*?)(\s+value\s|$)/.exec(line)?.[1];
-      if (name) this.options.set(name.toLowerCase(), line);
-    } else if (command === 'position') {
-      this.position = line;
-    } else if (command === 'stop' || command === 'ponderhit') {
-      return; // no search: nothing to do
-    }
-    this.worker.postMessage(line);
-  }
-
   /** One output line of the search worker. */
   output(line, event) {
-    const search = this.search;
-    if (search?.kind === 'go') {
-      if (line.startsWith('bestmove')) {
-        if (search.hold && !search.stopAsked) {
-          search.held = [line, event];
-          return;
-        }
-        post(line, event);
-        return this.finish();
-      }
-      const pv = principalMove(line);
-      if (pv) {
-        search.best = pv.best;
-        search.ponder = pv.ponder;
-      }
-      post(line, event);
-      if (postEvents && event?.type === 'info' && event.nodes !== undefined) {
-        this.nodes = event.nodes;
-        self.postMessage({ type: 'workers', workers: [{ busy: true, nodes: event.nodes }] });
-      }
-      if (search.stopAsked && pv) this.stop();
-      return;
-    }
     post(line, event);
-    if (search?.kind === 'bench' && /^\d+ nodes \d+ nps$/.test(line)) this.finish();
-  }
-
-  stop() {
-    const search = this.search;
-    if (search.kind !== 'go') return; // a bench ends by itself
-    if (search.held) {
-      post(...search.held);
-      return this.finish();
+    if (line.startsWith('bestmove')) {
+      this.searches = Math.max(0, this.searches - 1);
+      if (postEvents && this.searches === 0) self.postMessage({ type: 'workers', workers: [{ busy: false, nodes: this.nodes }] });
+    } else if (postEvents && event?.type === 'info' && event.nodes !== undefined) {
+      this.nodes = event.nodes;
+      self.postMessage({ type: 'workers', workers: [{ busy: true, nodes: event.nodes }] });
+    } else if (this.benching && /^\d+ nodes \d+ nps$/.test(line)) {
+      this.benching = false;
+      const waiting = this.waiting.splice(0);
+      for (const waited of waiting) this.handle(waited);
     }
-    if (!search.best) {
-      search.stopAsked = true; // depth 1 reports within microseconds: answer then
-      return;
-    }
-    const line = `bestmove ${search.best}${search.ponder ? ` ponder ${search.ponder}` : ''}`;
-    post(line, { type: 'bestmove', best: search.best, ponder: search.ponder });
-    this.spawn();
-    this.finish();
   }
-
-  ponderhit() {
-    const search = this.search;
-    if (search.kind !== 'go' || !search.ponderhitGo) return;
-    const go = search.ponderhitGo;
-    this.spawn();
-    this.search = null;
-    this.forward(go, 'go');
-  }
-
-  /** The search ended: hand over the commands that waited for it. */
-  finish() {
-    if (postEvents && this.search?.kind === 'go') self.postMessage({ type: 'workers', workers: [{ busy: false, nodes: this.nodes }] });
-    this.search = null;
-    const waiting = this.waiting.splice(0);
-    for (const line of waiting) this.handle(line);
-  }
-}
-
-/**
- * A `go` the search worker can run without hearing `stop`: `infinite` and `ponder` become
- * the search's own depth limit, and their `bestmove` is held until `stop` (or `ponderhit`).
- */
-function rewriteGo(line) {
-  const words = line.split(/\s+/);
-  const infinite = words.includes('infinite');
-  const ponder = words.includes('ponder');
-  if (!infinite && !ponder) return { line, hold: false, ponderhitGo: null };
-  const clock = new Set(['wtime', 'btime', 'winc', 'binc', 'movestogo', 'movetime']);
-  const kept = [];
-  for (let i = 0; i < words.length; i++) {
-    if (words[i] === 'infinite' || words[i] === 'ponder') continue;
-    if (ponder && clock.has(words[i])) {
-      i++; // pondering ignores the clock until ponderhit
-      continue;
-    }
-    kept.push(words[i]);
-  }
-  if (!['depth', 'nodes', 'mate'].some((limit) => kept.includes(limit))) kept.push('depth', String(MAX_DEPTH));
-  return { line: kept.join(' '), hold: true, ponderhitGo: ponder ? words.filter((w) => w !== 'ponder').join(' ') : null };
-}
-
-/** The move (and reply) of an exact, first-line `info ... pv` report, or null. */
-function principalMove(line) {
-  const words = line.split(/\s+/);
-  if (words[0] !== 'info' || words.includes('string') || words.includes('lowerbound') || words.includes('upperbound')) return null;
-  const multipv = words.indexOf('multipv');
-  if (multipv >= 0 && words[multipv + 1] !== '1') return null;
-  const pv = words.indexOf('pv');
-  if (pv < 0 || pv + 1 >= words.length) return null;
-  return { best: words[pv + 1], ponder: words[pv + 2] ?? null };
 }
 
 async function start() {

@@ -2,8 +2,15 @@
 // device allow (the option lines of `uci`, navigator.hardwareConcurrency, cross-origin
 // isolation), and the engine's name and status.
 
-/** Hash sizes offered, in MB, before bounding by the engine's min and max. */
+/** Hash sizes offered, in MB, before bounding by the engine's min and max and the device. */
 const HASH_SIZES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
+
+/** The largest table worth offering on this device, in MB: a quarter of its memory where
+ * the browser tells it (`navigator.deviceMemory`, in GiB, rounded; Chromium only). A size
+ * offered that cannot be allocated after all is refused by the engine, which keeps its table. */
+export function deviceHashLimitMb(deviceMemoryGiB = navigator.deviceMemory) {
+  return typeof deviceMemoryGiB === 'number' && deviceMemoryGiB > 0 ? deviceMemoryGiB * 256 : Infinity;
+}
 
 const STATUS_TEXT = {
   loading: 'starting…',
@@ -60,12 +67,14 @@ export class EnginePanel {
     this.threads.value = String(threads);
 
     const hashOption = options.get('Hash');
-    const sizes = HASH_SIZES.filter((mb) => mb >= (hashOption?.min ?? 1) && mb <= (hashOption?.max ?? 16));
+    const minMb = hashOption?.min ?? 1;
+    const maxMb = Math.max(minMb, Math.min(hashOption?.max ?? 16, deviceHashLimitMb()));
+    const sizes = HASH_SIZES.filter((mb) => mb >= minMb && mb <= maxMb);
     this.hash.innerHTML = sizes.map((mb) => `<option value="${mb}">${mb} MB</option>`).join('');
     this.hash.disabled = sizes.length < 2;
     const hash = sizes.filter((mb) => mb <= this.settings.hash).pop() ?? sizes[0];
     this.hash.value = String(hash);
-    this.hash.title = hashOption ? `The engine allows ${hashOption.min}–${hashOption.max} MB` : '';
+    this.hash.title = hashOption ? `The engine allows ${hashOption.min}–${hashOption.max} MB; offered up to ${maxMb} MB${Number.isFinite(deviceHashLimitMb()) ? ' (a quarter of this device\'s memory)' : ''}` : '';
 
     if (this.settings.algorithm) this.engine.setOption('Algorithm', this.settings.algorithm);
     this.engine.setOption('Threads', threads);

@@ -315,6 +315,19 @@ describe('meshmate app in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('the Hash menu offers what the device can hold: 1024 MB with 8 GB of memory, 512 with 2 GB', async (t) => {
+    const offered = async (gib) => {
+      const initScript = `Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => ${gib} });`;
+      const { page, errors } = await openApp(t, { initScript });
+      const sizes = await page.locator('[name="hash"] option').evaluateAll((els) => els.map((e) => Number(e.value)));
+      assert.deepEqual(errors, []);
+      return Math.max(...sizes);
+    };
+    // The engine's own maximum (the 4 GiB wasm memory holds a 1024 MiB table) bounds an 8 GB device.
+    assert.equal(await offered(8), 1024);
+    assert.equal(await offered(2), 512);
+  });
+
   test('an engine crash is reported and the engine restarted, analysis resumes', async (t) => {
     const { page, errors } = await openApp(t, { initScript: recordUciTraffic });
     await page.click('[data-mode="analyse"]');
