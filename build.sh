@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every build, serve and test entry point of meshmate. Usage: ./build.sh COMMAND
 #   setup   install what is missing (Debian packages, cargo tools, npm and PyPI packages)
+#   setup-matches   setup, plus the engines only strength matches play (ethereal-chess)
 #   build   native release binaries (meshmate; meshmate-cluster, the MPI engine), wasm packages into pkg/, the web app, the npm package
 #   serve   build, then serve the app on localhost with COOP/COEP headers
 #   pack    the npm package for web developers: wasm builds, then target/pack/meshmate-VERSION.tgz
@@ -17,9 +18,13 @@ log() { printf '== %s\n' "$*" >&2; }
 # generates its bindings to the installed MPI with bindgen.
 DEBIAN_PACKAGES=(stockfish glaurung toga2 chromium chromium-driver rustc-web cargo-web rust-web-src lld-22 binaryen python3-venv openmpi-bin libopenmpi-dev libclang-dev)
 
+# Opponents only tests/tuning/match.py plays (docs/strength.md); no test needs them.
+MATCH_PACKAGES=(ethereal-chess)
+
+# Installs the Debian packages given that are missing.
 setup_debian() {
   local missing=()
-  for p in "${DEBIAN_PACKAGES[@]}"; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if ((${#missing[@]})); then
@@ -69,7 +74,8 @@ setup_www() {
   fi
 }
 
-cmd_setup() { setup_debian; setup_python; setup_wasm; setup_www; }
+cmd_setup() { setup_debian "${DEBIAN_PACKAGES[@]}"; setup_python; setup_wasm; setup_www; }
+cmd_setup_matches() { cmd_setup; setup_debian "${MATCH_PACKAGES[@]}"; }
 
 # --- build ---------------------------------------------------------------------------
 build_native() {
@@ -188,10 +194,11 @@ cmd_bench() { build_native; "$ROOT/target/release/meshmate" bench "$@"; }
 
 case "${1:-}" in
   setup) cmd_setup ;;
+  setup-matches) cmd_setup_matches ;;
   build) cmd_build ;;
   serve) shift; cmd_serve "$@" ;;
   test) cmd_test ;;
   pack) cmd_pack ;;
   bench) shift; cmd_bench "$@" ;;
-  *) sed -n '2,8p' "$0"; exit 2 ;;
+  *) sed -n '2,9p' "$0"; exit 2 ;;
 esac
