@@ -200,5 +200,5 @@ case "${1:-}" in
   test) cmd_test ;;
   pack) cmd_pack ;;
   bench) shift; cmd_bench "$@" ;;
-  *) sed -n '2,8p' "$0"; exit 2 ;;
+  *) sed -n '2,9p' "$0"; exit 2 ;;
 esac
