@@ -357,3 +357,40 @@ fn many_short_searches_one_after_another_are_each_answered() {
     }
     e.quit();
 }
+
+/// `mpirun -np 2 meshmate-cluster speedup …` measures as `meshmate speedup` does (a row
+/// per search, totals with SO, LD and messages, the rows as JSON), every parallel search
+/// on both ranks, here with the distributed table; what the cluster cannot run is refused
+/// with exit code 2.
+#[test]
+fn speedup_runs_under_mpirun_as_on_threads() {
+    let (dir, suite) = common::bratko_kopec_file("cluster-speedup", "bk2.epd", 2);
+    let json = dir.join("rows.json");
+    let run = |extra: &[&str]| {
+        Command::new("mpirun")
+            .args(["--oversubscribe", "--allow-run-as-root", "-np", "2", env!("CARGO_BIN_EXE_meshmate-cluster"), "speedup", "--algo", "ybwc", "--depth", "5", "--hash", "4", "--suite"])
+            .arg(&suite)
+            .args(extra)
+            .output()
+            .expect("mpirun starts")
+    };
+    let out = run(&["--tt", "distributed", "--json", json.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.starts_with("round  pos algo"), "{stdout}");
+    for position in ["1", "2"] {
+        assert!(stdout.lines().any(|l| l.split_whitespace().take(4).eq(["1", position, "ybwc", "2"])), "no ybwc row at 2 ranks for position {position}: {stdout}");
+    }
+    let totals = stdout.lines().find(|l| l.trim_start().starts_with("ybwc     p=2")).unwrap_or_else(|| panic!("no totals: {stdout}"));
+    assert!(totals.contains(" SO ") && totals.contains(" LD "), "{totals}");
+    let messages = stdout.lines().find(|l| l.trim_start().starts_with("messages:")).unwrap_or_else(|| panic!("no messages: {stdout}"));
+    assert!(messages.contains("work ") && messages.contains("tt-request "), "{messages}");
+    let rows: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(rows.as_array().map(Vec::len), Some(4), "{rows}");
+    assert!(rows[1]["threads"] == 2 && rows[1]["messages"]["tt-answer"].as_u64() > Some(0), "{rows}");
+
+    let refused = run(&["--threads", "3"]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("error: --threads 3: a parallel search on the cluster uses all 2 ranks"), "{refused:?}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

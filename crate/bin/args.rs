@@ -1,16 +1,15 @@
 //! The command line's grammar: every subcommand, option and allowed value, with the help
 //! text `--help` prints. Parsing only; `cli.rs` runs what was asked.
 
-use clap::builder::{PossibleValue, TypedValueParser};
-use clap::error::ErrorKind;
+pub use crate::speedup::SpeedupArgs;
+use crate::values::{algorithm, depth, hash, placement, Named};
+use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand};
 use meshmate::machine::sim::presets::PRESETS;
 use meshmate::machine::sim::Preset;
 use meshmate::net::{Kind, MAX_PROCESSORS};
 use meshmate::parallel::Algorithm;
 use meshmate::tt::Placement;
-use meshmate::uci::{MAX_SPEEDUP_ROUNDS, MAX_THREADS};
-use std::ffi::OsStr;
 use std::path::PathBuf;
 
 /// meshmate: a parallel alpha-beta chess engine. Without a command it speaks UCI on
@@ -35,7 +34,8 @@ pub enum Command {
     Perft(PerftArgs),
     /// Play an EPD test suite (bm/am records) and count the positions solved.
     Suite(SuiteArgs),
-    /// Time-to-depth speedup of parallel algorithms on real threads against the serial search.
+    /// Time-to-depth speedup of parallel algorithms on real threads against the serial search
+    /// (on MPI ranks: `mpirun -np N meshmate-cluster speedup`).
     Speedup(SpeedupArgs),
     /// The same experiment on a simulated parallel computer, in virtual time (Zugzwang's Figure 5).
     Sim(SimArgs),
@@ -83,41 +83,6 @@ pub struct SuiteArgs {
     /// Transposition table size, MiB.
     #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = hash())]
     pub hash: usize,
-}
-
-/// `speedup`.
-#[derive(Args, Debug)]
-#[command(after_help = "Prints a row per search, then each algorithm's totals: SPE = ΣT(1)/ΣT(p) (speedup), \
-SO = ΣN(p)/ΣN(1) − 1 (search overhead), LD = mean share of time busy (load).\n\n\
-Example:\n  meshmate speedup --algo lazysmp,abdada --threads 1,2 --suite ../shared/data/bratko-kopec.epd --depth 12 --rounds 3")]
-pub struct SpeedupArgs {
-    /// Algorithms to compare with the serial search, separated by commas.
-    #[arg(long = "algo", value_name = "A[,B...]", required = true, value_delimiter = ',', value_parser = algorithm())]
-    pub algorithms: Vec<Algorithm>,
-    /// Thread counts, separated by commas.
-    #[arg(long, value_name = "P[,Q...]", required = true, value_delimiter = ',', value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
-    pub threads: Vec<u16>,
-    /// The EPD file of positions.
-    #[arg(long, value_name = "FILE")]
-    pub suite: PathBuf,
-    /// Fixed search depth.
-    #[arg(long, value_name = "D", value_parser = depth())]
-    pub depth: i32,
-    /// Transposition table size, MiB (one table, emptied before each search).
-    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = hash())]
-    pub hash: usize,
-    /// Times the whole suite is measured, serial reference included; totals pool them.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_SPEEDUP_ROUNDS as i64))]
-    pub rounds: u16,
-    /// Where the table lives: real threads share one (global); the others run on `meshmate sim`.
-    #[arg(long, value_name = "PLACEMENT", default_value = "global", value_parser = placement())]
-    pub tt: Placement,
-    /// Also write every row as CSV to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
-    /// Also write every row as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
 }
 
 /// `sim`.
@@ -197,62 +162,12 @@ pub fn seeds(text: &str) -> Result<Seeds, String> {
     Ok(Seeds(seeds))
 }
 
-/// A search depth: 1 to 64.
-fn depth() -> clap::builder::RangedI64ValueParser<i32> {
-    clap::value_parser!(i32).range(1..=64)
-}
-
-/// A table size in MiB: 1 MiB to 64 GiB (what the machine can allocate is checked later).
-fn hash() -> impl TypedValueParser<Value = usize> {
-    clap::value_parser!(u64).range(1..=65536).map(|mib| mib as usize)
-}
-
-/// A value read by the library's own parser (whose error names the valid values), whose
-/// valid values `--help` lists with a line each.
-#[derive(Clone)]
-struct Named<T> {
-    values: fn() -> Vec<PossibleValue>,
-    parse: fn(&str) -> Result<T, String>,
-}
-
-impl<T: Clone + Send + Sync + 'static> TypedValueParser for Named<T> {
-    type Value = T;
-
-    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<T, clap::Error> {
-        let text = value.to_str().ok_or_else(|| clap::Error::new(ErrorKind::InvalidUtf8).with_cmd(cmd))?;
-        (self.parse)(text).map_err(|e| {
-            let arg = arg.map_or_else(String::new, |a| format!(" for '{a}'"));
-            cmd.clone().error(ErrorKind::InvalidValue, format!("invalid value '{text}'{arg}: {e}"))
-        })
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new((self.values)().into_iter()))
-    }
-}
-
-fn algorithm() -> Named<Algorithm> {
-    Named {
-        values: || Algorithm::ALL.into_iter().chain(Algorithm::VARIANTS).map(|a| PossibleValue::new(a.name()).help(a.summary())).collect(),
-        parse: |name| {
-            Algorithm::from_name(name.trim()).ok_or_else(|| {
-                let names: Vec<&str> = Algorithm::ALL.into_iter().chain(Algorithm::VARIANTS).map(Algorithm::name).collect();
-                format!("unknown algorithm '{name}': expected one of {}", names.join(", "))
-            })
-        },
-    }
-}
-
 fn preset() -> Named<Preset> {
     Named { values: || PRESETS.iter().map(|p| PossibleValue::new(p.name).help(p.title)).collect(), parse: |name| Preset::by_name(name).map_err(|e| e.to_string()) }
 }
 
 fn network() -> Named<Kind> {
     Named { values: || Kind::ALL.iter().map(|k| PossibleValue::new(k.name()).help(k.summary())).collect(), parse: |name| name.parse::<Kind>().map_err(|e| e.to_string()) }
-}
-
-fn placement() -> Named<Placement> {
-    Named { values: || Placement::ALL.iter().map(|p| PossibleValue::new(p.name()).help(p.summary())).collect(), parse: |name| name.parse::<Placement>() }
 }
 
 #[cfg(test)]

@@ -1,24 +1,26 @@
 //! Subcommands of the native binary. Each returns the process exit code.
 
 use crate::output::say;
-use meshmate::chess::{format_san, parse_epd_file, parse_fen, parse_san, perft, Board, Epd, START_FEN};
+use meshmate::chess::{format_san, parse_fen, parse_san, perft, Board, START_FEN};
 use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, Task, BENCH_POSITIONS};
 use meshmate::tt::TranspositionTable;
-use meshmate::uci::{Engine, Host};
+use meshmate::uci::Engine;
 use crate::args::{Cli, Command, PerftArgs, SuiteArgs};
+use crate::files::read_suite;
+use crate::host::{speak_uci, StdHost};
 use crate::progress::Progress;
 use crate::sim::run_sim;
-use crate::speedup::run_speedup;
-use std::io::{BufRead, Write};
+use crate::speedup::{processor_counts, run_speedup, SpeedupArgs};
+use meshmate::machine::Threads;
+use meshmate::tt::Placement;
 use std::path::Path;
-use std::sync::mpsc::{channel, Sender};
 use std::sync::Arc;
 
 /// Runs what the command line asks; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     let result = match cli.command {
         None | Some(Command::Uci) => {
-            uci_loop();
+            speak_uci(Engine::new(Arc::new(StdHost::new())));
             Ok(())
         }
         Some(Command::Bench(args)) => {
@@ -27,7 +29,7 @@ pub fn run(cli: Cli) -> i32 {
         }
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Suite(args)) => run_suite(args),
-        Some(Command::Speedup(args)) => run_speedup(args),
+        Some(Command::Speedup(args)) => speedup_on_threads(args),
         Some(Command::Sim(args)) => run_sim(args),
     };
     match result {
@@ -39,75 +41,14 @@ pub fn run(cli: Cli) -> i32 {
     }
 }
 
-/// Prints to stdout and runs the engine's jobs, one after another, on a thread started
-/// with the engine (so `go` starts none).
-struct StdHost {
-    jobs: Sender<Box<dyn FnOnce() + Send + 'static>>,
-}
-
-impl StdHost {
-    fn new() -> StdHost {
-        let (jobs, queue) = channel::<Box<dyn FnOnce() + Send + 'static>>();
-        std::thread::Builder::new()
-            .name("meshmate search".into())
-            .spawn(move || queue.into_iter().for_each(|job| job()))
-            .expect("cannot start the search thread");
-        StdHost { jobs }
+/// `meshmate speedup`: on this machine's threads, which share one table.
+pub fn speedup_on_threads(args: SpeedupArgs) -> Result<(), String> {
+    if args.tt.is_some_and(|tt| tt != Placement::Global) {
+        return Err("--tt: real threads share one table in memory; a table per rank and the distributed table run on MPI ranks (meshmate-cluster speedup), every placement on the simulator (meshmate sim --tt)".into());
     }
-}
-
-impl Host for StdHost {
-    fn emit(&self, line: &str) {
-        let mut out = std::io::stdout().lock();
-        // A closed stdout (the GUI went away) is not worth a panic.
-        let _ = writeln!(out, "{line}").and_then(|_| out.flush());
-    }
-
-    fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
-        // The search thread lives as long as the process.
-        let _ = self.jobs.send(job);
-    }
-}
-
-fn uci_loop() {
-    let mut engine = Engine::new(Arc::new(StdHost::new()));
-    let stdin = std::io::stdin();
-    let mut quit = false;
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        if !engine.handle_line(&line) {
-            quit = true;
-            break;
-        }
-    }
-    if !quit {
-        engine.end_of_input();
-    }
-    while !engine.idle() {
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-}
-
-fn read_file(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
-}
-
-pub fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write '{}': {e}", path.display()))
-}
-
-/// The records of an EPD suite; a file without any is an error, not an empty run.
-pub fn read_suite(path: &Path) -> Result<Vec<Epd>, String> {
-    let records = parse_epd_file(&read_file(path)?)?;
-    if records.is_empty() {
-        return Err(format!("'{}' holds no EPD positions", path.display()));
-    }
-    Ok(records)
-}
-
-/// The positions of an EPD suite.
-pub fn suite_boards(path: &Path) -> Result<Vec<Board>, String> {
-    Ok(read_suite(path)?.into_iter().map(|e| e.board).collect())
+    let tt = Arc::new(TranspositionTable::try_new(args.hash).map_err(|e| e.to_string())?);
+    let threads = processor_counts(&args, std::thread::available_parallelism().map_or(1, |n| n.get()));
+    run_speedup(&mut Threads::default(), &tt, args, threads)
 }
 
 /// `bench`: its first lines are one per position, the progress counts them.

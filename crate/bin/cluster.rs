@@ -2,27 +2,44 @@
 //! standard input and output as `meshmate` does and searches as processor 0; every other
 //! rank is a processor that waits for rank 0's searches and takes part in them (see
 //! `meshmate::machine::cluster`). `quit` (or the end of input) ends every rank.
+//!
+//! `mpirun -np N meshmate-cluster speedup …` measures time-to-depth speedup on the ranks
+//! with the options and output of `meshmate speedup`.
 
+mod files;
+mod host;
+mod output;
+mod progress;
+mod report;
+mod speedup;
+mod values;
+
+use clap::{Parser, Subcommand};
+use host::{speak_uci, StdHost};
 use meshmate::machine::cluster::{Order, Rank};
 use meshmate::machine::Cluster;
 use meshmate::parallel::{help, Helper};
-use meshmate::uci::{Engine, Host, Site};
-use std::io::{BufRead, Write};
+use meshmate::uci::{Engine, Site};
+use speedup::{processor_counts, run_speedup, SpeedupArgs};
 use std::sync::{Arc, Mutex};
 
-/// Prints to stdout and runs searches on std threads.
-struct StdHost;
+/// meshmate-cluster: meshmate on the ranks of an MPI job (`mpirun -np N meshmate-cluster`).
+/// Without a command rank 0 speaks UCI on standard input and output, for chess GUIs.
+#[derive(Parser, Debug)]
+#[command(name = "meshmate-cluster", version, about, long_about = None)]
+struct Cli {
+    /// What to do (UCI when left out).
+    #[command(subcommand)]
+    command: Option<Command>,
+}
 
-impl Host for StdHost {
-    fn emit(&self, line: &str) {
-        let mut out = std::io::stdout().lock();
-        // A closed stdout (the GUI went away) is not worth a panic.
-        let _ = writeln!(out, "{line}").and_then(|_| out.flush());
-    }
-
-    fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
-        std::thread::spawn(job);
-    }
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Speak UCI on rank 0's standard input and output (the default).
+    Uci,
+    /// Time-to-depth speedup of parallel algorithms on the ranks against the serial search.
+    Speedup(SpeedupArgs),
 }
 
 fn main() {
@@ -42,34 +59,78 @@ fn main() {
         drop(universe);
         std::process::exit(2);
     }
+    // Every rank reads the same command line; rank 0 alone says what is wrong with it.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            if Cluster::new().is_some() {
+                let _ = e.print();
+            }
+            drop(universe);
+            std::process::exit(e.exit_code());
+        }
+    };
+    let mut code = 0;
     if let Some(cluster) = Cluster::new() {
-        speak_uci(cluster);
+        code = match cli.command {
+            None | Some(Command::Uci) => {
+                rank_zero_speaks_uci(cluster);
+                0
+            }
+            Some(Command::Speedup(args)) => rank_zero_measures(cluster, args),
+        };
     } else if let Some(rank) = Rank::new() {
         serve(rank);
     }
     // MPI_Finalize, once every rank is here.
     drop(universe);
+    std::process::exit(code);
 }
 
 /// Rank 0: the UCI session; at its end the other ranks are told to quit.
-fn speak_uci(cluster: Cluster) {
+fn rank_zero_speaks_uci(cluster: Cluster) {
     let cluster = Arc::new(Mutex::new(cluster));
-    let mut engine = Engine::at(Arc::new(StdHost), Site::Cluster(cluster.clone()));
-    let mut quit = false;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        if !engine.handle_line(&line) {
-            quit = true;
-            break;
+    speak_uci(Engine::at(Arc::new(StdHost::new()), Site::Cluster(cluster.clone())));
+    cluster.lock().unwrap_or_else(|e| e.into_inner()).quit();
+}
+
+/// Rank 0: `speedup` on the ranks; at its end the other ranks are told to quit. Returns
+/// the exit code.
+fn rank_zero_measures(cluster: Cluster, args: SpeedupArgs) -> i32 {
+    let cluster = Arc::new(Mutex::new(cluster));
+    let measured = speedup_on_ranks(&Site::Cluster(cluster.clone()), args);
+    let mut cluster = cluster.lock().unwrap_or_else(|e| e.into_inner());
+    cluster.quit();
+    match measured {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
         }
     }
-    if !quit {
-        engine.end_of_input();
+}
+
+/// `speedup` with every rank as a processor, a table per rank or the distributed table,
+/// refusing what the cluster `site` cannot run.
+fn speedup_on_ranks(site: &Site, args: SpeedupArgs) -> Result<(), String> {
+    let Site::Cluster(cluster) = site else { unreachable!("rank 0's site is the cluster") };
+    let placement = args.tt.unwrap_or(site.default_table());
+    if !site.offers_table(placement) {
+        return Err(format!("--tt {placement}: ranks share no memory; choose local (a table per rank, TDSAB's own placement for tdsab) or distributed"));
     }
-    while !engine.idle() {
-        std::thread::sleep(std::time::Duration::from_millis(2));
+    if let Some(why) = args.algorithms.iter().find_map(|&a| site.refuses(a)) {
+        return Err(why);
     }
-    cluster.lock().unwrap_or_else(|e| e.into_inner()).quit();
+    if placement != site.default_table() {
+        args.algorithms.iter().try_for_each(|a| a.accepts(placement))?;
+    }
+    let ranks = site.fixed_processors().unwrap_or(1);
+    let threads = processor_counts(&args, ranks);
+    if let Some(p) = threads.iter().find(|&&p| p != 1 && p != ranks) {
+        return Err(format!("--threads {p}: a parallel search on the cluster uses all {ranks} ranks (mpirun -np sets them); ask for 1 or {ranks}"));
+    }
+    let tt = site.table(placement, args.hash).map_err(|e| e.to_string())?;
+    run_speedup(&mut *cluster.lock().unwrap_or_else(|e| e.into_inner()), &tt, args, threads)
 }
 
 /// A rank other than 0: takes part in rank 0's searches until it says quit.

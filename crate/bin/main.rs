@@ -6,6 +6,10 @@ mod args;
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]
+mod files;
+#[cfg(not(target_arch = "wasm32"))]
+mod host;
+#[cfg(not(target_arch = "wasm32"))]
 mod output;
 #[cfg(not(target_arch = "wasm32"))]
 mod progress;
@@ -17,6 +21,8 @@ mod sim;
 mod speedup;
 #[cfg(not(target_arch = "wasm32"))]
 mod trace_file;
+#[cfg(not(target_arch = "wasm32"))]
+mod values;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {

@@ -2,7 +2,7 @@
 
 use crate::output::say;
 use crate::args::SimArgs;
-use crate::cli::suite_boards;
+use crate::files::suite_boards;
 use crate::progress::Progress;
 use crate::report::{lowest_and_highest, messages_by_kind};
 use crate::trace_file::TraceFile;

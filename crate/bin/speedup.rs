@@ -1,28 +1,77 @@
-//! `meshmate speedup`: time-to-depth speedup of parallel algorithms on real threads.
+//! `speedup`: time-to-depth speedup of parallel algorithms against the serial search, on
+//! real threads (`meshmate speedup`) or on the ranks of an MPI job (`mpirun -np N
+//! meshmate-cluster speedup`): the same options, rows and totals on either machine.
 
+use crate::files::{suite_boards, write_file};
 use crate::output::say;
-use crate::args::SpeedupArgs;
-use crate::cli::{suite_boards, write_file};
 use crate::progress::Progress;
 use crate::report::{lowest_and_highest, messages_by_kind};
+use crate::values::{algorithm, depth, hash, placement};
+use clap::Args;
+use meshmate::machine::Machine;
 use meshmate::parallel::Algorithm;
 use meshmate::search::Control;
-use meshmate::stats::{measure_speedup, pooled_speedup, SpeedupPlan, SpeedupRow};
-use meshmate::tt::Placement;
+use meshmate::stats::{measure_speedup_on, pooled_speedup, SpeedupPlan, SpeedupRow};
+use meshmate::tt::{Placement, TranspositionTable};
+use meshmate::uci::{MAX_SPEEDUP_ROUNDS, MAX_THREADS};
+use std::path::PathBuf;
+use std::sync::Arc;
 
-/// Measures the plan, prints a row per search and the totals, and writes the rows as asked.
-pub fn run_speedup(args: SpeedupArgs) -> Result<(), String> {
-    if args.tt != Placement::Global {
-        return Err("--tt: real threads share one table in memory; local, distributed and tds tables run on the simulator (meshmate sim --tt)".into());
+/// `speedup`.
+#[derive(Args, Debug)]
+#[command(after_help = "Prints a row per search, then each algorithm's totals: SPE = ΣT(1)/ΣT(p) (speedup), \
+SO = ΣN(p)/ΣN(1) − 1 (search overhead), LD = mean share of time busy (load), and the messages sent.\n\n\
+Examples:\n  meshmate speedup --algo lazysmp,abdada --threads 1,2 --suite ../shared/data/bratko-kopec.epd --depth 12 --rounds 3\n  \
+mpirun -np 2 meshmate-cluster speedup --algo ybwc --suite ../shared/data/bratko-kopec.epd --depth 12 --tt distributed")]
+pub struct SpeedupArgs {
+    /// Algorithms to compare with the serial search, separated by commas.
+    #[arg(long = "algo", value_name = "A[,B...]", required = true, value_delimiter = ',', value_parser = algorithm())]
+    pub algorithms: Vec<Algorithm>,
+    /// Processor counts, separated by commas [default: all: the machine's cores, or every rank].
+    #[arg(long, value_name = "P[,Q...]", value_delimiter = ',', value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    pub threads: Vec<u16>,
+    /// The EPD file of positions.
+    #[arg(long, value_name = "FILE")]
+    pub suite: PathBuf,
+    /// Fixed search depth.
+    #[arg(long, value_name = "D", value_parser = depth())]
+    pub depth: i32,
+    /// Transposition table size, MiB (one table, emptied before each search; on ranks, each rank's).
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = hash())]
+    pub hash: usize,
+    /// Times the whole suite is measured, serial reference included; totals pool them.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=MAX_SPEEDUP_ROUNDS as i64))]
+    pub rounds: u16,
+    /// Where the table lives: threads share one (global); ranks keep one each (local) or one distributed table (distributed); every placement runs on `meshmate sim` [default: global on threads, local on ranks].
+    #[arg(long, value_name = "PLACEMENT", value_parser = placement())]
+    pub tt: Option<Placement>,
+    /// Also write every row as CSV to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Also write every row as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+/// The processor counts `--threads` asks for, or `every` (all the machine's processors).
+pub fn processor_counts(args: &SpeedupArgs, every: usize) -> Vec<usize> {
+    if args.threads.is_empty() {
+        vec![every.min(MAX_THREADS)]
+    } else {
+        args.threads.iter().map(|&t| usize::from(t)).collect()
     }
+}
+
+/// Measures the plan on `machine` with `threads` processors, the table `tt` emptied
+/// before each search; prints a row per search and the totals, and writes the rows as asked.
+pub fn run_speedup<M: Machine>(machine: &mut M, tt: &Arc<TranspositionTable>, args: SpeedupArgs, threads: Vec<usize>) -> Result<(), String> {
     let boards = suite_boards(&args.suite)?;
     let (algorithms, depth, hash_mib, rounds) = (args.algorithms, args.depth, args.hash, usize::from(args.rounds));
-    let threads: Vec<usize> = args.threads.iter().map(|&t| usize::from(t)).collect();
     let plan = SpeedupPlan { algorithms, threads, depth, hash_mib, rounds };
     say!("{:>5} {:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "round", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
     let parallel_runs = plan.algorithms.iter().filter(|&&a| a != Algorithm::Serial).count() * plan.threads.len();
     let progress = Progress::new(rounds * boards.len() * (1 + parallel_runs), "searches");
-    let rows = measure_speedup(&boards, &plan, &Control::default(), &mut |r: &SpeedupRow| {
+    let rows = measure_speedup_on(machine, tt, &boards, &plan, &Control::default(), &mut |r: &SpeedupRow| {
         progress.step();
         progress.working_on(format!("(round {}, position {})", r.round + 1, r.position + 1));
         progress.println(&format!(
