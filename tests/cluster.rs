@@ -4,12 +4,11 @@
 //! killed during a search. The ranks are oversubscribed (this machine has 2 cores).
 mod common;
 
+use common::uci::{bestmove, UciProcess as Cluster};
 use meshmate::chess::{parse_epd_file, parse_uci, Board, Game};
 use meshmate::search::{search, Control, Limits, NoReports, Score, SearchOptions, SearchSettings, Searcher, Task};
 use meshmate::tt::TranspositionTable;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -20,95 +19,12 @@ const PATIENCE: Duration = Duration::from_secs(120);
 const CLUSTER_ALGORITHMS: [&str; 4] = ["ybwc", "jamboree", "pvsplit", "tdsab"];
 
 /// An engine of `ranks` MPI ranks, rank 0's standard input and output piped to the test.
-struct Cluster {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    errors: Receiver<String>,
+fn start(ranks: usize) -> Cluster {
+    Cluster::start(Command::new("mpirun").args(["--oversubscribe", "--allow-run-as-root", "-np", &ranks.to_string(), env!("CARGO_BIN_EXE_meshmate-cluster")]), PATIENCE)
 }
 
-/// Reads `stream` line by line into a channel, on a thread of its own.
-fn lines_of(stream: impl std::io::Read + Send + 'static) -> Receiver<String> {
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stream).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
-
-impl Cluster {
-    fn start(ranks: usize) -> Cluster {
-        let mut child = Command::new("mpirun")
-            .args(["--oversubscribe", "--allow-run-as-root", "-np", &ranks.to_string(), env!("CARGO_BIN_EXE_meshmate-cluster")])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("mpirun starts (./build.sh setup installs OpenMPI)");
-        let stdin = child.stdin.take().unwrap();
-        let lines = lines_of(child.stdout.take().unwrap());
-        let errors = lines_of(child.stderr.take().unwrap());
-        Cluster { child, stdin, lines, errors }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("rank 0 reads its input");
-    }
-
-    /// Lines up to and including the first that satisfies `done`.
-    fn read_until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + PATIENCE;
-        let mut seen = Vec::new();
-        loop {
-            match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(line) => {
-                    let finished = done(&line);
-                    seen.push(line);
-                    if finished {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("no answer in time; saw {seen:?}; stderr {:?}", self.errors.try_iter().collect::<Vec<_>>()),
-                Err(RecvTimeoutError::Disconnected) => panic!("the engine died; saw {seen:?}; stderr {:?}", self.errors.try_iter().collect::<Vec<_>>()),
-            }
-        }
-    }
-
-    /// Waits (a bounded time) for mpirun to exit.
-    fn wait(&mut self, within: Duration) -> ExitStatus {
-        let deadline = Instant::now() + within;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("mpirun can be waited for") {
-                return status;
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                panic!("mpirun still runs {within:?} later");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// What mpirun wrote to standard error, once it has closed it (or 5 s passed).
-    fn stderr(&self) -> Vec<String> {
-        std::iter::from_fn(|| self.errors.recv_timeout(Duration::from_secs(5)).ok()).collect()
-    }
-
-    /// `quit` ends every rank, and mpirun exits 0.
-    fn quit(mut self) {
-        self.send("quit");
-        let status = self.wait(Duration::from_secs(20));
-        assert!(status.success(), "mpirun exit status {status}; stderr {:?}", self.errors.try_iter().collect::<Vec<_>>());
-    }
-}
-
-fn bestmove(line: &str) -> &str {
-    line.split_whitespace().nth(1).expect("bestmove has a move")
-}
+/// How long `quit` may take to end every rank.
+const QUIT_WITHIN: Duration = Duration::from_secs(20);
 
 /// The score text of the last `info depth {depth}` line.
 fn score_at_depth(lines: &[String], depth: i32) -> String {
@@ -169,7 +85,7 @@ fn pure_mode_gives_the_serial_value_at_two_to_four_ranks() {
     let positions = positions();
     let expected: Vec<String> = positions.iter().map(|(board, moves)| serial_score(board, moves, PURE_DEPTH)).collect();
     for ranks in [2, 3, 4] {
-        let mut e = Cluster::start(ranks);
+        let mut e = start(ranks);
         e.send("uci");
         e.read_until(|l| l == "uciok");
         e.send("setoption name Pure value true");
@@ -177,7 +93,7 @@ fn pure_mode_gives_the_serial_value_at_two_to_four_ranks() {
         e.send("setoption name Algorithm value ybwc");
         e.send("setoption name Table value distributed");
         check_pure_values(&mut e, &CLUSTER_ALGORITHMS[..3], &positions, &expected, ranks, "distributed");
-        e.quit();
+        e.quit(QUIT_WITHIN);
     }
 }
 
@@ -192,7 +108,7 @@ fn messages(row: &str, kind: &str) -> u64 {
 /// to entries instead, is refused with it, as is a placement the cluster does not offer.
 #[test]
 fn the_distributed_table_is_reached_by_messages() {
-    let mut e = Cluster::start(3);
+    let mut e = start(3);
     e.send("uci");
     let lines = e.read_until(|l| l == "uciok");
     assert!(lines.iter().any(|l| l == "option name Table type combo default local var local var distributed"), "{lines:?}");
@@ -217,7 +133,7 @@ fn the_distributed_table_is_reached_by_messages() {
     let mut game = Game::default();
     game.play_uci_moves(["e2e4"]).unwrap();
     assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "{lines:?}");
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }
 
 /// A session as a GUI holds it: handshake, options (refusals answered with an error that
@@ -225,7 +141,7 @@ fn the_distributed_table_is_reached_by_messages() {
 /// with work travelling between ranks, and `quit`.
 #[test]
 fn a_uci_session_over_pipes_to_rank_zero() {
-    let mut e = Cluster::start(3);
+    let mut e = start(3);
     e.send("uci");
     let lines = e.read_until(|l| l == "uciok");
     assert!(lines[0].starts_with("id name meshmate"), "{lines:?}");
@@ -280,7 +196,7 @@ fn a_uci_session_over_pipes_to_rank_zero() {
     e.send("speedup algo ybwc threads 2 depth 3");
     let lines = e.read_until(|l| l.starts_with("info string "));
     assert!(lines.last().unwrap().starts_with("info string error: speedup: threads"), "{lines:?}");
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }
 
 /// The process id of rank `rank` among mpirun's children (OpenMPI tells each its rank
@@ -299,7 +215,7 @@ fn pid_of_rank(mpirun: u32, rank: usize) -> Option<u32> {
 /// lost rank, and the client sees the engine exit: never a hang.
 #[test]
 fn a_killed_rank_ends_the_job_at_once_naming_it() {
-    let mut e = Cluster::start(3);
+    let mut e = start(3);
     e.send("uci");
     e.read_until(|l| l == "uciok");
     e.send("position startpos");
@@ -324,7 +240,7 @@ fn a_killed_rank_ends_the_job_at_once_naming_it() {
 /// it, answers an error naming it and a legal move, and ends the job.
 #[test]
 fn a_silent_rank_gets_an_error_and_a_legal_move_then_the_end() {
-    let mut e = Cluster::start(3);
+    let mut e = start(3);
     e.send("position startpos moves d2d4");
     e.send("go infinite");
     e.read_until(|l| l.starts_with("info depth 6 "));
@@ -346,7 +262,7 @@ fn a_silent_rank_gets_an_error_and_a_legal_move_then_the_end() {
 /// START: such a message must wait for it, not be dropped as a late one.)
 #[test]
 fn many_short_searches_one_after_another_are_each_answered() {
-    let mut e = Cluster::start(4);
+    let mut e = start(4);
     for (algorithm, depth) in [("tdsab", 4), ("ybwc", 6)] {
         e.send(&format!("setoption name Algorithm value {algorithm}"));
         for search in 0..60 {
@@ -355,7 +271,7 @@ fn many_short_searches_one_after_another_are_each_answered() {
             e.read_until(|l| l.starts_with("bestmove"));
         }
     }
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }
 
 /// `mpirun -np 2 meshmate-cluster speedup …` measures as `meshmate speedup` does (a row

@@ -1,8 +1,9 @@
 //! The native binary over real pipes, as a GUI drives it.
+mod common;
+
+use common::uci::{bestmove, UciProcess as Engine};
 use meshmate::chess::{parse_uci, Game};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// Generous: the machines are shared and slow; a hang still fails the test.
@@ -11,86 +12,17 @@ const PATIENCE: Duration = Duration::from_secs(60);
 /// Every value of the `Algorithm` option.
 const ALGORITHMS: [&str; 8] = ["serial", "pvsplit", "ybwc", "jamboree", "dts", "tdsab", "lazysmp", "abdada"];
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+/// The engine, started as a GUI starts it.
+fn start() -> Engine {
+    Engine::start(&mut Command::new(env!("CARGO_BIN_EXE_meshmate")), PATIENCE)
 }
 
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_meshmate"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine { child, stdin, lines }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("the engine reads its input");
-    }
-
-    /// Lines up to and including the first that satisfies `done`.
-    fn read_until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + PATIENCE;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let finished = done(&line);
-                    seen.push(line);
-                    if finished {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("no answer in time; saw {seen:?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("the engine died; saw {seen:?}"),
-            }
-        }
-    }
-
-    /// Every line that arrives within `window`.
-    fn lines_for(&mut self, window: Duration) -> Vec<String> {
-        let deadline = Instant::now() + window;
-        let mut seen = Vec::new();
-        while let Ok(line) = self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            seen.push(line);
-        }
-        seen
-    }
-
-    fn sync(&mut self) {
-        self.send("isready");
-        self.read_until(|l| l == "readyok");
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let status = self.child.wait().expect("the engine exits");
-        assert!(status.success(), "exit status {status}");
-    }
-}
-
-fn bestmove(line: &str) -> &str {
-    line.split_whitespace().nth(1).expect("bestmove has a move")
-}
+/// How long `quit` may take.
+const QUIT_WITHIN: Duration = Duration::from_secs(20);
 
 #[test]
 fn handshake_and_a_search() {
-    let mut e = Engine::start();
+    let mut e = start();
     e.send("uci");
     let lines = e.read_until(|l| l == "uciok");
     assert!(lines[0].starts_with("id name meshmate"));
@@ -109,12 +41,12 @@ fn handshake_and_a_search() {
     let mut game = Game::default();
     game.play_uci_moves(["e2e4", "e7e5", "g1f3"]).unwrap();
     assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "{lines:?}");
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }
 
 #[test]
 fn every_algorithm_answers_over_uci_with_several_threads() {
-    let mut e = Engine::start();
+    let mut e = start();
     e.send("uci");
     let lines = e.read_until(|l| l == "uciok");
     let combo = lines.iter().find(|l| l.starts_with("option name Algorithm")).unwrap().clone();
@@ -144,12 +76,12 @@ fn every_algorithm_answers_over_uci_with_several_threads() {
         assert_eq!(firsts.len(), 3, "{algorithm}: {lines:?}");
         e.send("setoption name MultiPV value 1");
     }
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }
 
 #[test]
 fn stop_ends_an_infinite_search_promptly_and_isready_answers_during_it() {
-    let mut e = Engine::start();
+    let mut e = start();
     e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(500));
@@ -162,7 +94,7 @@ fn stop_ends_an_infinite_search_promptly_and_isready_answers_during_it() {
     assert!(stopped.elapsed() < Duration::from_secs(5), "stop took {:?}", stopped.elapsed());
     let board = meshmate::chess::parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
     assert!(parse_uci(&board, bestmove(lines.last().unwrap())).is_ok());
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }
 
 /// The engine's threads (their ids), as the kernel lists them.
@@ -176,7 +108,7 @@ fn threads_of(engine: &Engine) -> std::collections::BTreeSet<u32> {
 #[test]
 #[cfg(target_os = "linux")]
 fn searches_run_on_threads_kept_between_them_and_threads_resizes_them() {
-    let mut e = Engine::start();
+    let mut e = start();
     e.send("uci");
     e.read_until(|l| l == "uciok");
     e.send("position startpos");
@@ -210,14 +142,14 @@ fn searches_run_on_threads_kept_between_them_and_threads_resizes_them() {
         e.sync();
         assert_eq!(during_a_search(&mut e, Some(first.len())).len(), first.len(), "{algorithm}: Threads 2 after 4");
     }
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }
 
 /// Time limits with every algorithm on two threads: `movetime` is used and kept, and on a
 /// clock the engine answers long before it would lose on time.
 #[test]
 fn every_algorithm_keeps_to_movetime_and_to_the_clock() {
-    let mut e = Engine::start();
+    let mut e = start();
     e.send("setoption name Threads value 2");
     e.send("position startpos moves d2d4");
     for algorithm in ALGORITHMS {
@@ -234,7 +166,7 @@ fn every_algorithm_keeps_to_movetime_and_to_the_clock() {
         e.read_until(|l| l.starts_with("bestmove"));
         assert!(asked.elapsed() < Duration::from_secs(3), "{algorithm}: {:?} on a 3 s clock", asked.elapsed());
     }
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }
 
 /// `go ponder` as a GUI uses it, with every algorithm on two threads: no `bestmove` while
@@ -243,7 +175,7 @@ fn every_algorithm_keeps_to_movetime_and_to_the_clock() {
 /// ponder search at once.
 #[test]
 fn ponder_waits_for_ponderhit_or_stop_with_every_algorithm() {
-    let mut e = Engine::start();
+    let mut e = start();
     e.send("setoption name Threads value 2");
     let mut game = Game::default();
     game.play_uci_moves(["e2e4", "e7e5", "g1f3"]).unwrap();
@@ -276,12 +208,12 @@ fn ponder_waits_for_ponderhit_or_stop_with_every_algorithm() {
         legal(&e.read_until(|l| l.starts_with("bestmove")), algorithm);
         assert!(stopped.elapsed() < Duration::from_secs(5), "{algorithm}: stop took {:?}", stopped.elapsed());
     }
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }
 
 #[test]
 fn every_kind_of_malformed_input_is_answered_and_survived() {
-    let mut e = Engine::start();
+    let mut e = start();
     for bad in [
         "frobnicate",
         "position",
@@ -323,12 +255,12 @@ fn every_kind_of_malformed_input_is_answered_and_survived() {
     game.play_uci_moves(["e2e4"]).unwrap();
     assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok());
     e.sync();
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }
 
 #[test]
 fn a_burst_of_commands_ends_with_the_last_search_answered() {
-    let mut e = Engine::start();
+    let mut e = start();
     let openings = ["e2e4", "d2d4", "g1f3", "c2c4", "e2e4 c7c5", "d2d4 g8f6 c2c4"];
     let mut burst = String::new();
     let rounds = 300;
@@ -341,7 +273,7 @@ fn a_burst_of_commands_ends_with_the_last_search_answered() {
     }
     // The last position has one mating move; no earlier position has it as a legal move.
     burst.push_str("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo depth 4\n");
-    e.stdin.write_all(burst.as_bytes()).unwrap();
+    e.send_burst(&burst);
     let mut answers = 0;
     let last = loop {
         let lines = e.read_until(|l| l.starts_with("bestmove"));
@@ -352,12 +284,12 @@ fn a_burst_of_commands_ends_with_the_last_search_answered() {
     };
     assert_eq!(bestmove(&last), "d1d8");
     e.sync();
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }
 
 #[test]
 fn speedup_measures_every_position_and_stops_on_request() {
-    let mut e = Engine::start();
+    let mut e = start();
     let fens = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1; 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
     e.send(&format!("speedup algo ybwc,lazysmp threads 2 depth 5 rounds 2 fens {fens}"));
     let lines = e.read_until(|l| l == "info string speedup done");
@@ -379,5 +311,5 @@ fn speedup_measures_every_position_and_stops_on_request() {
     e.read_until(|l| l == "info string speedup done");
     assert!(stopped.elapsed() < Duration::from_secs(5), "stop took {:?}", stopped.elapsed());
     e.sync();
-    e.quit();
+    e.quit(QUIT_WITHIN);
 }

@@ -20,3 +20,5 @@ pub fn bratko_kopec_file(dir: &str, file: &str, positions: usize) -> (PathBuf, P
     std::fs::write(&suite, records.join("\n")).unwrap();
     (dir, suite)
 }
+
+pub mod uci;
