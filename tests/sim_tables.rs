@@ -195,7 +195,7 @@ fn the_command_line_runs_every_placement_and_says_which() {
     // Real threads have one table in memory: only the simulator places it.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_meshmate")).args(["speedup", "--algo", "ybwc", "--threads", "2", "--suite", suite.to_str().unwrap(), "--depth", "3", "--tt", "local"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("run on the simulator"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("every placement on the simulator"), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
