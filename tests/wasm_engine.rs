@@ -214,24 +214,22 @@ async fn bench_signature_equals_the_native_one() {
 }
 
 #[wasm_bindgen_test]
-async fn hash_resizes_and_an_oversize_table_is_refused() {
+async fn hash_resizes_up_to_1024_mib() {
     pool().await;
     let mut engine = engine();
     engine.send("setoption name Hash value 256");
     engine.send("isready");
     let lines = read_until(&engine, |l| l == "readyok", 30_000.0);
     assert!(errors(&lines).is_empty(), "256 MiB must fit: {lines:#?}");
-    // The memory maximum is 1 GiB and 256 MiB are taken: 1024 MiB cannot fit.
+    // The memory may grow to 4 GiB: 1024 MiB fits beside what is taken.
     engine.send("setoption name Hash value 1024");
     engine.send("isready");
     let lines = read_until(&engine, |l| l == "readyok", 30_000.0);
-    let refused = errors(&lines);
-    assert_eq!(refused.len(), 1, "{lines:#?}");
-    assert!(refused[0].contains("256 MiB"), "the refusal names the table kept: {refused:?}");
+    assert!(errors(&lines).is_empty(), "1024 MiB must fit: {lines:#?}");
     engine.send("position startpos");
     engine.send("go depth 5");
     let lines = read_until(&engine, |l| l.starts_with("bestmove"), 60_000.0);
-    assert!(errors(&lines).is_empty(), "the kept table still works: {lines:#?}");
+    assert!(errors(&lines).is_empty(), "the large table works: {lines:#?}");
     engine.send("setoption name Hash value 16");
 }
 
