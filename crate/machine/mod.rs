@@ -9,6 +9,7 @@
 #[cfg(feature = "cluster")]
 pub mod cluster;
 mod counters;
+mod drive;
 mod message;
 mod offers;
 pub mod sim;

@@ -8,7 +8,8 @@
 //! atomic operations: 3 % of a node when done at every one).
 
 use super::offers::OfferBoard;
-use super::{Activity, Counters, Machine, Note, Payload, Processor, Program};
+use super::drive::{add_time, Driven};
+use super::{Counters, Machine, Note, Payload, Processor, Program};
 use crate::clock::now_ms;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -60,9 +61,6 @@ impl Machine for Threads {
         }
     }
 }
-
-/// Steps between two updates of a processor's node counter.
-const PUBLISH_INTERVAL: u32 = 256;
 
 /// How long a waiting processor sleeps at most before it looks again (a message wakes it
 /// at once: the sender unparks it, which in the browser is wasm's `memory.atomic.notify`
@@ -166,7 +164,9 @@ impl<M> ThreadProcessor<'_, M> {
         unread.fetch_sub(1, Ordering::Relaxed);
         Some(envelope)
     }
+}
 
+impl<M: Payload> Driven<M> for ThreadProcessor<'_, M> {
     /// Blocks briefly until a message is there (or a short time has passed).
     fn wait(&mut self) {
         if self.held.is_some() {
@@ -200,52 +200,12 @@ fn in_one_scope<'s, F: FnOnce(&rayon::Scope<'s>)>(body: F) -> F {
     body
 }
 
-/// Steps one program to its end, publishing its counters; returns when it finished.
+/// Steps one program to its end on its thread, publishing its counters; returns when it
+/// finished.
 fn drive<M: Payload>(program: &mut dyn Program<Message = M>, mut processor: ThreadProcessor<'_, M>) -> f64 {
-    let (id, counters) = (processor.id, processor.counters);
-    let _ = processor.unread[id].reader.set(std::thread::current());
-    counters.set_working(id, true);
-    let mut working = true;
-    let mut since = now_ms();
-    let mut until_publish = PUBLISH_INTERVAL;
-    loop {
-        let activity = program.step(&mut processor);
-        if activity == Activity::Finished {
-            break;
-        }
-        let now_working = activity == Activity::Working;
-        if now_working != working {
-            let now = now_ms();
-            add_time(counters, id, working, now - since);
-            (working, since) = (now_working, now);
-            counters.set_working(id, working);
-        }
-        if !working {
-            processor.wait();
-        }
-        until_publish -= 1;
-        if until_publish == 0 {
-            counters.set_nodes(id, program.nodes());
-            counters.set_line(id, if working { program.line() } else { None });
-            until_publish = PUBLISH_INTERVAL;
-        }
-    }
-    let end = now_ms();
-    add_time(counters, id, working, end - since);
-    counters.set_nodes(id, program.nodes());
-    counters.set_line(id, None);
-    counters.set_working(id, false);
-    end
-}
-
-/// Adds `ms` to processor `id`'s busy time if it was working, else to its idle time.
-fn add_time(counters: &Counters, id: usize, working: bool, ms: f64) {
-    let us = (ms.max(0.0) * 1000.0) as u64;
-    if working {
-        counters.add_busy(id, us);
-    } else {
-        counters.add_idle(id, us);
-    }
+    let _ = processor.unread[processor.id].reader.set(std::thread::current());
+    let counters = processor.counters;
+    super::drive::drive(program, &mut processor, counters)
 }
 
 impl Threads {

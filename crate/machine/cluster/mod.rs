@@ -29,7 +29,8 @@ pub use table::{table_part, ANSWER_TIMEOUT_MS};
 
 use super::{run_on_threads, Counters, Machine, Payload, Program, Remote};
 use crate::search::Control;
-use processor::{drive, MpiProcessor};
+use super::drive::drive;
+use processor::MpiProcessor;
 use transport::{frame, Frame, FrameKind, Wire};
 
 /// How long rank 0 waits for a rank's DONE after FINISHED before it ends the job: a
@@ -104,7 +105,7 @@ impl Machine for Cluster {
             wire.send(rank, frame(FrameKind::Start, self.search, &task));
         }
         let mut cpu = MpiProcessor::new(&mut wire, self.search, counters, None);
-        drive(main, &mut cpu);
+        drive(main, &mut cpu, counters);
         drop(cpu);
         table::end();
         table::count_into(counters, 0);
@@ -260,7 +261,7 @@ impl Remote for Rank {
         for frame in self.early.drain(..) {
             cpu.take(frame);
         }
-        drive(program, &mut cpu);
+        drive(program, &mut cpu, &self.counters);
         self.finished |= cpu.finished();
         table::count_into(&self.counters, self.wire.rank());
     }

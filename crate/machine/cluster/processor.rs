@@ -1,16 +1,14 @@
-//! One rank's processor: the program's view of the cluster ([`Processor`]), and the loop
-//! that steps the program and keeps its counters, as the threads machine's does.
+//! One rank's processor: the program's view of the cluster ([`Processor`]), stepped by
+//! the real machines' driver (`machine::drive`) as a thread's is.
 
 use super::transport::{frame, Frame, FrameKind, Wire};
 use crate::clock::now_ms;
 use crate::machine::wire::{Reader, WireError, Writer};
-use crate::machine::{Activity, Counters, MessageKind, Note, Payload, Processor, ProcessorSnapshot, Program};
+use crate::machine::drive::Driven;
+use crate::machine::{Counters, MessageKind, Note, Payload, Processor, ProcessorSnapshot};
 use crate::search::Control;
 use std::collections::VecDeque;
 use std::time::Duration;
-
-/// Steps between two updates of the processor's node counter.
-const PUBLISH_INTERVAL: u32 = 256;
 
 /// How often a rank tells rank 0 its node count (for `info nodes` and `go nodes`).
 const NODES_REPORT_MS: f64 = 100.0;
@@ -85,32 +83,6 @@ impl<'a, M: Payload> MpiProcessor<'a, M> {
             FrameKind::Start | FrameKind::Done | FrameKind::Quit => {}
         }
     }
-
-    /// Waits briefly for a frame.
-    fn wait(&mut self) {
-        if !self.inbox.is_empty() {
-            return;
-        }
-        for _ in 0..SPINS {
-            if self.poll() {
-                return;
-            }
-            std::hint::spin_loop();
-        }
-        std::thread::sleep(NAP);
-    }
-
-    /// A helper tells rank 0 its node count now and then.
-    fn report_nodes(&mut self, nodes: u64) {
-        let now = now_ms();
-        if self.id == 0 || now - self.last_nodes_report < NODES_REPORT_MS {
-            return;
-        }
-        self.last_nodes_report = now;
-        let mut body = Vec::new();
-        Writer(&mut body).u64(nodes);
-        self.wire.send(0, frame(FrameKind::Nodes, self.search, &body));
-    }
 }
 
 impl<M: Payload> Processor<M> for MpiProcessor<'_, M> {
@@ -159,47 +131,31 @@ impl<M: Payload> Processor<M> for MpiProcessor<'_, M> {
     }
 }
 
-/// Steps `program` to its end on `cpu`, keeping its counters: busy time is time spent
-/// working, idle time time spent waiting for messages.
-pub(super) fn drive<M: Payload>(program: &mut dyn Program<Message = M>, cpu: &mut MpiProcessor<'_, M>) {
-    let (id, counters) = (cpu.id, cpu.counters);
-    counters.set_working(id, true);
-    let mut working = true;
-    let mut since = now_ms();
-    let mut until_publish = PUBLISH_INTERVAL;
-    loop {
-        let activity = program.step(cpu);
-        if activity == Activity::Finished {
-            break;
+impl<M: Payload> Driven<M> for MpiProcessor<'_, M> {
+    /// Waits briefly for a frame.
+    fn wait(&mut self) {
+        if !self.inbox.is_empty() {
+            return;
         }
-        let now_working = activity == Activity::Working;
-        if now_working != working {
-            let now = now_ms();
-            add_time(counters, id, working, now - since);
-            (working, since) = (now_working, now);
-            counters.set_working(id, working);
+        for _ in 0..SPINS {
+            if self.poll() {
+                return;
+            }
+            std::hint::spin_loop();
         }
-        if !working {
-            cpu.wait();
-        }
-        until_publish -= 1;
-        if until_publish == 0 {
-            counters.set_nodes(id, program.nodes());
-            cpu.report_nodes(program.nodes());
-            until_publish = PUBLISH_INTERVAL;
-        }
+        std::thread::sleep(NAP);
     }
-    add_time(counters, id, working, now_ms() - since);
-    counters.set_nodes(id, program.nodes());
-    counters.set_working(id, false);
-}
 
-fn add_time(counters: &Counters, id: usize, working: bool, ms: f64) {
-    let us = (ms.max(0.0) * 1000.0) as u64;
-    if working {
-        counters.add_busy(id, us);
-    } else {
-        counters.add_idle(id, us);
+    /// A helper tells rank 0 its node count now and then.
+    fn nodes_published(&mut self, nodes: u64) {
+        let now = now_ms();
+        if self.id == 0 || now - self.last_nodes_report < NODES_REPORT_MS {
+            return;
+        }
+        self.last_nodes_report = now;
+        let mut body = Vec::new();
+        Writer(&mut body).u64(nodes);
+        self.wire.send(0, frame(FrameKind::Nodes, self.search, &body));
     }
 }
 
