@@ -103,6 +103,18 @@ fn messages(row: &str, kind: &str) -> u64 {
     row[at..].split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
 }
 
+/// `uci` on the cluster declares the cluster's defaults: the rank count as the one
+/// `Threads` value, and YBWC, which needs no shared memory, as the algorithm it searches
+/// with unless told otherwise.
+#[test]
+fn uci_declares_the_cluster_defaults() {
+    let mut e = start(3);
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    assert!(lines.iter().any(|l| l == "option name Threads type spin default 3 min 3 max 3"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("option name Algorithm type combo default ybwc ")), "{lines:?}");
+}
+
 /// `setoption name Table value distributed` puts each entry at rank h mod p: lookups and
 /// stores travel as messages (none with a table per rank), and TDSAB, which moves nodes
 /// to entries instead, is refused with it, as is a placement the cluster does not offer.

@@ -61,15 +61,10 @@ impl Engine {
         Engine::at(host, Site::Threads)
     }
 
-    /// Creates a session that answers through `host` and searches at `site`. Where the
-    /// site fixes the processors (a cluster), `Threads` is theirs and the default
-    /// algorithm is YBWC, which needs no shared memory.
+    /// Creates a session that answers through `host` and searches at `site`, with the
+    /// site's defaults ([`Options::at`]).
     pub fn at(host: Arc<dyn Host>, site: Site) -> Engine {
-        let mut options = Options::default();
-        if let Some(processors) = site.fixed_processors() {
-            options.threads = processors;
-            options.algorithm = crate::parallel::Algorithm::Ybwc;
-        }
+        let options = Options::at(&site);
         let tt = TranspositionTable::try_new(options.hash_mib)
             .or_else(|_| TranspositionTable::try_new(1))
             .expect("a 1 MiB table can be allocated");
@@ -121,12 +116,8 @@ impl Engine {
             Command::Uci => {
                 self.host.emit(&format!("id name {ENGINE_NAME}"));
                 self.host.emit("id author the meshmate developers");
-                for d in declarations() {
-                    match self.site.fixed_processors() {
-                        // The one value the site accepts.
-                        Some(p) if d.starts_with("option name Threads ") => self.host.emit(&format!("option name Threads type spin default {p} min {p} max {p}")),
-                        _ => self.host.emit(&d),
-                    }
+                for d in declarations(&self.site) {
+                    self.host.emit(&d);
                 }
                 if let Some(table) = self.site.table_declaration() {
                     self.host.emit(table);

@@ -1,5 +1,6 @@
 //! The UCI options: their declarations for `uci`, their values, and `setoption`.
 
+use super::site::Site;
 use crate::parallel::Algorithm;
 use crate::search::{MAX_ELO, MIN_ELO};
 
@@ -69,12 +70,17 @@ pub enum Effect {
     ClearHash,
 }
 
-/// The lines `uci` prints to declare the options.
-pub fn declarations() -> Vec<String> {
-    let d = Options::default();
+/// The lines `uci` prints to declare the options, with `site`'s defaults.
+pub fn declarations(site: &Site) -> Vec<String> {
+    let d = Options::at(site);
+    // Where the site fixes the processors, their count is the one value it accepts.
+    let (min_threads, max_threads) = match site.fixed_processors() {
+        Some(p) => (p, p),
+        None => (1, MAX_THREADS),
+    };
     vec![
         format!("option name Hash type spin default {} min 1 max {MAX_HASH_MIB}", d.hash_mib),
-        format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", d.threads),
+        format!("option name Threads type spin default {} min {min_threads} max {max_threads}", d.threads),
         format!("option name MultiPV type spin default {} min 1 max 256", d.multipv),
         "option name Clear Hash type button".to_string(),
         "option name Ponder type check default false".to_string(),
@@ -103,6 +109,17 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
 }
 
 impl Options {
+    /// The defaults at `site`: where it fixes the processors (a cluster), `Threads` is
+    /// their count and the algorithm YBWC, which needs no shared memory.
+    pub fn at(site: &Site) -> Options {
+        let mut options = Options::default();
+        if let Some(processors) = site.fixed_processors() {
+            options.threads = processors;
+            options.algorithm = Algorithm::Ybwc;
+        }
+        options
+    }
+
     /// The algorithm and processor count a `go` searches with. Weakened play
     /// (`UCI_LimitStrength`) searches serially on one processor whatever `Algorithm` and
     /// `Threads` say: its node caps were calibrated so, and a level should play alike on
