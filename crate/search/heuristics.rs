@@ -1,11 +1,11 @@
-//! Move-ordering memory kept between nodes: two killer moves per ply and the history
-//! heuristic. Killers are per searcher; the history table is the searcher's own unless
-//! processors share one ([`Heuristics::use_history`]). Nothing here affects the minimax
-//! value.
+//! Move-ordering memory kept between nodes: two killer moves per ply, the history
+//! heuristic and the counter-move heuristic. Killers are per searcher; the history and
+//! counter-move tables are the searcher's own unless processors share them
+//! ([`Heuristics::use_history`]). Nothing here affects the minimax value.
 
 use super::score::MAX_PLY;
-use cozy_chess::{Color, Move};
-use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+use cozy_chess::{Board, Color, Move, Piece, Square};
+use std::sync::atomic::{AtomicI32, AtomicU16, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// History values stay within ±HISTORY_MAX (the update below is self-limiting).
@@ -19,12 +19,62 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// update costs nothing but a little ordering.
 pub struct History {
     scores: [AtomicI32; 2 * 64 * 64],
+    /// The quiet move that last refuted each previous move ([`FollowUp`]), packed by
+    /// [`pack`] (0: none). Same race contract: a lost update only leaves an older counter
+    /// move, and a counter move only raises the order of a legal move equal to it.
+    counters: [AtomicU16; FOLLOW_UPS],
 }
 
 impl Default for History {
     fn default() -> Self {
-        History { scores: std::array::from_fn(|_| AtomicI32::new(0)) }
+        History { scores: std::array::from_fn(|_| AtomicI32::new(0)), counters: std::array::from_fn(|_| AtomicU16::new(0)) }
     }
+}
+
+/// Number of distinct [`FollowUp`] keys: a piece of either colour on any square.
+const FOLLOW_UPS: usize = 2 * 6 * 64;
+
+/// The move a node follows, as the ordering tables key it: the piece that moved (with its
+/// colour) and the square it went to (Schaeffer's counter-move heuristic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FollowUp(u16);
+
+impl FollowUp {
+    /// The key of `mv`, which led to `after`.
+    pub fn of(after: &Board, mv: Move) -> Option<FollowUp> {
+        let piece = after.piece_on(mv.to)?;
+        let color = after.color_on(mv.to)?;
+        Some(FollowUp(((color as usize * 6 + piece as usize) * 64 + mv.to as usize) as u16))
+    }
+}
+
+/// A move in 16 bits (from, to, promotion + 1); a real move is never 0 (from ≠ to).
+fn pack(mv: Move) -> u16 {
+    let promotion = mv.promotion.map_or(0, |p| p as u16 + 1);
+    mv.from as u16 | (mv.to as u16) << 6 | promotion << 12
+}
+
+/// The move [`pack`] made, or `None` for 0.
+fn unpack(bits: u16) -> Option<Move> {
+    if bits == 0 {
+        return None;
+    }
+    let square = |i: u16| Square::index(usize::from(i & 63));
+    let promotion = match bits >> 12 {
+        0 => None,
+        p => Some(Piece::index(usize::from(p - 1))),
+    };
+    Some(Move { from: square(bits), to: square(bits >> 6), promotion })
+}
+
+/// Quiet moves that refuted similar positions, tried right after the good captures:
+/// this ply's killers, then the counter move of the previous move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Refutations {
+    /// Killers of the node's ply, most recent first.
+    pub killers: [Option<Move>; 2],
+    /// The reply that last refuted the move this node follows.
+    pub counter: Option<Move>,
 }
 
 impl History {
@@ -52,6 +102,9 @@ impl Heuristics {
         for score in &self.history.scores {
             score.store(0, Relaxed);
         }
+        for counter in &self.history.counters {
+            counter.store(0, Relaxed);
+        }
     }
 
     /// The history table this searcher reads and trains.
@@ -63,11 +116,6 @@ impl Heuristics {
     /// table of its own).
     pub fn use_history(&mut self, history: Arc<History>) {
         self.history = history;
-    }
-
-    /// Killers of `ply`, most recent first.
-    pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
-        self.killers[ply]
     }
 
     /// The killers of the `N` plies from `ply` on (what a subtree handed to another
@@ -90,17 +138,26 @@ impl Heuristics {
         }
     }
 
+    /// Killers of `ply` and the counter move of `follows` (the move the node follows).
+    pub fn refutations(&self, ply: usize, follows: Option<FollowUp>) -> Refutations {
+        let counter = follows.and_then(|f| unpack(self.history.counters[usize::from(f.0)].load(Relaxed)));
+        Refutations { killers: self.killers[ply], counter }
+    }
+
     /// History score of a quiet move.
     pub fn history(&self, side: Color, mv: Move) -> i32 {
         self.history.score(side, mv).load(Relaxed)
     }
 
-    /// Records that quiet `best` caused a cutoff at `depth`, after the quiet moves in
-    /// `tried` failed to.
-    pub fn reward(&mut self, side: Color, ply: usize, depth: i32, best: Move, tried: &[Move]) {
+    /// Records that quiet `best` caused a cutoff at `depth` of a node that follows
+    /// `follows`, after the quiet moves in `tried` failed to.
+    pub fn reward(&mut self, side: Color, ply: usize, depth: i32, follows: Option<FollowUp>, best: Move, tried: &[Move]) {
         if self.killers[ply][0] != Some(best) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(best);
+        }
+        if let Some(f) = follows {
+            self.history.counters[usize::from(f.0)].store(pack(best), Relaxed);
         }
         let bonus = (depth * depth).min(1200);
         self.update(side, best, bonus);
@@ -113,5 +170,44 @@ impl Heuristics {
         let score = self.history.score(side, mv);
         let h = score.load(Relaxed);
         score.store(h + bonus - h * bonus.abs() / HISTORY_MAX, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::legal_moves;
+
+    /// Every legal move of a position with promotions survives packing, and none packs to
+    /// the empty value.
+    #[test]
+    fn moves_pack_into_sixteen_bits_and_back() {
+        let board: Board = "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1".parse().unwrap();
+        let moves = legal_moves(&board);
+        assert!(moves.iter().any(|m| m.promotion == Some(Piece::Knight)));
+        for mv in moves {
+            assert_ne!(pack(mv), 0);
+            assert_eq!(unpack(pack(mv)), Some(mv));
+        }
+    }
+
+    /// A cutoff makes its move the counter move of the move the node followed, and only of
+    /// that one.
+    #[test]
+    fn a_cutoff_sets_the_counter_move_of_the_previous_move() {
+        let mut heuristics = Heuristics::default();
+        let mut board = Board::default();
+        let e4: Move = "e2e4".parse().unwrap();
+        board.play(e4);
+        let after_e4 = FollowUp::of(&board, e4);
+        let d4: Move = "d2d4".parse().unwrap();
+        let mut other = Board::default();
+        other.play(d4);
+        let after_d4 = FollowUp::of(&other, d4);
+        let d5: Move = "d7d5".parse().unwrap();
+        heuristics.reward(Color::Black, 1, 4, after_e4, d5, &[]);
+        assert_eq!(heuristics.refutations(1, after_e4).counter, Some(d5));
+        assert_eq!(heuristics.refutations(1, after_d4).counter, None);
+        assert_eq!(heuristics.refutations(1, None).counter, None);
     }
 }

@@ -1,9 +1,9 @@
-//! Move lists with ordering scores: TT move, good captures by MVV-LVA, killers,
-//! quiet moves by history, bad captures (negative SEE) last. Fixed capacity, so
+//! Move lists with ordering scores: TT move, good captures by MVV-LVA, killers, the
+//! counter move, quiet moves by history, bad captures (negative SEE) last. Fixed capacity, so
 //! generating moves allocates nothing. A node may start its list with the table's move
 //! alone and generate the others only if that move does not cut it off.
 
-use super::heuristics::Heuristics;
+use super::heuristics::{Heuristics, Refutations};
 use super::see::{captured_value, see, SEE_VALUE};
 use cozy_chess::{BitBoard, Board, Move, Piece, Rank, Square};
 use std::mem::MaybeUninit;
@@ -14,6 +14,7 @@ pub const MAX_MOVES: usize = 256;
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 24;
 const KILLER: [i32; 2] = [1 << 22, (1 << 22) - 1];
+const COUNTER: i32 = (1 << 22) - 2;
 const BAD_CAPTURE: i32 = -(1 << 24);
 
 /// A move and its ordering score.
@@ -70,7 +71,8 @@ impl MoveList {
 
     /// Fills the list with every legal move (`tactical_only`: captures and queen
     /// promotions), scored for ordering. `filter` can exclude moves (root restrictions).
-    pub fn generate(&mut self, board: &Board, tactical_only: bool, tt_move: Option<Move>, killers: [Option<Move>; 2], heur: &Heuristics, ply_filter: impl Fn(Move) -> bool) {
+    pub fn generate(&mut self, board: &Board, tactical_only: bool, tt_move: Option<Move>, refutations: Refutations, heur: &Heuristics, ply_filter: impl Fn(Move) -> bool) {
+        let Refutations { killers, counter } = refutations;
         self.len = 0;
         self.next = 0;
         self.rest_pending = false;
@@ -111,6 +113,8 @@ impl MoveList {
                     KILLER[0]
                 } else if Some(mv) == killers[1] {
                     KILLER[1]
+                } else if Some(mv) == counter {
+                    COUNTER
                 } else {
                     heur.history(stm, mv)
                 };

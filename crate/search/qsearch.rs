@@ -3,7 +3,7 @@
 //! A tight recursive function, bounded by MAX_PLY; it neither reads nor writes the
 //! table, so its value is a pure function of the position and the window.
 
-use super::heuristics::Heuristics;
+use super::heuristics::{Heuristics, Refutations};
 use super::ordering::MoveList;
 use super::score::{MATE, MAX_PLY};
 use crate::eval::evaluate;
@@ -40,7 +40,7 @@ pub fn quiescence(board: &Board, mut alpha: i32, beta: i32, ply: usize, stats: &
         stand_pat
     };
     let mut moves = MoveList::default();
-    moves.generate(board, !in_check, None, [None; 2], &NO_HISTORY, |_| true);
+    moves.generate(board, !in_check, None, Refutations::default(), &NO_HISTORY, |_| true);
     while let Some(sm) = moves.pick() {
         if !in_check && MoveList::is_bad_capture(sm.score) {
             break;

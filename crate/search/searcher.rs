@@ -21,7 +21,7 @@
 //! values back (the `split` submodule); a node whose own moves are done but whose remote
 //! children are still out waits ([`Progress::Waiting`]).
 
-use super::heuristics::Heuristics;
+use super::heuristics::{FollowUp, Heuristics};
 use super::ordering::{is_tactical, MoveList};
 use super::qsearch::{quiescence, QuiescenceStats};
 use super::score::{from_table, to_table, INFINITY, MATE, MATE_BOUND, MAX_PLY};
@@ -115,6 +115,9 @@ pub struct Frame {
     pv_node: bool,
     in_check: bool,
     null_allowed: bool,
+    /// The move that led here, as the counter-move table keys it (none at the root of a
+    /// search or subproblem, and after a null move).
+    follows: Option<FollowUp>,
     /// Whether this node's hash is on the path stack (pushed on entry, popped on return).
     on_path: bool,
     static_eval: i32,
@@ -172,6 +175,7 @@ impl Frame {
             pv_node: false,
             in_check: false,
             null_allowed: true,
+            follows: None,
             on_path: false,
             static_eval: 0,
             phase: Phase::Enter,
@@ -429,10 +433,13 @@ impl Searcher {
 
     /// Pushes a child of the top frame.
     fn push(&mut self, board: Board, alpha: i32, beta: i32, depth: i32, pv_node: bool, null_allowed: bool) {
-        let parent = self.frames[self.top].kind;
+        let parent = &self.frames[self.top];
+        let (kind, follows) = (child_kind(parent.kind, pv_node), parent.current.and_then(|mv| FollowUp::of(&board, mv)));
         self.top += 1;
         self.init_frame(board, alpha, beta, depth, pv_node, null_allowed);
-        self.frames[self.top].kind = child_kind(parent, pv_node);
+        let f = &mut self.frames[self.top];
+        f.kind = kind;
+        f.follows = follows;
     }
 
     /// Sets up the top frame for a node of `board` to search to `depth` within `alpha..beta`.
@@ -449,6 +456,7 @@ impl Searcher {
         self.next_serial = self.next_serial.wrapping_add(1);
         f.pv_node = pv_node;
         f.null_allowed = null_allowed;
+        f.follows = None;
         f.on_path = false;
         f.phase = Phase::Enter;
         f.best_score = -INFINITY;
@@ -628,14 +636,14 @@ impl Searcher {
     /// others are generated once it has not cut the node off ([`Searcher::generate_rest`]).
     fn generate(&mut self) -> Progress {
         let top = self.top;
-        let killers = self.heuristics.killers(self.frames[top].ply);
+        let refutations = self.heuristics.refutations(self.frames[top].ply, self.frames[top].follows);
         self.heuristics.clear_killers(self.frames[top].ply + 2);
         let f = &mut self.frames[top];
         let filter = &self.root_filter;
         let at_root = f.ply == 0 && !filter.is_empty();
         match f.tt_move {
             Some(mv) if !at_root => f.moves.start_with(mv),
-            _ => f.moves.generate(&f.board, false, f.tt_move, killers, &self.heuristics, |m| !at_root || filter.contains(&m)),
+            _ => f.moves.generate(&f.board, false, f.tt_move, refutations, &self.heuristics, |m| !at_root || filter.contains(&m)),
         }
         f.phase = Phase::NextMove;
         Progress::Running
@@ -645,9 +653,9 @@ impl Searcher {
     fn generate_rest(&mut self, index: usize) {
         let f = &mut self.frames[index];
         if f.moves.rest_pending() {
-            let killers = self.heuristics.killers(f.ply);
+            let refutations = self.heuristics.refutations(f.ply, f.follows);
             let tt_move = f.tt_move;
-            f.moves.generate(&f.board, false, None, killers, &self.heuristics, |m| Some(m) != tt_move);
+            f.moves.generate(&f.board, false, None, refutations, &self.heuristics, |m| Some(m) != tt_move);
         }
     }
 
@@ -889,7 +897,7 @@ impl Searcher {
                 if score >= self.frames[top].beta {
                     let f = &self.frames[top];
                     if f.current_quiet {
-                        self.heuristics.reward(f.board.side_to_move(), f.ply, f.depth, mv, &f.quiets_tried[..f.quiets_count]);
+                        self.heuristics.reward(f.board.side_to_move(), f.ply, f.depth, f.follows, mv, &f.quiets_tried[..f.quiets_count]);
                     }
                     return self.finish_node();
                 }
