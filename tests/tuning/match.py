@@ -13,13 +13,17 @@ time per move, instead of a node budget;
 instead of random moves; --first-option/--second-option NAME=VALUE set UCI options
 (e.g. --second-option UCI_LimitStrength=true --second-option UCI_Elo=1800);
 --second-movetime S or --second-depth D gives the second engine its own limit per move,
-whatever the first engine's.
+whatever the first engine's; --concurrency N plays N pairs at once, each with its own two
+engine processes (on a clock, keep N at most the cores free, or games are lost on time).
 
 Usage: match.py --first NEW_ENGINE --second OLD_ENGINE --pairs 100
 """
 import argparse
 import math
+import os
 import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import chess
 import chess.engine
@@ -80,36 +84,65 @@ def main():
     parser.add_argument("--openings", default=None, help="file of SAN opening lines")
     parser.add_argument("--first-option", action="append", default=[], type=option)
     parser.add_argument("--second-option", action="append", default=[], type=option)
+    parser.add_argument("--concurrency", type=int, default=1, help="pairs played at once")
     args = parser.parse_args()
+    for engine in (args.first, args.second):
+        if not (os.path.isfile(engine) and os.access(engine, os.X_OK)):
+            parser.error(f"engine '{engine}' is not an executable file")
 
     book = opening_book(args.openings) if args.openings else None
+    openings = []
+    for pair in range(args.pairs):
+        if book:
+            openings.append(book[pair % len(book)])
+        else:
+            openings.append(random_opening(random.Random(args.seed * 1_000_003 + pair), args.random_plies))
+    workers = threading.local()
+    engines_opened = []
+    lock = threading.Lock()
+
+    def engines():
+        """This thread's two engine processes, started on its first pair."""
+        if not hasattr(workers, "first"):
+            first = chess.engine.SimpleEngine.popen_uci(args.first)
+            second = chess.engine.SimpleEngine.popen_uci(args.second)
+            with lock:
+                engines_opened.extend([first, second])
+            first.configure(dict(args.first_option))
+            second.configure(dict(args.second_option))
+            if args.second_movetime or args.second_depth:
+                second = OwnLimit(second, chess.engine.Limit(time=args.second_movetime, depth=args.second_depth))
+            workers.first, workers.second = first, second
+        return workers.first, workers.second
+
+    def play_pair(pair):
+        """Both colours of opening `pair`: the first engine's points and how the games ended."""
+        first, second = engines()
+        pair_points, pair_endings = [], []
+        for game, first_plays in enumerate((chess.WHITE, chess.BLACK)):
+            players = {first_plays: first, not first_plays: second}
+            limits = {"nodes": args.nodes, "tc": args.tc, "movetime": args.movetime, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": 2 * pair + game + 1}
+            result = run_game(openings[pair].copy(), players, limits)
+            pair_endings.append((result, limits["ended"]))
+            white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+            pair_points.append(white_points if first_plays == chess.WHITE else 1.0 - white_points)
+        return pair_points, pair_endings
+
     points = []
     endings = {}
-    with chess.engine.SimpleEngine.popen_uci(args.first) as first, chess.engine.SimpleEngine.popen_uci(args.second) as second:
-        first.configure(dict(args.first_option))
-        second.configure(dict(args.second_option))
-        if args.second_movetime or args.second_depth:
-            second = OwnLimit(second, chess.engine.Limit(time=args.second_movetime, depth=args.second_depth))
-        game_id = 0
-        for pair in range(args.pairs):
-            if book:
-                opening = book[pair % len(book)]
-            else:
-                opening = random_opening(random.Random(args.seed * 1_000_003 + pair), args.random_plies)
-            if opening is None:
-                continue
-            pair_endings = []
-            for first_plays in (chess.WHITE, chess.BLACK):
-                game_id += 1
-                engines = {first_plays: first, not first_plays: second}
-                limits = {"nodes": args.nodes, "tc": args.tc, "movetime": args.movetime, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": game_id}
-                result = run_game(opening.copy(), engines, limits)
-                endings[limits["ended"]] = endings.get(limits["ended"], 0) + 1
-                pair_endings.append(f"{result} by {limits['ended']}")
-                white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-                points.append(white_points if first_plays == chess.WHITE else 1.0 - white_points)
-            # How each game ended, so a match stopped early can still be checked for time losses.
-            print(f"pair {pair}: first engine {sum(points[-2:])}/2 ({', '.join(pair_endings)})", flush=True)
+    try:
+        with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+            pairs = [pair for pair in range(args.pairs) if openings[pair] is not None]
+            for pair, (pair_points, pair_endings) in zip(pairs, pool.map(play_pair, pairs)):
+                points.extend(pair_points)
+                for _, ended in pair_endings:
+                    endings[ended] = endings.get(ended, 0) + 1
+                # How each game ended, so a match stopped early can still be checked for time losses.
+                games = ", ".join(f"{result} by {ended}" for result, ended in pair_endings)
+                print(f"pair {pair}: first engine {sum(pair_points)}/2 ({games})", flush=True)
+    finally:
+        for engine in engines_opened:
+            engine.quit()
 
     n = len(points)
     wins, losses = points.count(1.0), points.count(0.0)
