@@ -63,6 +63,30 @@ pub fn owner(hash: u64, parts: usize) -> usize {
     (hash % parts.max(1) as u64) as usize
 }
 
+/// Where `key` falls among `n` equal ranges of the u64 values: `key * n / 2^64`, which
+/// spreads keys over the buckets without a division (Lemire's multiply-shift).
+#[cfg(target_pointer_width = "64")]
+fn scale(key: u64, n: usize) -> usize {
+    ((key as u128 * n as u128) >> 64) as usize
+}
+
+/// [`scale`] on 32-bit targets (wasm32), where `n` fits in 32 bits: two 64-bit products
+/// give the same value as the 128-bit one, which wasm has no instruction for (LLVM
+/// emulates it through memory on the shadow stack, at every probe and store).
+#[cfg(not(target_pointer_width = "64"))]
+fn scale(key: u64, n: usize) -> usize {
+    scale_32(key, n as u32)
+}
+
+/// `key * n / 2^64` from 64-bit products: with `key = high * 2^32 + low`, it is
+/// `(high * n + low * n / 2^32) / 2^32`, and the sum stays below 2^64.
+#[cfg(any(test, not(target_pointer_width = "64")))]
+fn scale_32(key: u64, n: u32) -> usize {
+    let n = n as u64;
+    let low = ((key & 0xffff_ffff) * n) >> 32;
+    (((key >> 32) * n + low) >> 32) as usize
+}
+
 /// The table could not be allocated (the memory allocator refused).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AllocError {
@@ -160,7 +184,7 @@ impl TranspositionTable {
     }
 
     fn bucket(&self, key: u64) -> &Bucket {
-        let within = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        let within = scale(key, self.buckets);
         // Unsplit tables (every table the engine itself uses) skip the division.
         let part = if self.parts == 1 { 0 } else { owner(key, self.parts) };
         &self.slots[part * self.buckets + within]
@@ -251,5 +275,26 @@ impl TranspositionTable {
             })
             .count();
         (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_32_bit_bucket_index_is_the_128_bit_one() {
+        let mut key = 0x9e37_79b9_7f4a_7c15u64;
+        for n in [1u32, 2, 3, 1000, 524_288, 33_554_432, 0x7fff_ffff, u32::MAX] {
+            for extreme in [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, 0xffff_ffff, 1 << 32] {
+                assert_eq!(scale_32(extreme, n) as u128, (extreme as u128 * n as u128) >> 64, "key {extreme:#x}, n {n}");
+            }
+            for _ in 0..10_000 {
+                key ^= key << 13;
+                key ^= key >> 7;
+                key ^= key << 17;
+                assert_eq!(scale_32(key, n) as u128, (key as u128 * n as u128) >> 64, "key {key:#x}, n {n}");
+            }
+        }
     }
 }
