@@ -111,7 +111,9 @@ build_wasm() {
     wasm_env "$flavor" nice "$CARGO_BIN/wasm-pack" --quiet build --target web --release --no-opt \
       --out-dir "$ROOT/pkg/$flavor" --out-name meshmate "$ROOT"
     wasm="$ROOT/pkg/$flavor/meshmate_bg.wasm"
-    nice wasm-opt -O3 --enable-threads --enable-bulk-memory --enable-mutable-globals \
+    # -g keeps the name section: Rust function names in panic stack traces and in
+    # profiles (tests/tuning/wasm_profile.py); the code is the same byte for byte.
+    nice wasm-opt -O3 -g --enable-threads --enable-bulk-memory --enable-mutable-globals \
       --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-multivalue "$wasm" -o "$wasm"
   done

@@ -60,43 +60,82 @@ export function nativeBench(depth) {
   return { ...benchSummary(out.split('\n')), cpuSeconds: childrenCpuSeconds() - before };
 }
 
-/** Runs `bench [depth]` in an engine worker: signature, speed, and the CPU seconds the
- * browser's processes (this process's descendants) used meanwhile. */
+/** Runs `bench [depth]` in an engine worker: signature, speed, the CPU seconds the
+ * browser's processes (this process's descendants) used meanwhile, and those of the
+ * thread that searched (the one that used the most: the engine's search worker). */
 export async function workerBench(engine, depth) {
   const from = (await engine.lines()).length;
   const before = descendantsCpuSeconds(process.pid);
+  const threadsBefore = descendantsThreadsCpu(process.pid);
   await engine.send(depth ? `bench ${depth}` : 'bench');
   await engine.waitFor(/^\d+ nodes \d+ nps$/, from, 600000);
   const cpuSeconds = descendantsCpuSeconds(process.pid) - before;
-  return { ...benchSummary((await engine.lines()).slice(from)), cpuSeconds };
+  let searchThreadCpuSeconds = 0;
+  for (const [tid, seconds] of descendantsThreadsCpu(process.pid)) {
+    searchThreadCpuSeconds = Math.max(searchThreadCpuSeconds, seconds - (threadsBefore.get(tid) ?? 0));
+  }
+  return { ...benchSummary((await engine.lines()).slice(from)), cpuSeconds, searchThreadCpuSeconds };
 }
 
-/** CPU seconds used so far by the living descendants of a process (Linux /proc). */
-export function descendantsCpuSeconds(rootPid) {
+/** User and system CPU seconds in a /proc stat line. */
+function statCpuSeconds(stat) {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
+}
+
+/** The living descendants of a process (Linux /proc), with their CPU seconds so far. */
+function descendants(rootPid) {
   const children = new Map();
   const cpu = new Map();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     let stat;
     try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      stat = statCpuSeconds(readFileSync(`/proc/${name}/stat`, 'utf8'));
     } catch {
       continue; // the process ended meanwhile
     }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ppid = Number(fields[1]);
-    cpu.set(Number(name), (Number(fields[11]) + Number(fields[12])) / 100);
-    if (!children.has(ppid)) children.set(ppid, []);
-    children.get(ppid).push(Number(name));
+    cpu.set(Number(name), stat.seconds);
+    if (!children.has(stat.ppid)) children.set(stat.ppid, []);
+    children.get(stat.ppid).push(Number(name));
   }
-  let total = 0;
+  const found = new Map();
   const stack = [...(children.get(rootPid) ?? [])];
   while (stack.length) {
     const pid = stack.pop();
-    total += cpu.get(pid) ?? 0;
+    found.set(pid, cpu.get(pid) ?? 0);
     stack.push(...(children.get(pid) ?? []));
   }
+  return found;
+}
+
+/** CPU seconds used so far by the living descendants of a process (Linux /proc). */
+export function descendantsCpuSeconds(rootPid) {
+  let total = 0;
+  for (const seconds of descendants(rootPid).values()) total += seconds;
   return total;
+}
+
+/** CPU seconds used so far by each thread of the living descendants of a process, by
+ * thread id (an ended thread's time stays in its process's total, not here). */
+function descendantsThreadsCpu(rootPid) {
+  const threads = new Map();
+  for (const pid of descendants(rootPid).keys()) {
+    let tids;
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        threads.set(Number(tid), statCpuSeconds(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')).seconds);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  }
+  return threads;
 }
 
 /** Cores kept busy over `ms` milliseconds by this process's children (Chromium, the server). */
