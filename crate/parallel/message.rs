@@ -1,8 +1,7 @@
 //! What the work-splitting algorithms (ybwc, pvsplit, jamboree, dts) say to each other,
-//! in Zugzwang's vocabulary plus DTS's HELP and split offers.
+//! in Zugzwang's vocabulary plus DTS's HELP and split offers (as bytes, and their kinds
+//! for a machine's counters: `wire`).
 
-use crate::machine::wire::WireError;
-use crate::machine::{MessageKind, Payload};
 use crate::search::Subproblem;
 use cozy_chess::Move;
 
@@ -31,27 +30,4 @@ pub(super) enum Message {
     /// DTS: the answer to HELP — how good a split point the sender could offer now
     /// (`None`: none).
     Offer { merit: Option<i32> },
-}
-
-impl Payload for Message {
-    fn kind(&self) -> MessageKind {
-        match self {
-            Message::WorkRequest { .. } => MessageKind::WorkRequest,
-            Message::Work { .. } => MessageKind::Work,
-            Message::NoWork => MessageKind::NoWork,
-            Message::Result { .. } => MessageKind::Result,
-            Message::NewBound { .. } => MessageKind::NewBound,
-            Message::Cutoff { .. } => MessageKind::Cutoff,
-            Message::Help => MessageKind::Help,
-            Message::Offer { .. } => MessageKind::Split,
-        }
-    }
-
-    fn encode(&self, out: &mut Vec<u8>) {
-        super::wire::encode_message(self, out);
-    }
-
-    fn decode(bytes: &[u8]) -> Result<Self, WireError> {
-        super::wire::decode_message(bytes)
-    }
 }

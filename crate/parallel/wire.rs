@@ -1,5 +1,6 @@
-//! Every parallel message as bytes, in one place, for machines whose processors share no
-//! memory (`machine::cluster`): the work-splitting algorithms' [`Message`], TDSAB's
+//! Every parallel message as a machine's [`Payload`], in one place: its kind for the
+//! counters, and its bytes for machines whose processors share no memory
+//! (`machine::cluster`). The work-splitting algorithms' [`Message`], TDSAB's
 //! [`TdsMessage`], and the [`HelperTask`] from which a processor in another process
 //! builds its program. A field added to a message is added here, to both directions (the
 //! round-trip tests below catch one side forgotten).
@@ -8,6 +9,7 @@ use super::message::Message;
 use super::tdsab::job::{Job, Target, TdsMessage};
 use super::Algorithm;
 use crate::machine::wire::{Reader, WireError, Writer};
+use crate::machine::{MessageKind, Payload};
 use crate::search::{NodeKind, Subproblem, TreePath};
 use cozy_chess::Board;
 
@@ -90,67 +92,82 @@ fn decode_subproblem(r: &mut Reader<'_>) -> Result<Subproblem, WireError> {
     Ok(problem)
 }
 
-pub(super) fn encode_message(m: &Message, out: &mut Vec<u8>) {
-    let mut w = Writer(out);
-    match m {
-        Message::WorkRequest { rate } => {
-            w.u8(0);
-            w.bool(rate.is_some());
-            w.u32(rate.unwrap_or(0));
-        }
-        Message::Work { job, problem } => {
-            w.u8(1);
-            w.u32(*job);
-            encode_subproblem(problem, &mut w);
-        }
-        Message::NoWork => w.u8(2),
-        Message::Result { job, value, pv, span, wants_work } => {
-            w.u8(3);
-            w.u32(*job);
-            w.i32(*value);
-            w.mvs(pv);
-            w.u64(*span);
-            w.bool(*wants_work);
-        }
-        Message::NewBound { job, alpha, beta } => {
-            w.u8(4);
-            w.u32(*job);
-            w.i32(*alpha);
-            w.i32(*beta);
-        }
-        Message::Cutoff { job } => {
-            w.u8(5);
-            w.u32(*job);
-        }
-        Message::Help => w.u8(6),
-        Message::Offer { merit } => {
-            w.u8(7);
-            w.bool(merit.is_some());
-            w.i32(merit.unwrap_or(0));
+impl Payload for Message {
+    fn kind(&self) -> MessageKind {
+        match self {
+            Message::WorkRequest { .. } => MessageKind::WorkRequest,
+            Message::Work { .. } => MessageKind::Work,
+            Message::NoWork => MessageKind::NoWork,
+            Message::Result { .. } => MessageKind::Result,
+            Message::NewBound { .. } => MessageKind::NewBound,
+            Message::Cutoff { .. } => MessageKind::Cutoff,
+            Message::Help => MessageKind::Help,
+            Message::Offer { .. } => MessageKind::Split,
         }
     }
-}
 
-pub(super) fn decode_message(bytes: &[u8]) -> Result<Message, WireError> {
-    let mut r = Reader::new(bytes);
-    let message = match tag(&mut r, 8, "message")? {
-        0 => {
-            let (some, rate) = (r.bool()?, r.u32()?);
-            Message::WorkRequest { rate: some.then_some(rate) }
+    fn encode(&self, out: &mut Vec<u8>) {
+        let mut w = Writer(out);
+        match self {
+            Message::WorkRequest { rate } => {
+                w.u8(0);
+                w.bool(rate.is_some());
+                w.u32(rate.unwrap_or(0));
+            }
+            Message::Work { job, problem } => {
+                w.u8(1);
+                w.u32(*job);
+                encode_subproblem(problem, &mut w);
+            }
+            Message::NoWork => w.u8(2),
+            Message::Result { job, value, pv, span, wants_work } => {
+                w.u8(3);
+                w.u32(*job);
+                w.i32(*value);
+                w.mvs(pv);
+                w.u64(*span);
+                w.bool(*wants_work);
+            }
+            Message::NewBound { job, alpha, beta } => {
+                w.u8(4);
+                w.u32(*job);
+                w.i32(*alpha);
+                w.i32(*beta);
+            }
+            Message::Cutoff { job } => {
+                w.u8(5);
+                w.u32(*job);
+            }
+            Message::Help => w.u8(6),
+            Message::Offer { merit } => {
+                w.u8(7);
+                w.bool(merit.is_some());
+                w.i32(merit.unwrap_or(0));
+            }
         }
-        1 => Message::Work { job: r.u32()?, problem: Box::new(decode_subproblem(&mut r)?) },
-        2 => Message::NoWork,
-        3 => Message::Result { job: r.u32()?, value: r.i32()?, pv: r.mvs()?, span: r.u64()?, wants_work: r.bool()? },
-        4 => Message::NewBound { job: r.u32()?, alpha: r.i32()?, beta: r.i32()? },
-        5 => Message::Cutoff { job: r.u32()? },
-        6 => Message::Help,
-        _ => {
-            let (some, merit) = (r.bool()?, r.i32()?);
-            Message::Offer { merit: some.then_some(merit) }
-        }
-    };
-    r.finish()?;
-    Ok(message)
+    }
+
+    fn decode(bytes: &[u8]) -> Result<Self, WireError> {
+        let mut r = Reader::new(bytes);
+        let message = match tag(&mut r, 8, "message")? {
+            0 => {
+                let (some, rate) = (r.bool()?, r.u32()?);
+                Message::WorkRequest { rate: some.then_some(rate) }
+            }
+            1 => Message::Work { job: r.u32()?, problem: Box::new(decode_subproblem(&mut r)?) },
+            2 => Message::NoWork,
+            3 => Message::Result { job: r.u32()?, value: r.i32()?, pv: r.mvs()?, span: r.u64()?, wants_work: r.bool()? },
+            4 => Message::NewBound { job: r.u32()?, alpha: r.i32()?, beta: r.i32()? },
+            5 => Message::Cutoff { job: r.u32()? },
+            6 => Message::Help,
+            _ => {
+                let (some, merit) = (r.bool()?, r.i32()?);
+                Message::Offer { merit: some.then_some(merit) }
+            }
+        };
+        r.finish()?;
+        Ok(message)
+    }
 }
 
 fn encode_target(t: &Target, w: &mut Writer<'_>) {
@@ -182,59 +199,69 @@ fn decode_signature(r: &mut Reader<'_>) -> Result<Vec<u16>, WireError> {
     (0..n).map(|_| r.u16()).collect()
 }
 
-pub(super) fn encode_tds(m: &TdsMessage, out: &mut Vec<u8>) {
-    let mut w = Writer(out);
-    match m {
-        TdsMessage::Node(job) => {
-            w.u8(0);
-            w.u32(job.pass);
-            w.board(&job.board);
-            w.usize(job.ply);
-            w.i32(job.depth);
-            w.i32(job.gamma);
-            w.u64s(&job.path);
-            encode_signature(&job.signature, &mut w);
-            encode_target(&job.target, &mut w);
-            w.mvs(&job.root_moves);
-            w.bool(job.null_allowed);
+impl Payload for TdsMessage {
+    fn kind(&self) -> MessageKind {
+        match self {
+            TdsMessage::Node(_) => MessageKind::TtRequest,
+            TdsMessage::Value { .. } => MessageKind::TtAnswer,
+            TdsMessage::Cutoff { .. } | TdsMessage::Finish => MessageKind::Cutoff,
         }
-        TdsMessage::Value { pass, target, value, best } => {
-            w.u8(1);
-            w.u32(*pass);
-            encode_target(target, &mut w);
-            w.i32(*value);
-            w.option_mv(*best);
-        }
-        TdsMessage::Cutoff { pass, prefix } => {
-            w.u8(2);
-            w.u32(*pass);
-            encode_signature(prefix, &mut w);
-        }
-        TdsMessage::Finish => w.u8(3),
     }
-}
 
-pub(super) fn decode_tds(bytes: &[u8]) -> Result<TdsMessage, WireError> {
-    let mut r = Reader::new(bytes);
-    let message = match tag(&mut r, 4, "TDSAB message")? {
-        0 => TdsMessage::Node(Box::new(Job {
-            pass: r.u32()?,
-            board: r.board()?,
-            ply: r.usize()?,
-            depth: r.i32()?,
-            gamma: r.i32()?,
-            path: r.u64s()?,
-            signature: decode_signature(&mut r)?,
-            target: decode_target(&mut r)?,
-            root_moves: r.mvs()?,
-            null_allowed: r.bool()?,
-        })),
-        1 => TdsMessage::Value { pass: r.u32()?, target: decode_target(&mut r)?, value: r.i32()?, best: r.option_mv()? },
-        2 => TdsMessage::Cutoff { pass: r.u32()?, prefix: decode_signature(&mut r)? },
-        _ => TdsMessage::Finish,
-    };
-    r.finish()?;
-    Ok(message)
+    fn encode(&self, out: &mut Vec<u8>) {
+        let mut w = Writer(out);
+        match self {
+            TdsMessage::Node(job) => {
+                w.u8(0);
+                w.u32(job.pass);
+                w.board(&job.board);
+                w.usize(job.ply);
+                w.i32(job.depth);
+                w.i32(job.gamma);
+                w.u64s(&job.path);
+                encode_signature(&job.signature, &mut w);
+                encode_target(&job.target, &mut w);
+                w.mvs(&job.root_moves);
+                w.bool(job.null_allowed);
+            }
+            TdsMessage::Value { pass, target, value, best } => {
+                w.u8(1);
+                w.u32(*pass);
+                encode_target(target, &mut w);
+                w.i32(*value);
+                w.option_mv(*best);
+            }
+            TdsMessage::Cutoff { pass, prefix } => {
+                w.u8(2);
+                w.u32(*pass);
+                encode_signature(prefix, &mut w);
+            }
+            TdsMessage::Finish => w.u8(3),
+        }
+    }
+
+    fn decode(bytes: &[u8]) -> Result<Self, WireError> {
+        let mut r = Reader::new(bytes);
+        let message = match tag(&mut r, 4, "TDSAB message")? {
+            0 => TdsMessage::Node(Box::new(Job {
+                pass: r.u32()?,
+                board: r.board()?,
+                ply: r.usize()?,
+                depth: r.i32()?,
+                gamma: r.i32()?,
+                path: r.u64s()?,
+                signature: decode_signature(&mut r)?,
+                target: decode_target(&mut r)?,
+                root_moves: r.mvs()?,
+                null_allowed: r.bool()?,
+            })),
+            1 => TdsMessage::Value { pass: r.u32()?, target: decode_target(&mut r)?, value: r.i32()?, best: r.option_mv()? },
+            2 => TdsMessage::Cutoff { pass: r.u32()?, prefix: decode_signature(&mut r)? },
+            _ => TdsMessage::Finish,
+        };
+        r.finish()?;
+        Ok(message)
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,6 @@
 //! What travels between TDSAB processors: nodes sent to their home (with their path
 //! signature), values sent back to the parent's home, and cutoffs.
 
-use crate::machine::wire::WireError;
-use crate::machine::{MessageKind, Payload};
 use crate::search::{MATE, MAX_PLY};
 use cozy_chess::{Board, Move};
 use std::cmp::Ordering;
@@ -97,24 +95,6 @@ pub(in crate::parallel) enum TdsMessage {
     Cutoff { pass: u32, prefix: Signature },
     /// The search is over.
     Finish,
-}
-
-impl Payload for TdsMessage {
-    fn kind(&self) -> MessageKind {
-        match self {
-            TdsMessage::Node(_) => MessageKind::TtRequest,
-            TdsMessage::Value { .. } => MessageKind::TtAnswer,
-            TdsMessage::Cutoff { .. } | TdsMessage::Finish => MessageKind::Cutoff,
-        }
-    }
-
-    fn encode(&self, out: &mut Vec<u8>) {
-        crate::parallel::wire::encode_tds(self, out);
-    }
-
-    fn decode(bytes: &[u8]) -> Result<Self, WireError> {
-        crate::parallel::wire::decode_tds(bytes)
-    }
 }
 
 /// A queued node, ordered so that a max-heap hands out the leftmost node first.
