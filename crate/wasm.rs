@@ -1,6 +1,7 @@
 //! The browser binding (wasm-bindgen). The engine worker (`www/engine/worker.js`) makes one
 //! [`WasmEngine`], hands it each UCI line the page posts, and posts back every line it
-//! drains from the [`outbox`], plus [`events`] for the UI.
+//! drains from the [`outbox`], with the structured event ([`crate::uci::Event`]) the line was
+//! written from, plus each processor's [`activity`], for the UI.
 //!
 //! Two builds of this crate exist for the browser:
 //! - threaded (`+atomics`, shared memory): searches run on the rayon pool that
@@ -10,7 +11,7 @@
 //!   `SharedArrayBuffer`: the engine runs in a search worker that may block, and the engine
 //!   worker in front of it answers `isready` and `stop` while it searches (see
 //!   `www/engine/worker.js`).
-pub mod events;
+pub mod activity;
 pub mod lab;
 pub mod outbox;
 
@@ -18,9 +19,9 @@ use std::sync::Arc;
 
 use wasm_bindgen::prelude::*;
 
-use crate::uci::{Engine, Host};
+use crate::uci::{Engine, Event, Host};
 pub use lab::{lab_catalogue, lab_network, lab_panic_message, lab_simulate};
-use outbox::OUTBOX;
+use outbox::{Output, OUTBOX};
 
 #[cfg(target_feature = "atomics")]
 pub use wasm_bindgen_rayon::init_thread_pool;
@@ -30,15 +31,25 @@ pub use wasm_bindgen_rayon::init_thread_pool;
 /// pool (threaded build) or wait until the current input line is handled (single build).
 struct WorkerHost;
 
-impl Host for WorkerHost {
+impl WorkerHost {
     #[cfg(target_feature = "atomics")]
-    fn emit(&self, line: &str) {
-        OUTBOX.push(line);
+    fn deliver(output: Output) {
+        OUTBOX.push(output);
     }
 
     #[cfg(not(target_feature = "atomics"))]
+    fn deliver(output: Output) {
+        single::deliver(output);
+    }
+}
+
+impl Host for WorkerHost {
     fn emit(&self, line: &str) {
-        single::emit(line);
+        WorkerHost::deliver(Output { line: line.to_owned(), event: None });
+    }
+
+    fn report(&self, event: Event) {
+        WorkerHost::deliver(Output { line: event.to_string(), event: Some(event) });
     }
 
     #[cfg(target_feature = "atomics")]
@@ -67,25 +78,26 @@ mod single {
     use std::cell::RefCell;
     use std::collections::VecDeque;
 
-    use super::OUTBOX;
+    use super::{Output, OUTBOX};
 
     thread_local! {
         /// Jobs handed to `Host::spawn`, run in order once the input line is handled (the
         /// engine may hold its own locks while it spawns).
         pub static PENDING: RefCell<VecDeque<Box<dyn FnOnce() + Send>>> = RefCell::new(VecDeque::new());
-        /// Called with each output line as it is emitted.
+        /// Called with each output line, and its event, as it is emitted.
         pub static LISTENER: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
     }
 
-    /// Hands `line` to the listener, or queues it in the outbox when there is none.
-    pub fn emit(line: &str) {
+    /// Hands `output` to the listener, or queues it in the outbox when there is none.
+    pub fn deliver(output: Output) {
         let listener = LISTENER.with(|l| l.borrow().clone());
         match listener {
             Some(f) => {
+                let event = output.event.and_then(|e| serde_wasm_bindgen::to_value(&e).ok()).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
                 // A throwing listener must not unwind through the search; it reports itself.
-                let _ = f.call1(&wasm_bindgen::JsValue::NULL, &wasm_bindgen::JsValue::from_str(line));
+                let _ = f.call2(&wasm_bindgen::JsValue::NULL, &wasm_bindgen::JsValue::from_str(&output.line), &event);
             }
-            None => OUTBOX.push(line),
+            None => OUTBOX.push(output),
         }
     }
 
@@ -137,16 +149,19 @@ impl WasmEngine {
         next.to_string()
     }
 
-    /// Single build: calls `listener(line)` with each output line as soon as it is emitted,
-    /// instead of queueing it for [`WasmEngine::drain`].
+    /// Single build: calls `listener(line, event)` with each output line, and the event it
+    /// was written from (`undefined` for lines a UI has no use for), as soon as it is
+    /// emitted, instead of queueing it for [`WasmEngine::drain`].
     #[cfg(not(target_feature = "atomics"))]
     pub fn listen(&self, listener: js_sys::Function) {
         single::LISTENER.with(|l| *l.borrow_mut() = Some(listener));
     }
 
-    /// Takes every output line produced since the last call, oldest first.
-    pub fn drain(&self) -> Vec<String> {
-        OUTBOX.drain()
+    /// Takes every output line produced since the last call, oldest first, as
+    /// `[{ line, event }]`: the UCI text, and the event it was written from (`undefined`
+    /// for lines a UI has no use for).
+    pub fn drain(&self) -> JsValue {
+        serde_wasm_bindgen::to_value(&self.take_output()).unwrap_or(JsValue::UNDEFINED)
     }
 
     /// Threaded build: a view of the `i32` in shared memory that changes whenever output is
@@ -164,7 +179,7 @@ impl WasmEngine {
     #[wasm_bindgen(js_name = workerActivity)]
     pub fn worker_activity(&self) -> JsValue {
         let threads = self.engine.options().threads;
-        let workers: Vec<events::WorkerActivity> = self.engine.processors().iter().take(threads).map(Into::into).collect();
+        let workers: Vec<activity::WorkerActivity> = self.engine.processors().iter().take(threads).map(Into::into).collect();
         serde_wasm_bindgen::to_value(&workers).unwrap_or(JsValue::UNDEFINED)
     }
 
@@ -174,19 +189,18 @@ impl WasmEngine {
     }
 }
 
+impl WasmEngine {
+    /// Takes every output produced since the last call, oldest first, as Rust values
+    /// ([`WasmEngine::drain`] hands them to JavaScript).
+    pub fn take_output(&self) -> Vec<Output> {
+        OUTBOX.drain()
+    }
+}
+
 /// Whether this is the threaded build (shared memory, rayon pool of web workers).
 #[wasm_bindgen]
 pub fn threaded() -> bool {
     cfg!(target_feature = "atomics")
-}
-
-/// The structured form of one output line for the UI (see [`events::Event`]), or
-/// `undefined` for lines a UI has no use for.
-#[wasm_bindgen(js_name = uciEvent)]
-pub fn uci_event(line: &str) -> JsValue {
-    events::parse(line)
-        .and_then(|event| serde_wasm_bindgen::to_value(&event).ok())
-        .unwrap_or(JsValue::UNDEFINED)
 }
 
 fn install_panic_hook() {

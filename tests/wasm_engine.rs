@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use meshmate::chess::{format_uci, legal_moves, parse_epd_file, parse_fen, perft};
 use meshmate::clock::now_ms;
-use meshmate::wasm::events::{parse as parse_event, Event};
+use meshmate::uci::Event;
+use meshmate::wasm::outbox::Output;
 use meshmate::machine::{Counters, Threads};
 use meshmate::parallel::{search, Algorithm, SearchRequest};
 use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings, Task};
@@ -45,16 +46,16 @@ async fn pool() {
 /// A fresh engine session with nothing left in the output queue.
 fn engine() -> WasmEngine {
     let engine = WasmEngine::new();
-    engine.drain();
+    engine.take_output();
     engine
 }
 
-/// Collects output lines until one satisfies `last` (blocking this worker, as allowed).
-fn read_until(engine: &WasmEngine, last: impl Fn(&str) -> bool, timeout_ms: f64) -> Vec<String> {
+/// Collects output until one satisfies `last` (blocking this worker, as allowed).
+fn read_until(engine: &WasmEngine, last: impl Fn(&Output) -> bool, timeout_ms: f64) -> Vec<Output> {
     let start = now_ms();
     let mut lines = Vec::new();
     loop {
-        for line in engine.drain() {
+        for line in engine.take_output() {
             let done = last(&line);
             lines.push(line);
             if done {
@@ -67,8 +68,8 @@ fn read_until(engine: &WasmEngine, last: impl Fn(&str) -> bool, timeout_ms: f64)
     }
 }
 
-fn errors(lines: &[String]) -> Vec<&String> {
-    lines.iter().filter(|l| l.starts_with("info string error")).collect()
+fn errors(lines: &[Output]) -> Vec<&Output> {
+    lines.iter().filter(|l| l.line.starts_with("info string error")).collect()
 }
 
 #[wasm_bindgen_test]
@@ -99,13 +100,13 @@ async fn a_search_returns_a_legal_move() {
     let mut engine = engine();
     assert!(engine.send(&format!("position fen {KIWIPETE}")));
     assert!(engine.send("go depth 6"));
-    let lines = read_until(&engine, |l| l.starts_with("bestmove"), 60_000.0);
+    let lines = read_until(&engine, |l| l.line.starts_with("bestmove"), 60_000.0);
     assert!(errors(&lines).is_empty(), "{lines:#?}");
     let board = parse_fen(KIWIPETE).unwrap();
     let legal: Vec<String> = legal_moves(&board).into_iter().map(|m| format_uci(&board, m)).collect();
-    let Some(Event::Bestmove { best, .. }) = parse_event(lines.last().unwrap()) else { panic!("{lines:#?}") };
+    let Some(Event::Bestmove { best, .. }) = &lines.last().unwrap().event else { panic!("{lines:#?}") };
     assert!(legal.contains(&best), "bestmove {best} is not legal in {KIWIPETE}");
-    assert!(lines.iter().any(|l| matches!(parse_event(l), Some(Event::Info { depth: Some(6), .. }))), "{lines:#?}");
+    assert!(lines.iter().any(|l| matches!(l.event, Some(Event::Info { depth: Some(6), .. }))), "{lines:#?}");
 }
 
 #[wasm_bindgen_test]
@@ -119,11 +120,11 @@ async fn a_parallel_search_uses_every_pool_thread() {
     // last iteration ends the search (at depth 7 it took 15 ms, and a fourth worker on two
     // cores could miss it).
     engine.send("go depth 11");
-    let lines = read_until(&engine, |l| l.starts_with("bestmove"), 60_000.0);
+    let lines = read_until(&engine, |l| l.line.starts_with("bestmove"), 60_000.0);
     assert!(errors(&lines).is_empty(), "{lines:#?}");
     let board = parse_fen(KIWIPETE).unwrap();
-    let Some(Event::Bestmove { best, .. }) = parse_event(lines.last().unwrap()) else { panic!("{lines:#?}") };
-    assert!(legal_moves(&board).into_iter().any(|m| format_uci(&board, m) == best), "bestmove {best} is not legal");
+    let Some(Event::Bestmove { best, .. }) = &lines.last().unwrap().event else { panic!("{lines:#?}") };
+    assert!(legal_moves(&board).into_iter().any(|m| format_uci(&board, m) == *best), "bestmove {best} is not legal");
     let workers = js_sys::Array::from(&engine.worker_activity());
     assert_eq!(workers.length() as usize, POOL_THREADS);
     for worker in workers.iter() {
@@ -175,9 +176,9 @@ async fn speedup_is_measured_on_the_pool() {
     pool().await;
     let mut engine = engine();
     engine.send(&format!("speedup algo ybwc,dts threads 2,4 depth 5 fens {KIWIPETE}"));
-    let lines = read_until(&engine, |l| parse_event(l) == Some(Event::SpeedupDone), 60_000.0);
+    let lines = read_until(&engine, |l| l.event == Some(Event::SpeedupDone), 60_000.0);
     assert!(errors(&lines).is_empty(), "{lines:#?}");
-    let rows: Vec<String> = lines.iter().filter_map(|l| match parse_event(l) { Some(Event::Speedup { json }) => Some(json), _ => None }).collect();
+    let rows: Vec<&String> = lines.iter().filter_map(|l| match &l.event { Some(Event::Speedup { json }) => Some(json), _ => None }).collect();
     assert_eq!(rows.len(), 1 + 2 * 2, "serial, then each algorithm at 2 and 4 workers: {rows:#?}");
     assert!(rows[4].contains("\"algorithm\":\"dts\"") && rows[4].contains("\"threads\":4"), "{rows:#?}");
 }
@@ -191,10 +192,10 @@ async fn the_input_thread_stays_free_while_a_search_runs() {
     engine.send("go infinite");
     engine.send("isready");
     assert!(now_ms() - started < 200.0, "`go infinite` blocked the input thread");
-    read_until(&engine, |l| l == "readyok", 5_000.0);
+    read_until(&engine, |l| l.line == "readyok", 5_000.0);
     std::thread::sleep(Duration::from_millis(300));
     engine.send("stop");
-    let lines = read_until(&engine, |l| l.starts_with("bestmove"), 5_000.0);
+    let lines = read_until(&engine, |l| l.line.starts_with("bestmove"), 5_000.0);
     assert!(errors(&lines).is_empty(), "{lines:#?}");
 }
 
@@ -207,8 +208,8 @@ async fn bench_signature_equals_the_native_one() {
         .expect("MESHMATE_NATIVE_BENCH_NODES is a number");
     let mut engine = engine();
     engine.send("bench");
-    let lines = read_until(&engine, |l| matches!(parse_event(l), Some(Event::Bench { .. })), 600_000.0);
-    let Some(Event::Bench { nodes, nps }) = parse_event(lines.last().unwrap()) else { unreachable!() };
+    let lines = read_until(&engine, |l| matches!(l.event, Some(Event::Bench { .. })), 600_000.0);
+    let Some(Event::Bench { nodes, nps }) = lines.last().unwrap().event else { unreachable!() };
     console_log!("wasm bench: {nodes} nodes {nps} nps (native signature {native})");
     assert_eq!(nodes, native, "the wasm bench searched a different tree");
 }
@@ -219,54 +220,50 @@ async fn hash_resizes_up_to_1024_mib() {
     let mut engine = engine();
     engine.send("setoption name Hash value 256");
     engine.send("isready");
-    let lines = read_until(&engine, |l| l == "readyok", 30_000.0);
+    let lines = read_until(&engine, |l| l.line == "readyok", 30_000.0);
     assert!(errors(&lines).is_empty(), "256 MiB must fit: {lines:#?}");
     // The memory may grow to 4 GiB: 1024 MiB fits beside what is taken.
     engine.send("setoption name Hash value 1024");
     engine.send("isready");
-    let lines = read_until(&engine, |l| l == "readyok", 30_000.0);
+    let lines = read_until(&engine, |l| l.line == "readyok", 30_000.0);
     assert!(errors(&lines).is_empty(), "1024 MiB must fit: {lines:#?}");
     engine.send("position startpos");
     engine.send("go depth 5");
-    let lines = read_until(&engine, |l| l.starts_with("bestmove"), 60_000.0);
+    let lines = read_until(&engine, |l| l.line.starts_with("bestmove"), 60_000.0);
     assert!(errors(&lines).is_empty(), "the large table works: {lines:#?}");
     engine.send("setoption name Hash value 16");
 }
 
+/// What the engine worker reads: `drain()` hands JavaScript `{ line, event }` objects, the
+/// event holding the values the line was written from (camelCase fields, as
+/// www/package/index.d.ts declares them), and no event for lines a UI has no use for.
 #[wasm_bindgen_test]
-fn output_lines_become_structured_events() {
-    let info = "info depth 7 seldepth 12 score cp -35 upperbound nodes 81234 nps 400000 time 203 hashfull 12 pv e2e4 e7e5 g1f3";
-    assert_eq!(
-        parse_event(info),
-        Some(Event::Info {
-            depth: Some(7),
-            seldepth: Some(12),
-            multipv: None,
-            score_cp: Some(-35),
-            score_mate: None,
-            bound: Some("upper"),
-            nodes: Some(81234),
-            nps: Some(400000),
-            time_ms: Some(203),
-            hashfull: Some(12),
-            currmove: None,
-            pv: vec!["e2e4".into(), "e7e5".into(), "g1f3".into()],
-        })
-    );
-    assert_eq!(
-        parse_event("info string error: no room"),
-        Some(Event::Message { text: "error: no room".into() })
-    );
-    assert_eq!(
-        parse_event("bestmove e2e4 ponder e7e5"),
-        Some(Event::Bestmove { best: "e2e4".into(), ponder: Some("e7e5".into()) })
-    );
-    assert_eq!(parse_event("bestmove a7a8q"), Some(Event::Bestmove { best: "a7a8q".into(), ponder: None }));
-    assert_eq!(parse_event("1234 nodes 5678 nps"), Some(Event::Bench { nodes: 1234, nps: 5678 }));
-    assert_eq!(parse_event("uciok"), None);
-    assert_eq!(parse_event("id name meshmate"), None);
-    assert_eq!(parse_event(""), None);
-    let event = meshmate::wasm::uci_event("bestmove e2e4");
-    let best = js_sys::Reflect::get(&event, &"best".into()).unwrap();
-    assert_eq!(best.as_string().as_deref(), Some("e2e4"));
+async fn drained_output_carries_each_line_with_its_event() {
+    pool().await;
+    let mut engine = engine();
+    engine.send("isready");
+    engine.send("position startpos moves e2e4");
+    engine.send("go depth 5");
+    let get = |object: &wasm_bindgen::JsValue, key: &str| js_sys::Reflect::get(object, &key.into()).expect("an object");
+    let start = now_ms();
+    let mut drained = Vec::new();
+    while !drained.iter().any(|o| get(o, "line").as_string().is_some_and(|l| l.starts_with("bestmove"))) {
+        assert!(now_ms() - start < 60_000.0, "no bestmove within a minute");
+        drained.extend(js_sys::Array::from(&engine.drain()).iter());
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let line = |o: &wasm_bindgen::JsValue| get(o, "line").as_string().expect("every output has its line");
+    let ready = drained.iter().find(|o| line(o) == "readyok").expect("readyok");
+    assert!(get(ready, "event").is_undefined(), "readyok has no event");
+    let info = drained.iter().find(|o| line(o).starts_with("info depth 5 ") && line(o).contains(" score cp ")).expect("an info line at depth 5");
+    let event = get(info, "event");
+    assert_eq!(get(&event, "type").as_string().as_deref(), Some("info"));
+    assert_eq!(get(&event, "depth").as_f64(), Some(5.0));
+    let cp = get(&event, "scoreCp").as_f64().expect("scoreCp") as i32;
+    assert!(line(info).contains(&format!(" score cp {cp} ")), "{} against {cp}", line(info));
+    let pv: Vec<String> = js_sys::Array::from(&get(&event, "pv")).iter().filter_map(|m| m.as_string()).collect();
+    assert!(!pv.is_empty() && line(info).ends_with(&format!(" pv {}", pv.join(" "))), "{} against {pv:?}", line(info));
+    let answer = drained.iter().find(|o| line(o).starts_with("bestmove")).unwrap();
+    let best = get(&get(answer, "event"), "best").as_string().expect("best");
+    assert_eq!(line(answer).split(' ').nth(1), Some(best.as_str()));
 }

@@ -4,7 +4,7 @@ use crate::output::say;
 use meshmate::chess::{format_san, parse_fen, parse_san, perft, Board, START_FEN};
 use meshmate::search::{bench, search, Control, Limits, NoReports, SearchSettings, Searcher, Task, BENCH_POSITIONS};
 use meshmate::tt::TranspositionTable;
-use meshmate::uci::Engine;
+use meshmate::uci::{Engine, Event};
 use crate::args::{Cli, Command, PerftArgs, SuiteArgs};
 use crate::files::read_suite;
 use crate::host::{speak_uci, StdHost};
@@ -51,17 +51,19 @@ pub fn speedup_on_threads(args: SpeedupArgs) -> Result<(), String> {
     run_speedup(&mut Threads::default(), &tt, args, threads)
 }
 
-/// `bench`: its first lines are one per position, the progress counts them.
+/// `bench`: its first lines are one per position, the progress counts them; the last is
+/// the summary the UCI `bench` command ends with too.
 fn run_bench(depth: i32) {
     let progress = Progress::new(BENCH_POSITIONS, "positions");
     let mut lines = 0;
-    bench(depth, &mut |line| {
+    let result = bench(depth, &mut |line| {
         progress.println(line);
         lines += 1;
         if lines <= BENCH_POSITIONS {
             progress.step();
         }
     });
+    progress.println(&Event::Bench { nodes: result.nodes, nps: result.nps() }.to_string());
 }
 
 fn run_perft(args: PerftArgs) -> Result<(), String> {

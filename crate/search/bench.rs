@@ -51,8 +51,8 @@ impl BenchResult {
 }
 
 /// Searches every bench position to `depth` with one thread and a fresh table,
-/// writing a line per position and the totals through `out`; the last line is
-/// `N nodes M nps`, the form OpenBench-style tools read.
+/// writing a line per position and the totals through `out`. The caller reports the
+/// result's summary line (`N nodes M nps`, `uci::Event::Bench`).
 pub fn bench(depth: i32, out: &mut dyn FnMut(&str)) -> BenchResult {
     let tt = Arc::new(TranspositionTable::try_new(BENCH_HASH_MIB).expect("the bench table is small"));
     let mut searcher = Searcher::new(tt.clone());
@@ -72,6 +72,5 @@ pub fn bench(depth: i32, out: &mut dyn FnMut(&str)) -> BenchResult {
     out(&format!("Total time (ms) : {millis}"));
     out(&format!("Nodes searched  : {nodes}"));
     out(&format!("Nodes/second    : {}", result.nps()));
-    out(&format!("{nodes} nodes {} nps", result.nps()));
     result
 }

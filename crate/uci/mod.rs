@@ -14,6 +14,7 @@ mod slices;
 
 pub use command::{parse, Command, MAX_SPEEDUP_ROUNDS};
 pub use options::{declarations, Options, MAX_HASH_MIB, MAX_THREADS};
+pub use report::Event;
 pub use site::Site;
 pub use slices::Slice;
 
@@ -29,6 +30,11 @@ use std::sync::Arc;
 pub trait Host: Send + Sync + 'static {
     /// Emits one UCI output line (without the trailing newline).
     fn emit(&self, line: &str);
+    /// Emits an output line a user interface reads as values: `event`'s UCI text. A host
+    /// serving such an interface (the browser worker) also passes the event on, beside it.
+    fn report(&self, event: Event) {
+        self.emit(&event.to_string());
+    }
     /// Runs `job` on another thread (natively a thread kept for the engine's jobs, a rayon pool thread in wasm).
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>);
     /// Whether searches run in slices the host drives with [`Engine::resume`], going back
@@ -100,7 +106,7 @@ impl Engine {
     }
 
     fn error(&self, message: &str) {
-        self.host.emit(&format!("info string error: {message}"));
+        self.host.report(Event::message(format!("error: {message}")));
     }
 
     /// Handles one input line. Returns `false` after `quit`.
@@ -187,7 +193,7 @@ impl Engine {
                 self.runner.submit(Job::Speedup(Box::new(request), tt, Arc::new(crate::search::Control::default())), &self.host);
             }
             Command::Display => {
-                self.host.emit(&format!("info string fen {}", self.game.board()));
+                self.host.report(Event::message(format!("fen {}", self.game.board())));
             }
             Command::Quit => {
                 self.runner.stop_all();

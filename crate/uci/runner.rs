@@ -4,7 +4,7 @@
 //! busy while the queue is empty.
 
 use super::command::SpeedupRequest;
-use super::report::{bestmove_line, info_line};
+use super::report::Event;
 use super::slices::{Slice, SlicedSearch};
 use super::Host;
 use crate::chess::Game;
@@ -53,8 +53,8 @@ impl SearchJob {
         (limits, settings)
     }
 
-    /// The `bestmove` line for `result` (a weakened engine picks among its lines).
-    pub fn answer(&self, result: &SearchResult) -> String {
+    /// The `bestmove` answer to `result` (a weakened engine picks among its lines).
+    pub fn answer(&self, result: &SearchResult) -> Event {
         let best = match self.strength {
             Some(strength) => {
                 let mut noise = Random::new(crate::clock::now_ms().to_bits() ^ result.nodes, 0);
@@ -63,7 +63,7 @@ impl SearchJob {
             None => result.best,
         };
         let ponder = if best == result.best { result.ponder } else { None };
-        bestmove_line(self.game.board(), best, ponder)
+        Event::bestmove(self.game.board(), best, ponder)
     }
 
     /// A listener printing this search's reports through `host`.
@@ -188,7 +188,8 @@ impl Runner {
             };
             match job {
                 Job::Bench(depth) => {
-                    bench(depth, &mut |line| host.emit(line));
+                    let result = bench(depth, &mut |line| host.emit(line));
+                    host.report(Event::Bench { nodes: result.nodes, nps: result.nps() });
                 }
                 Job::ForgetHeuristics => {
                     for s in lock(&self.searchers).iter_mut() {
@@ -197,17 +198,17 @@ impl Runner {
                 }
                 Job::Speedup(request, tt, control) => {
                     let boards = request.boards;
-                    let emit = &mut |row: &SpeedupRow| host.emit(&format!("info string speedup {}", row.json()));
+                    let emit = &mut |row: &SpeedupRow| host.report(Event::Speedup { json: row.json() });
                     let measured = match &self.site {
                         Site::Threads => measure_speedup_on(&mut *lock(&self.threads), &tt, &boards, &request.plan, &control, emit),
                         #[cfg(feature = "cluster")]
                         Site::Cluster(cluster) => measure_speedup_on(&mut *lock(cluster), &tt, &boards, &request.plan, &control, emit),
                     };
                     if let Err(e) = measured {
-                        host.emit(&format!("info string error: speedup: {e}"));
+                        host.report(Event::message(format!("error: speedup: {e}")));
                     }
                     lock(&self.state).active.retain(|(c, _)| !Arc::ptr_eq(c, &control));
-                    host.emit("info string speedup done");
+                    host.report(Event::SpeedupDone);
                 }
                 Job::Search(job) if host.sliced() => {
                     // The queue waits (still draining) until `resume` has run it to its end.
@@ -217,15 +218,15 @@ impl Runner {
                 }
                 Job::Search(job) => {
                     let control = job.control.clone();
-                    let line = self.run_search(*job, host);
+                    let answer = self.run_search(*job, host);
                     lock(&self.state).active.retain(|(c, _)| !Arc::ptr_eq(c, &control));
                     // A processor lost on the way (a cluster's rank that stopped
                     // answering): the move found is still answered, then the engine ends.
                     let fault = self.site.fault();
                     if let Some(why) = &fault {
-                        host.emit(&format!("info string error: {why}; the engine ends"));
+                        host.report(Event::message(format!("error: {why}; the engine ends")));
                     }
-                    host.emit(&line);
+                    host.report(answer);
                     if let Some(why) = fault {
                         self.site.end(&why);
                     }
@@ -246,10 +247,10 @@ impl Runner {
         let search = slot.take().expect("a search was running");
         drop(slot);
         let control = search.job().control.clone();
-        let (line, searcher) = search.finish();
+        let (answer, searcher) = search.finish();
         lock(&self.searchers).insert(0, searcher);
         lock(&self.state).active.retain(|(c, _)| !Arc::ptr_eq(c, &control));
-        host.emit(&line);
+        host.report(answer);
         self.drain(host);
         if lock(&self.sliced).is_some() {
             Slice::Searching
@@ -268,8 +269,8 @@ impl Runner {
         }
     }
 
-    /// Runs one search at the runner's site and returns its `bestmove` line.
-    fn run_search(&self, job: SearchJob, host: &Arc<dyn Host>) -> String {
+    /// Runs one search at the runner's site and returns its `bestmove` answer.
+    fn run_search(&self, job: SearchJob, host: &Arc<dyn Host>) -> Event {
         match &self.site {
             Site::Threads => self.run_search_on(&mut *lock(&self.threads), job, host),
             #[cfg(feature = "cluster")]
@@ -277,7 +278,7 @@ impl Runner {
         }
     }
 
-    fn run_search_on<Mach: Machine>(&self, machine: &mut Mach, job: SearchJob, host: &Arc<dyn Host>) -> String {
+    fn run_search_on<Mach: Machine>(&self, machine: &mut Mach, job: SearchJob, host: &Arc<dyn Host>) -> Event {
         let mut searchers = lock(&self.searchers);
         let (limits, settings) = job.effective_limits();
         let board = job.game.board();
@@ -297,7 +298,7 @@ impl Default for Runner {
     }
 }
 
-/// Prints search reports as `info` lines (only the lines the user asked for).
+/// Reports the search's progress as `info` events (only the lines the user asked for).
 pub struct Printer<'a> {
     board: &'a Board,
     host: &'a dyn Host,
@@ -307,12 +308,11 @@ pub struct Printer<'a> {
 impl Listener for Printer<'_> {
     fn info(&mut self, info: &Info) {
         if info.multipv <= self.lines {
-            self.host.emit(&info_line(self.board, info));
+            self.host.report(Event::info(self.board, info));
         }
     }
 
     fn currmove(&mut self, depth: i32, mv: RootMove) {
-        let text = crate::chess::format_uci(self.board, mv.mv);
-        self.host.emit(&format!("info depth {depth} currmove {text} currmovenumber {}", mv.number));
+        self.host.report(Event::currmove(self.board, depth, mv));
     }
 }

@@ -78,8 +78,8 @@ impl SlicedSearch {
         &self.job
     }
 
-    /// The `bestmove` line of the ended search, and the searcher to keep.
-    pub fn finish(self) -> (String, Searcher) {
+    /// The `bestmove` answer of the ended search, and the searcher to keep.
+    pub fn finish(self) -> (super::Event, Searcher) {
         let result = self.deepening.finish(&self.searcher);
         (self.job.answer(&result), self.searcher)
     }

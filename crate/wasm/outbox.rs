@@ -1,10 +1,11 @@
-//! The queue of UCI output lines between the engine and the engine worker's message thread.
+//! The queue of output between the engine and the engine worker's message thread: UCI
+//! lines, each with the structured event it was written from, if any ([`Output`]).
 //!
 //! In the threaded build the search runs on rayon pool threads, which are web workers of
-//! their own and cannot post to the page. They push lines here, in shared memory, and bump
+//! their own and cannot post to the page. They push output here, in shared memory, and bump
 //! `signal`; the engine worker waits on `signal` with `Atomics.waitAsync` (through
-//! [`Outbox::signal_view`]) and drains the queue, posting one message per line. The single
-//! build uses the same queue, drained after every call into the engine.
+//! [`Outbox::signal_view`]) and drains the queue, posting one message per line and one per
+//! event. The single build uses the same queue until a listener takes the output.
 //!
 //! Race contract: a producer appends under the lock, releases it, then increments `signal`
 //! and notifies. The consumer reads `signal`, drains, then waits while `signal` still holds
@@ -15,9 +16,22 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, TryLockError};
 
+use serde::Serialize;
+
+use crate::uci::Event;
+
+/// One line of output, as the worker receives it from [`Outbox::drain`].
+#[derive(Debug, Serialize)]
+pub struct Output {
+    /// The UCI text.
+    pub line: String,
+    /// The values the line was written from, for the lines a user interface reads.
+    pub event: Option<Event>,
+}
+
 /// One engine's pending output, shared by every thread of the wasm instance.
 pub struct Outbox {
-    lines: Mutex<VecDeque<String>>,
+    lines: Mutex<VecDeque<Output>>,
     signal: AtomicI32,
     crashed: AtomicBool,
 }
@@ -31,17 +45,17 @@ pub static OUTBOX: Outbox = Outbox {
 };
 
 impl Outbox {
-    /// Appends one output line and wakes the consumer.
-    pub fn push(&self, line: &str) {
+    /// Appends one output line (and the event it was written from) and wakes the consumer.
+    pub fn push(&self, output: Output) {
         match self.lines.lock() {
-            Ok(mut lines) => lines.push_back(line.to_owned()),
-            Err(poisoned) => poisoned.into_inner().push_back(line.to_owned()),
+            Ok(mut lines) => lines.push_back(output),
+            Err(poisoned) => poisoned.into_inner().push_back(output),
         }
         self.wake();
     }
 
-    /// Takes every pending line, oldest first; empty if a producer holds the lock right now.
-    pub fn drain(&self) -> Vec<String> {
+    /// Takes every pending output, oldest first; empty if a producer holds the lock right now.
+    pub fn drain(&self) -> Vec<Output> {
         match self.lines.try_lock() {
             Ok(mut lines) => lines.drain(..).collect(),
             Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner().drain(..).collect(),

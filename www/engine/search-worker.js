@@ -3,16 +3,16 @@
 // slices of SLICE_MS: between two slices the worker goes back to its event loop and takes
 // the lines that arrived (`stop`, `isready`, `ponderhit`, a new `position` and `go`), so
 // `go infinite` searches until `stop` and the hash table is kept. Every output line is
-// posted the moment it is emitted, as `{ line, event }`; `bench` still runs to its end.
+// posted the moment it is emitted, as `{ line, event }` (the event the engine wrote the
+// line from, if any); `bench` still runs to its end.
 // `{ ready: true }` says the wasm is loaded; `{ crashed }` that a panic killed the engine.
-import init, { WasmEngine, uciEvent } from '../pkg/single/meshmate.js';
+import init, { WasmEngine } from '../pkg/single/meshmate.js';
 import { inbox } from './inbox.js';
 
 /** Milliseconds a search runs before the worker looks at its messages again: `stop`
  * waits at most this long, and each slice costs one trip through the event loop. */
 const SLICE_MS = 50;
 
-const postEvents = new URL(self.location.href).searchParams.get('events') !== '0';
 let engine = null;
 let crashed = false;
 /** Whether the slice loop is running (a search is under way). */
@@ -61,6 +61,6 @@ async function runSlices() {
 
 await init();
 engine = new WasmEngine();
-engine.listen((line) => self.postMessage({ line, event: postEvents ? uciEvent(line) : undefined }));
+engine.listen((line, event) => self.postMessage({ line, event }));
 self.postMessage({ ready: true });
 lines.open();

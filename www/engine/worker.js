@@ -139,18 +139,18 @@ class ThreadedEngine {
     }
   }
 
-  /** Posts every pending output line, then reports a panic on a pool thread. */
+  /** Posts every pending output line with its event, then reports a panic on a pool thread. */
   flush() {
-    let lines = [];
+    let outputs = [];
     try {
-      lines = this.engine.drain();
+      outputs = this.engine.drain();
     } catch (error) {
       this.crash.report(error?.message ?? error);
       return;
     }
-    for (const line of lines) {
-      if (/^bestmove\b|^\d+ nodes \d+ nps$/.test(line)) this.searching = false;
-      post(line, postEvents ? this.wasm.uciEvent(line) : undefined);
+    for (const { line, event } of outputs) {
+      if (event?.type === 'bestmove' || event?.type === 'bench') this.searching = false;
+      post(line, event);
     }
     if (!this.crash.crashed && this.engine.crashed()) this.crash.report('a search thread panicked (see the console)');
   }
@@ -196,7 +196,6 @@ class SingleEngine {
   /** Starts the search worker; resolves when its wasm is loaded. */
   spawn() {
     const url = new URL('./search-worker.js', import.meta.url);
-    if (!postEvents) url.searchParams.set('events', '0');
     const worker = new Worker(url, { type: 'module', name: 'meshmate-search' });
     this.worker = worker;
     return new Promise((resolve) => {
@@ -239,7 +238,7 @@ class SingleEngine {
     } else if (postEvents && event?.type === 'info' && event.nodes !== undefined) {
       this.nodes = event.nodes;
       self.postMessage({ type: 'workers', workers: [{ busy: true, nodes: event.nodes }] });
-    } else if (this.benching && /^\d+ nodes \d+ nps$/.test(line)) {
+    } else if (this.benching && event?.type === 'bench') {
       this.benching = false;
       const waiting = this.waiting.splice(0);
       for (const waited of waiting) this.handle(waited);

@@ -2,8 +2,9 @@
 // with `new Worker(url, { type: 'module' })`; it takes UCI command lines as strings and
 // posts every UCI output line as a string, plus, unless the worker URL has `?events=0`,
 // one structured event (a plain object with a `type`) beside the lines a user interface
-// reads. The events of UCI lines are made by the engine itself (crate/wasm/events.rs);
-// `engine`, `workers` and `crashed` by the worker.
+// reads. The events of UCI lines are the values the engine wrote each line from
+// (crate/uci/report.rs), never parsed back from the text; `engine`, `workers` and `crashed`
+// come from the worker (`workers` from crate/wasm/activity.rs).
 
 /** What the page posts to the worker: one UCI command line (or several, separated by "\n"). */
 export type EngineCommand = string;
@@ -61,6 +62,8 @@ export interface InfoEvent {
   hashfull?: number;
   /** The root move being searched. */
   currmove?: string;
+  /** Its 1-based place in the root's move order (beside `currmove`). */
+  currmovenumber?: number;
   /** The principal variation, as UCI moves (empty when the line has none). */
   pv: string[];
 }
