@@ -9,10 +9,13 @@
 //! test target, this one to nothing).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::host::Collecting;
 use meshmate::chess::{format_san, legal_moves, parse_epd, parse_epd_file, parse_fen, parse_san, parse_uci, Board, Game, START_FEN};
-use meshmate::uci::{parse, Engine, Host};
+use meshmate::uci::{parse, Engine};
 use proptest::prelude::*;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Positions with castling, promotions, en passant and checks, for the move parsers.
 const BOARDS: [&str; 4] = [
@@ -59,20 +62,6 @@ fn uci_line() -> impl Strategy<Value = String> {
         "[ -~]{0,12}",
     ];
     prop::collection::vec(word, 0..12).prop_map(|words| words.join(" "))
-}
-
-/// Collects what a session says; runs its searches on threads, as the native binary does.
-#[derive(Default)]
-struct Transcript(Mutex<Vec<String>>);
-
-impl Host for Transcript {
-    fn emit(&self, line: &str) {
-        self.0.lock().unwrap().push(line.to_string());
-    }
-
-    fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
-        std::thread::spawn(job);
-    }
 }
 
 proptest! {
@@ -135,7 +124,7 @@ proptest! {
     /// out, their parsing is covered above) still answers `isready`.
     #[test]
     fn a_session_survives_arbitrary_lines(lines in prop::collection::vec(prop_oneof![uci_line(), any::<String>()], 1..8)) {
-        let transcript = Arc::new(Transcript::default());
+        let transcript = Arc::new(Collecting::default());
         let mut engine = Engine::new(transcript.clone());
         for line in &lines {
             let first = line.split_whitespace().next().unwrap_or("");
@@ -144,7 +133,7 @@ proptest! {
             }
         }
         prop_assert!(engine.handle_line("isready"));
-        let said = transcript.0.lock().unwrap().clone();
+        let said = transcript.lines();
         prop_assert_eq!(said.last().map(String::as_str), Some("readyok"), "{:?}", said);
     }
 }

@@ -3,45 +3,17 @@
 //! what watchers see of them while they search (the line each is on); and that the `info`
 //! lines count the nodes of them all.
 
+mod common;
+
+use common::host::{engine_after, Collecting};
 use meshmate::chess::Game;
-use meshmate::uci::{Engine, Host};
-use std::sync::{Arc, Mutex};
+use meshmate::uci::Event;
 use std::time::{Duration, Instant};
-
-/// Collects output lines; runs searches on std threads, as the native binary does.
-#[derive(Default)]
-struct Collecting {
-    lines: Mutex<Vec<String>>,
-}
-
-impl Host for Collecting {
-    fn emit(&self, line: &str) {
-        self.lines.lock().unwrap().push(line.to_string());
-    }
-
-    fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
-        std::thread::spawn(job);
-    }
-}
-
-/// A fresh engine that has been given `commands`.
-fn engine_after(commands: &[&str]) -> (Engine, Arc<Collecting>) {
-    let host = Arc::new(Collecting::default());
-    let mut engine = Engine::new(host.clone());
-    for line in commands {
-        assert!(engine.handle_line(line));
-    }
-    (engine, host)
-}
 
 /// Waits for `bestmove` and checks that nothing was refused.
 fn await_bestmove(host: &Collecting) {
-    let start = Instant::now();
-    while !host.lines.lock().unwrap().iter().any(|l| l.starts_with("bestmove")) {
-        assert!(start.elapsed() < Duration::from_secs(60), "no bestmove: {:?}", host.lines.lock().unwrap());
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let errors: Vec<String> = host.lines.lock().unwrap().iter().filter(|l| l.contains("error")).cloned().collect();
+    host.await_bestmove();
+    let errors: Vec<String> = host.lines().into_iter().filter(|l| l.contains("error")).collect();
     assert!(errors.is_empty(), "{errors:?}");
 }
 
@@ -101,7 +73,7 @@ fn info_lines_count_the_nodes_of_every_processor() {
         let commands = ["setoption name Threads value 2", &format!("setoption name Algorithm value {algorithm}"), "position startpos moves e2e4 c7c5 g1f3", "go depth 11"];
         let (engine, host) = engine_after(&commands);
         await_bestmove(&host);
-        let reported: u64 = host.lines.lock().unwrap().iter().rev().find_map(|l| l.strip_prefix("info depth ").and_then(|rest| rest.split(" nodes ").nth(1)).and_then(|n| n.split(' ').next()?.parse().ok())).expect("an info line with nodes");
+        let reported = host.events().iter().rev().find_map(|e| match e { Event::Info { nodes: Some(n), .. } => Some(*n), _ => None }).expect("an info event with nodes");
         let nodes: Vec<u64> = engine.processors().iter().take(2).map(|p| p.nodes).collect();
         let (most, all) = (*nodes.iter().max().unwrap(), nodes.iter().sum::<u64>());
         assert!(reported > most && reported <= all, "{algorithm}: info says {reported} nodes, the processors {nodes:?}");

@@ -2,6 +2,9 @@
 //! no shared memory, input taken between slices. A sliced search must search the same
 //! tree as a search on a thread, and `go infinite` must search until `stop`.
 
+mod common;
+
+use common::host::engine_after;
 use meshmate::uci::{Engine, Host, Slice};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -28,22 +31,6 @@ impl Host for OneThread {
     }
 }
 
-/// Collects output lines; runs searches on std threads, as the native binary does.
-#[derive(Default)]
-struct Threads {
-    lines: Mutex<Vec<String>>,
-}
-
-impl Host for Threads {
-    fn emit(&self, line: &str) {
-        self.lines.lock().unwrap().push(line.to_string());
-    }
-
-    fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
-        std::thread::spawn(job);
-    }
-}
-
 struct Session {
     engine: Engine,
     host: Arc<OneThread>,
@@ -61,6 +48,12 @@ impl Session {
         while let Some(job) = self.host.jobs.lock().unwrap().pop_front() {
             job();
         }
+    }
+
+    /// Handles `line`, then gives the search slices of `ms` as [`Session::run`] does.
+    fn send_and_run(&mut self, line: &str, ms: f64, limit: usize) -> Slice {
+        self.send(line);
+        self.run(ms, limit).0
     }
 
     /// Slices of `ms` until the engine says anything but `Searching` (or `limit` slices).
@@ -111,18 +104,12 @@ fn a_sliced_search_searches_the_same_tree_as_a_threaded_one() {
     assert_eq!(slice, Slice::Idle);
     assert!(slices > 5, "the search should have taken several slices, took {slices}");
 
-    let host = Arc::new(Threads::default());
-    let mut threaded = Engine::new(host.clone());
-    for c in commands {
-        threaded.handle_line(c);
-    }
-    while !host.lines.lock().unwrap().iter().any(|l| l.starts_with("bestmove")) {
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    let (_threaded, host) = engine_after(&commands);
+    host.await_bestmove();
     // Exact reports only: bounds and `currmove` are printed after the first second.
     let exact = |l: &&String| l.starts_with("info depth") && !l.contains("currmove") && !l.contains("bound ");
     let reports = |lines: Vec<String>| -> Vec<String> { lines.iter().filter(exact).map(|l| without_timing(l)).collect() };
-    let threaded_lines = host.lines.lock().unwrap().clone();
+    let threaded_lines = host.lines();
     assert_eq!(reports(sliced.lines()), reports(threaded_lines.clone()));
     assert_eq!(sliced.bestmoves(), threaded_lines.iter().filter(|l| l.starts_with("bestmove")).cloned().collect::<Vec<_>>());
 }
@@ -139,12 +126,10 @@ fn go_infinite_searches_until_stop_and_takes_input_between_slices() {
     assert!(s.bestmoves().is_empty(), "no bestmove before stop");
     let deepest = s.lines().iter().filter_map(|l| l.strip_prefix("info depth ")?.split(' ').next()?.parse::<i32>().ok()).max().unwrap();
     assert!(deepest >= 5, "deepening went on across slices (depth {deepest})");
-    s.send("stop");
-    assert_eq!(s.run(20.0, 2).0, Slice::Idle, "stop ends the search at the next slice");
+    assert_eq!(s.send_and_run("stop", 20.0, 2), Slice::Idle, "stop ends the search at the next slice");
     assert_eq!(s.bestmoves().len(), 1);
     // The engine goes on: the next search is answered too.
-    s.send("go depth 4");
-    assert_eq!(s.run(20.0, 1000).0, Slice::Idle);
+    assert_eq!(s.send_and_run("go depth 4", 20.0, 1000), Slice::Idle);
     assert_eq!(s.bestmoves().len(), 2);
 }
 
@@ -152,18 +137,15 @@ fn go_infinite_searches_until_stop_and_takes_input_between_slices() {
 fn an_unbounded_search_that_reached_its_depth_waits_for_stop_or_ponderhit() {
     let mut s = Session::new();
     s.send("position startpos");
-    s.send("go infinite depth 3");
-    assert_eq!(s.run(50.0, 1000).0, Slice::Held);
+    assert_eq!(s.send_and_run("go infinite depth 3", 50.0, 1000), Slice::Held);
     assert_eq!(s.engine.resume(50.0), Slice::Held, "held until stop");
     assert!(s.bestmoves().is_empty());
-    s.send("stop");
-    assert_eq!(s.engine.resume(50.0), Slice::Idle);
+    assert_eq!(s.send_and_run("stop", 50.0, 1), Slice::Idle);
     assert_eq!(s.bestmoves().len(), 1);
 
-    s.send("go ponder depth 3 wtime 1000 btime 1000");
-    assert_eq!(s.run(50.0, 1000).0, Slice::Held);
-    s.send("ponderhit");
-    assert_eq!(s.run(50.0, 1000).0, Slice::Idle);
+    assert_eq!(s.send_and_run("go ponder depth 3 wtime 1000 btime 1000", 50.0, 1000), Slice::Held);
+    assert_eq!(s.bestmoves().len(), 1, "held until ponderhit");
+    assert_eq!(s.send_and_run("ponderhit", 50.0, 1000), Slice::Idle);
     assert_eq!(s.bestmoves().len(), 2);
 }
 
@@ -171,11 +153,9 @@ fn an_unbounded_search_that_reached_its_depth_waits_for_stop_or_ponderhit() {
 fn a_go_during_a_sliced_search_stops_it_and_each_go_is_answered_in_order() {
     let mut s = Session::new();
     s.send("position startpos");
-    s.send("go infinite");
-    assert_eq!(s.run(5.0, 3).0, Slice::Searching);
+    assert_eq!(s.send_and_run("go infinite", 5.0, 3), Slice::Searching);
     s.send("position startpos moves e2e4");
-    s.send("go depth 3");
-    assert_eq!(s.run(5.0, 1000).0, Slice::Idle);
+    assert_eq!(s.send_and_run("go depth 3", 5.0, 1000), Slice::Idle);
     let answers = s.bestmoves();
     assert_eq!(answers.len(), 2, "{answers:?}");
     // The second answer is a black move: the reply to e2e4.

@@ -21,4 +21,5 @@ pub fn bratko_kopec_file(dir: &str, file: &str, positions: usize) -> (PathBuf, P
     (dir, suite)
 }
 
+pub mod host;
 pub mod uci;
