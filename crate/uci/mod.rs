@@ -9,6 +9,7 @@ mod command;
 mod options;
 mod report;
 mod runner;
+mod search_job;
 mod site;
 mod slices;
 
@@ -22,7 +23,8 @@ use crate::chess::Game;
 use crate::search::{SearchOptions, SearchSettings, Strength, DEFAULT_BENCH_DEPTH};
 use crate::tt::{Placement, TranspositionTable};
 use options::Effect;
-use runner::{Job, Runner, SearchJob};
+use runner::{Job, Runner};
+use search_job::SearchJob;
 use std::sync::Arc;
 
 /// What the protocol needs from the place it runs in: a way to print one output

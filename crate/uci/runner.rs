@@ -5,72 +5,18 @@
 
 use super::command::SpeedupRequest;
 use super::report::Event;
+use super::search_job::SearchJob;
 use super::slices::{Slice, SlicedSearch};
 use super::Host;
-use crate::chess::Game;
 use super::options::MAX_THREADS;
 use super::site::Site;
 use crate::machine::{Counters, Machine, ProcessorSnapshot, Threads};
-use crate::parallel::{self, Algorithm, SearchRequest};
-use crate::random::Random;
-use crate::search::{bench, Control, Info, Limits, Listener, RootMove, SearchResult, SearchSettings, Searcher, Strength, Task};
+use crate::parallel::{self, SearchRequest};
+use crate::search::{bench, Control, Searcher, Task};
 use crate::stats::{measure_speedup_on, SpeedupRow};
 use crate::tt::TranspositionTable;
-use cozy_chess::Board;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
-
-/// A search to run.
-pub struct SearchJob {
-    /// The game to search.
-    pub game: Game,
-    /// `go` limits.
-    pub limits: Limits,
-    /// MultiPV, overhead, pure.
-    pub settings: SearchSettings,
-    /// Weakening, if any.
-    pub strength: Option<Strength>,
-    /// The table to use.
-    pub tt: Arc<TranspositionTable>,
-    /// Stop and ponderhit signals for this job.
-    pub control: Arc<Control>,
-    /// The search algorithm.
-    pub algorithm: Algorithm,
-    /// Processors to search with.
-    pub threads: usize,
-}
-
-impl SearchJob {
-    /// The limits and settings the search runs with: a weakened engine (`Strength`)
-    /// searches less, and more lines to choose from.
-    pub fn effective_limits(&self) -> (Limits, SearchSettings) {
-        let mut limits = self.limits.clone();
-        let mut settings = self.settings;
-        if let Some(strength) = self.strength {
-            strength.restrict(&mut limits);
-            settings.multipv = settings.multipv.max(crate::search::CANDIDATE_LINES);
-        }
-        (limits, settings)
-    }
-
-    /// The `bestmove` answer to `result` (a weakened engine picks among its lines).
-    pub fn answer(&self, result: &SearchResult) -> Event {
-        let best = match self.strength {
-            Some(strength) => {
-                let mut noise = Random::new(crate::clock::now_ms().to_bits() ^ result.nodes, 0);
-                strength.choose(&result.lines, || noise.next_unit()).or(result.best)
-            }
-            None => result.best,
-        };
-        let ponder = if best == result.best { result.ponder } else { None };
-        Event::bestmove(self.game.board(), best, ponder)
-    }
-
-    /// A listener printing this search's reports through `host`.
-    pub fn printer<'a>(&'a self, host: &'a dyn Host) -> Printer<'a> {
-        Printer { board: self.game.board(), host, lines: self.settings.multipv }
-    }
-}
 
 /// Work for the search thread, in input order.
 pub enum Job {
@@ -295,24 +241,5 @@ impl Runner {
 impl Default for Runner {
     fn default() -> Self {
         Runner::new(Site::Threads)
-    }
-}
-
-/// Reports the search's progress as `info` events (only the lines the user asked for).
-pub struct Printer<'a> {
-    board: &'a Board,
-    host: &'a dyn Host,
-    lines: usize,
-}
-
-impl Listener for Printer<'_> {
-    fn info(&mut self, info: &Info) {
-        if info.multipv <= self.lines {
-            self.host.report(Event::info(self.board, info));
-        }
-    }
-
-    fn currmove(&mut self, depth: i32, mv: RootMove) {
-        self.host.report(Event::currmove(self.board, depth, mv));
     }
 }

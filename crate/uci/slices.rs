@@ -8,7 +8,7 @@
 //! work-splitting ones and TDSAB runs on one processor, and the only one a single thread
 //! can interleave with its event loop (the others run on a machine until they end).
 
-use super::runner::SearchJob;
+use super::search_job::SearchJob;
 use super::Host;
 use crate::clock::now_ms;
 use crate::search::{Deepening, Searcher};
