@@ -4,7 +4,8 @@
 //! ([`Heuristics::use_history`]). Nothing here affects the minimax value.
 
 use super::score::MAX_PLY;
-use cozy_chess::{Board, Color, Move, Piece, Square};
+use crate::tt::{pack_move, unpack_move};
+use cozy_chess::{Board, Color, Move};
 use std::sync::atomic::{AtomicI32, AtomicU16, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -20,7 +21,7 @@ pub const HISTORY_MAX: i32 = 16_384;
 pub struct History {
     scores: [AtomicI32; 2 * 64 * 64],
     /// The quiet move that last refuted each previous move ([`FollowUp`]), packed by
-    /// [`pack`] (0: none). Same race contract: a lost update only leaves an older counter
+    /// [`pack_move`] (0: none). Same race contract: a lost update only leaves an older counter
     /// move, and a counter move only raises the order of a legal move equal to it.
     counters: [AtomicU16; FOLLOW_UPS],
 }
@@ -46,25 +47,6 @@ impl FollowUp {
         let color = after.color_on(mv.to)?;
         Some(FollowUp(((color as usize * 6 + piece as usize) * 64 + mv.to as usize) as u16))
     }
-}
-
-/// A move in 16 bits (from, to, promotion + 1); a real move is never 0 (from ≠ to).
-fn pack(mv: Move) -> u16 {
-    let promotion = mv.promotion.map_or(0, |p| p as u16 + 1);
-    mv.from as u16 | (mv.to as u16) << 6 | promotion << 12
-}
-
-/// The move [`pack`] made, or `None` for 0.
-fn unpack(bits: u16) -> Option<Move> {
-    if bits == 0 {
-        return None;
-    }
-    let square = |i: u16| Square::index(usize::from(i & 63));
-    let promotion = match bits >> 12 {
-        0 => None,
-        p => Some(Piece::index(usize::from(p - 1))),
-    };
-    Some(Move { from: square(bits), to: square(bits >> 6), promotion })
 }
 
 /// Quiet moves that refuted similar positions, tried right after the good captures:
@@ -140,7 +122,7 @@ impl Heuristics {
 
     /// Killers of `ply` and the counter move of `follows` (the move the node follows).
     pub fn refutations(&self, ply: usize, follows: Option<FollowUp>) -> Refutations {
-        let counter = follows.and_then(|f| unpack(self.history.counters[usize::from(f.0)].load(Relaxed)));
+        let counter = follows.and_then(|f| unpack_move(self.history.counters[usize::from(f.0)].load(Relaxed)));
         Refutations { killers: self.killers[ply], counter }
     }
 
@@ -157,7 +139,7 @@ impl Heuristics {
             self.killers[ply][0] = Some(best);
         }
         if let Some(f) = follows {
-            self.history.counters[usize::from(f.0)].store(pack(best), Relaxed);
+            self.history.counters[usize::from(f.0)].store(pack_move(best), Relaxed);
         }
         let bonus = (depth * depth).min(1200);
         self.update(side, best, bonus);
@@ -177,6 +159,7 @@ impl Heuristics {
 mod tests {
     use super::*;
     use crate::chess::legal_moves;
+    use cozy_chess::Piece;
 
     /// Every legal move of a position with promotions survives packing, and none packs to
     /// the empty value.
@@ -186,8 +169,8 @@ mod tests {
         let moves = legal_moves(&board);
         assert!(moves.iter().any(|m| m.promotion == Some(Piece::Knight)));
         for mv in moves {
-            assert_ne!(pack(mv), 0);
-            assert_eq!(unpack(pack(mv)), Some(mv));
+            assert_ne!(pack_move(mv), 0);
+            assert_eq!(unpack_move(pack_move(mv)), Some(mv));
         }
     }
 

@@ -69,12 +69,15 @@ impl Entry {
     }
 }
 
-fn pack_move(mv: Move) -> u16 {
+/// A move in 16 bits (from, to, promotion + 1); a real move is never 0 (from ≠ to), so 0
+/// stands for none. The table and the search's counter-move table store moves so.
+pub fn pack_move(mv: Move) -> u16 {
     let promo = mv.promotion.map_or(0, |p| p as u16 + 1);
     mv.from as u16 | (mv.to as u16) << 6 | promo << 12
 }
 
-fn unpack_move(bits: u16) -> Option<Move> {
+/// The move [`pack_move`] made, or `None` for 0.
+pub fn unpack_move(bits: u16) -> Option<Move> {
     if bits == 0 {
         return None;
     }

@@ -14,7 +14,7 @@ mod remote;
 
 pub use access::{Access, AccessKind};
 pub use busy::{BusyMarks, BusyTable};
-pub use entry::{Bound, Entry};
+pub use entry::{pack_move, unpack_move, Bound, Entry};
 pub use placement::{Placement, Tables};
 pub use remote::RemoteParts;
 
