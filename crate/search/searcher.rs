@@ -12,7 +12,7 @@
 //!    futility, internal iterative reduction
 //! 2. null move (with a verification search when material is low)
 //! 3. generate and order the moves
-//! 4. for each move: late-move and futility pruning, extension and reduction, push
+//! 4. for each move: late-move, futility and static-exchange pruning, extension and reduction, push
 //!    the child
 //! 5. take the child's value: re-search failed reductions and zero windows, raise alpha
 //! 6. finish: mate or stalemate, store in the table, return the value to the parent
@@ -24,6 +24,7 @@
 use super::heuristics::{FollowUp, Heuristics};
 use super::ordering::{is_tactical, MoveList};
 use super::qsearch::{quiescence, QuiescenceStats};
+use super::see::see;
 use super::score::{from_table, to_table, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::chess::has_insufficient_material;
 use crate::eval::evaluate;
@@ -47,6 +48,12 @@ const LMP_MAX_DEPTH: i32 = 5;
 const FUTILITY_MAX_DEPTH: i32 = 4;
 const FUTILITY_BASE: i32 = 90;
 const FUTILITY_PER_DEPTH: i32 = 110;
+/// Static exchange pruning: up to this depth, a late quiet move losing more than
+/// `SEE_QUIET_MARGIN` per ply, or a late capture losing more than `SEE_TACTICAL_MARGIN`
+/// per ply squared, is skipped (the margins of Ethereal's search).
+const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+const SEE_QUIET_MARGIN: i32 = 64;
+const SEE_TACTICAL_MARGIN: i32 = 20;
 
 /// Switches that change what the search computes, not only how fast.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -745,6 +752,13 @@ impl Searcher {
             let futile = f.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * f.depth;
             if f.depth <= FUTILITY_MAX_DEPTH && futile <= alpha {
                 f.best_score = f.best_score.max(futile);
+                return None;
+            }
+        }
+        if !pure && late > 0 && !f.in_check && !pv_node && f.best_score > -MATE_BOUND && f.depth <= SEE_PRUNE_MAX_DEPTH {
+            // Static exchange pruning: a late move that loses material at shallow depth.
+            let margin = if quiet { -SEE_QUIET_MARGIN * f.depth } else { -SEE_TACTICAL_MARGIN * f.depth * f.depth };
+            if see(&f.board, mv) < margin {
                 return None;
             }
         }
