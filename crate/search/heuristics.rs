@@ -141,7 +141,9 @@ impl Heuristics {
         if let Some(f) = follows {
             self.history.counters[usize::from(f.0)].store(pack_move(best), Relaxed);
         }
-        let bonus = (depth * depth).min(1200);
+        // Ethereal's scale: at d² the scores stayed so small that the reduction's
+        // history term (history / 8192) almost never moved.
+        let bonus = (16 * depth * depth + 128 * (depth - 1).max(0)).min(2048);
         self.update(side, best, bonus);
         for &mv in tried.iter().filter(|&&m| m != best) {
             self.update(side, mv, -bonus);

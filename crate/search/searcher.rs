@@ -769,6 +769,11 @@ impl Searcher {
         let reduction = if !pure && quiet && !gives_check && !f.in_check && f.depth >= 3 && late >= 2 + usize::from(pv_node) {
             let mut r = self.lmr[(f.depth as usize).min(63)][late.min(63)] as i32;
             r -= i32::from(pv_node);
+            // More at a node expected to fail high (its late moves rarely matter), less
+            // for the killers and the counter move (they refuted a sibling).
+            r += i32::from(f.kind == NodeKind::Cut);
+            let refutations = self.heuristics.refutations(f.ply, f.follows);
+            r -= i32::from(refutations.killers.contains(&Some(mv)) || refutations.counter == Some(mv));
             r -= self.heuristics.history(f.board.side_to_move(), mv) / 8192;
             r.clamp(0, new_depth - 1)
         } else {
