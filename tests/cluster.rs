@@ -86,8 +86,7 @@ fn pure_mode_gives_the_serial_value_at_two_to_four_ranks() {
     let expected: Vec<String> = positions.iter().map(|(board, moves)| serial_score(board, moves, PURE_DEPTH)).collect();
     for ranks in [2, 3, 4] {
         let mut e = start(ranks);
-        e.send("uci");
-        e.read_until(|l| l == "uciok");
+        e.handshake();
         e.send("setoption name Pure value true");
         check_pure_values(&mut e, &CLUSTER_ALGORITHMS, &positions, &expected, ranks, "local");
         e.send("setoption name Algorithm value ybwc");
@@ -109,8 +108,7 @@ fn messages(row: &str, kind: &str) -> u64 {
 #[test]
 fn uci_declares_the_cluster_defaults() {
     let mut e = start(3);
-    e.send("uci");
-    let lines = e.read_until(|l| l == "uciok");
+    let lines = e.handshake();
     assert!(lines.iter().any(|l| l == "option name Threads type spin default 3 min 3 max 3"), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("option name Algorithm type combo default ybwc ")), "{lines:?}");
 }
@@ -121,8 +119,7 @@ fn uci_declares_the_cluster_defaults() {
 #[test]
 fn the_distributed_table_is_reached_by_messages() {
     let mut e = start(3);
-    e.send("uci");
-    let lines = e.read_until(|l| l == "uciok");
+    let lines = e.handshake();
     assert!(lines.iter().any(|l| l == "option name Table type combo default local var local var distributed"), "{lines:?}");
     e.send("position startpos moves e2e4");
     for (table, travels) in [("local", false), ("distributed", true)] {
@@ -154,8 +151,7 @@ fn the_distributed_table_is_reached_by_messages() {
 #[test]
 fn a_uci_session_over_pipes_to_rank_zero() {
     let mut e = start(3);
-    e.send("uci");
-    let lines = e.read_until(|l| l == "uciok");
+    let lines = e.handshake();
     assert!(lines[0].starts_with("id name meshmate"), "{lines:?}");
     assert!(lines.iter().any(|l| l == "option name Threads type spin default 3 min 3 max 3"), "{lines:?}");
     e.send("setoption name Hash value 32");
@@ -228,8 +224,7 @@ fn pid_of_rank(mpirun: u32, rank: usize) -> Option<u32> {
 #[test]
 fn a_killed_rank_ends_the_job_at_once_naming_it() {
     let mut e = start(3);
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    e.handshake();
     e.send("position startpos");
     e.send("go infinite");
     e.read_until(|l| l.starts_with("info depth 6 "));

@@ -23,8 +23,7 @@ const QUIT_WITHIN: Duration = Duration::from_secs(20);
 #[test]
 fn handshake_and_a_search() {
     let mut e = start();
-    e.send("uci");
-    let lines = e.read_until(|l| l == "uciok");
+    let lines = e.handshake();
     assert!(lines[0].starts_with("id name meshmate"));
     for option in ["Hash", "Threads", "MultiPV", "Clear Hash", "Ponder", "Move Overhead", "UCI_LimitStrength", "UCI_Elo", "Pure", "Algorithm"] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "option {option} missing");
@@ -47,8 +46,7 @@ fn handshake_and_a_search() {
 #[test]
 fn every_algorithm_answers_over_uci_with_several_threads() {
     let mut e = start();
-    e.send("uci");
-    let lines = e.read_until(|l| l == "uciok");
+    let lines = e.handshake();
     let combo = lines.iter().find(|l| l.starts_with("option name Algorithm")).unwrap().clone();
     let algorithms: Vec<&str> = combo.split(" var ").skip(1).collect();
     for name in ALGORITHMS {
@@ -109,8 +107,7 @@ fn threads_of(engine: &Engine) -> std::collections::BTreeSet<u32> {
 #[cfg(target_os = "linux")]
 fn searches_run_on_threads_kept_between_them_and_threads_resizes_them() {
     let mut e = start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
+    e.handshake();
     e.send("position startpos");
     // The engine's threads during a search, once they are `count` (a pool left behind by
     // `setoption Threads` takes a moment to end).

@@ -160,21 +160,6 @@ impl Heuristics {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::legal_moves;
-    use cozy_chess::Piece;
-
-    /// Every legal move of a position with promotions survives packing, and none packs to
-    /// the empty value.
-    #[test]
-    fn moves_pack_into_sixteen_bits_and_back() {
-        let board: Board = "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1".parse().unwrap();
-        let moves = legal_moves(&board);
-        assert!(moves.iter().any(|m| m.promotion == Some(Piece::Knight)));
-        for mv in moves {
-            assert_ne!(pack_move(mv), 0);
-            assert_eq!(unpack_move(pack_move(mv)), Some(mv));
-        }
-    }
 
     /// A cutoff makes its move the counter move of the move the node followed, and only of
     /// that one.

@@ -91,6 +91,7 @@ pub fn unpack_move(bits: u16) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cozy_chess::Board;
 
     #[test]
     fn packs_and_unpacks_every_field() {
@@ -106,5 +107,22 @@ mod tests {
         let none = Entry { mv: None, score: 0, eval: 0, depth: 0, bound: Bound::Upper, generation: 0 };
         assert_ne!(none.pack(), 0);
         assert_eq!(Entry::unpack(none.pack()), none);
+    }
+
+    /// Every legal move of a position with promotions survives packing, and none packs to
+    /// the empty value.
+    #[test]
+    fn moves_pack_into_sixteen_bits_and_back() {
+        let board: Board = "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1".parse().unwrap();
+        let mut moves = Vec::new();
+        board.generate_moves(|list| {
+            moves.extend(list);
+            false
+        });
+        assert!(moves.iter().any(|m| m.promotion == Some(Piece::Knight)));
+        for mv in moves {
+            assert_ne!(pack_move(mv), 0);
+            assert_eq!(unpack_move(pack_move(mv)), Some(mv));
+        }
     }
 }

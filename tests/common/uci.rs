@@ -44,6 +44,13 @@ impl UciProcess {
         writeln!(self.stdin, "{line}").expect("the engine reads its input");
     }
 
+    /// The opening exchange: sends `uci` and returns the lines up to `uciok` (the engine's
+    /// name and options).
+    pub fn handshake(&mut self) -> Vec<String> {
+        self.send("uci");
+        self.read_until(|l| l == "uciok")
+    }
+
     /// Writes `text` (several lines) at once, as a GUI in a hurry does.
     pub fn send_burst(&mut self, text: &str) {
         self.stdin.write_all(text.as_bytes()).expect("the engine reads its input");
