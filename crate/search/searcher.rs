@@ -743,7 +743,10 @@ impl Searcher {
         // Moves finished or under way elsewhere: this move's place in the list.
         let late = f.moves_searched + f.remote;
         let (alpha, beta, pv_node) = (f.alpha, f.beta, f.pv_node);
-        if !pure && late > 0 && quiet && !gives_check && !f.in_check && !pv_node && f.best_score > -MATE_BOUND {
+        // Pruning skips only late moves, at a non-PV node not in check that already has
+        // a move not leading to mate.
+        let may_prune = !pure && late > 0 && !f.in_check && !pv_node && f.best_score > -MATE_BOUND;
+        if may_prune && quiet && !gives_check {
             // Late move pruning: deep in the list at low depth, quiet moves rarely matter.
             if f.depth <= LMP_MAX_DEPTH && late as i32 >= 3 + f.depth * f.depth {
                 return None;
@@ -755,7 +758,7 @@ impl Searcher {
                 return None;
             }
         }
-        if !pure && late > 0 && !f.in_check && !pv_node && f.best_score > -MATE_BOUND && f.depth <= SEE_PRUNE_MAX_DEPTH {
+        if may_prune && f.depth <= SEE_PRUNE_MAX_DEPTH {
             // Static exchange pruning: a late move that loses material at shallow depth.
             let margin = if quiet { -SEE_QUIET_MARGIN * f.depth } else { -SEE_TACTICAL_MARGIN * f.depth * f.depth };
             if see(&f.board, mv) < margin {
