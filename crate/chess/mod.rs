@@ -14,4 +14,4 @@ pub use fen::{parse_fen, FenError, START_FEN};
 pub use game::{Game, MoveError, Outcome};
 pub use perft::perft;
 pub use notation::{format_san, format_uci, parse_san, parse_uci, to_standard_castling};
-pub use rules::{has_insufficient_material, legal_moves};
+pub use rules::{gives_check, has_insufficient_material, legal_moves};

@@ -1,6 +1,6 @@
 //! Legal move listing and the draw rules that a board alone can decide.
 
-use cozy_chess::{BitBoard, Board, Move, Piece};
+use cozy_chess::{get_bishop_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board, File, Move, Piece, Square};
 
 /// Every legal move of `board` (castling in cozy-chess's king-takes-rook form).
 pub fn legal_moves(board: &Board) -> Vec<Move> {
@@ -10,6 +10,50 @@ pub fn legal_moves(board: &Board) -> Vec<Move> {
         false
     });
     moves
+}
+
+/// Whether legal move `mv` checks the opponent, decided without making it (the search
+/// prunes most moves it looks at, and making one costs more than this test).
+///
+/// Before the move the opponent is not in check, so a knight, pawn or king can only check
+/// from where the moving piece lands; sliders can also check through the squares the
+/// move empties (a discovered check, also by en passant or castling).
+pub fn gives_check(board: &Board, mv: Move) -> bool {
+    let us = board.side_to_move();
+    let king = board.king(!us);
+    let Some(moving) = board.piece_on(mv.from) else { return false };
+    let ours = board.colors(us);
+    let mut rooks = (board.pieces(Piece::Rook) | board.pieces(Piece::Queen)) & ours;
+    let mut bishops = (board.pieces(Piece::Bishop) | board.pieces(Piece::Queen)) & ours;
+    let mut occupied = board.occupied() ^ mv.from.bitboard();
+    if ours.has(mv.to) {
+        // Castling, in cozy-chess's king-takes-rook form: only the rook can check.
+        let (king_file, rook_file) = if mv.to.file() > mv.from.file() { (File::G, File::F) } else { (File::C, File::D) };
+        let rank = mv.from.rank();
+        let rook_to = Square::new(rook_file, rank);
+        occupied = (occupied ^ mv.to.bitboard()) | Square::new(king_file, rank).bitboard() | rook_to.bitboard();
+        rooks = (rooks ^ mv.to.bitboard()) | rook_to.bitboard();
+        return !(get_rook_moves(king, occupied) & rooks).is_empty() || !(get_bishop_moves(king, occupied) & bishops).is_empty();
+    }
+    occupied |= mv.to.bitboard();
+    let lands = mv.promotion.unwrap_or(moving);
+    match lands {
+        Piece::Pawn if get_pawn_attacks(mv.to, us).has(king) => return true,
+        Piece::Knight if get_knight_moves(mv.to).has(king) => return true,
+        _ => {}
+    }
+    if moving == Piece::Pawn && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none() {
+        occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
+    }
+    rooks &= !mv.from.bitboard();
+    bishops &= !mv.from.bitboard();
+    if matches!(lands, Piece::Rook | Piece::Queen) {
+        rooks |= mv.to.bitboard();
+    }
+    if matches!(lands, Piece::Bishop | Piece::Queen) {
+        bishops |= mv.to.bitboard();
+    }
+    !(get_rook_moves(king, occupied) & rooks).is_empty() || !(get_bishop_moves(king, occupied) & bishops).is_empty()
 }
 
 /// True when neither side can possibly mate: bare kings, a lone minor piece, or

@@ -26,7 +26,7 @@ use super::ordering::{is_tactical, MoveList};
 use super::qsearch::{quiescence, QuiescenceStats};
 use super::see::see;
 use super::score::{from_table, to_table, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-use crate::chess::has_insufficient_material;
+use crate::chess::{gives_check, has_insufficient_material};
 use crate::eval::evaluate;
 use crate::tt::{Access, AccessKind, Bound, BusyMarks, Entry, TranspositionTable};
 use cozy_chess::{Board, Move, Piece};
@@ -695,6 +695,10 @@ impl Searcher {
         } else {
             return self.finish_node();
         };
+        if self.pruned(top, mv) {
+            return Progress::Running;
+        }
+        let f = &mut self.frames[top];
         let mut child = f.board.clone();
         child.play_unchecked(mv);
         self.tt.prefetch(child.hash());
@@ -715,7 +719,7 @@ impl Searcher {
                 return Progress::Running;
             }
         }
-        let Some(plan) = self.plan(top, mv, child, SplitWindow::Test) else { return Progress::Running };
+        let plan = self.plan(top, mv, child, SplitWindow::Test);
         let f = &mut self.frames[top];
         f.current = Some(mv);
         f.current_depth = plan.full_depth;
@@ -729,13 +733,41 @@ impl Searcher {
         Progress::Running
     }
 
-    /// How to search move `mv` (leading to `child`) of frame `index`: depth, window and
-    /// what its value will be for; `None` when pruning skips it. The first move gets the
+    /// Whether pruning skips move `mv` of frame `index`: only late moves, at a non-PV node
+    /// not in check that already has a move not leading to mate. Decided before the move
+    /// is made: near the horizon most moves looked at are skipped, and making one costs
+    /// more than deciding.
+    fn pruned(&mut self, index: usize, mv: Move) -> bool {
+        let f = &mut self.frames[index];
+        let late = f.moves_searched + f.remote;
+        if self.options.pure || late == 0 || f.in_check || f.pv_node || f.best_score <= -MATE_BOUND {
+            return false;
+        }
+        if !is_tactical(&f.board, mv) {
+            // Late move pruning: deep in the list at low depth, quiet moves rarely matter.
+            let late_move = f.depth <= LMP_MAX_DEPTH && late as i32 >= 3 + f.depth * f.depth;
+            // Futility pruning: a quiet move cannot lift a hopeless static eval to alpha.
+            let futile = f.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * f.depth;
+            let hopeless = f.depth <= FUTILITY_MAX_DEPTH && futile <= f.alpha;
+            if (late_move || hopeless) && !gives_check(&f.board, mv) {
+                if !late_move {
+                    f.best_score = f.best_score.max(futile);
+                }
+                return true;
+            }
+            // Static exchange pruning: a late move that loses material at shallow depth.
+            return f.depth <= SEE_PRUNE_MAX_DEPTH && see(&f.board, mv) < -SEE_QUIET_MARGIN * f.depth;
+        }
+        f.depth <= SEE_PRUNE_MAX_DEPTH && see(&f.board, mv) < -SEE_TACTICAL_MARGIN * f.depth * f.depth
+    }
+
+    /// How to search move `mv` (leading to `child`) of frame `index`, which pruning has
+    /// not skipped: depth, window and what its value will be for. The first move gets the
     /// full window; later ones a zero window ([`SplitWindow::Test`], principal variation
     /// search) or, when given to another processor, possibly the full one.
-    fn plan(&mut self, index: usize, mv: Move, child: Board, window: SplitWindow) -> Option<ChildPlan> {
+    fn plan(&mut self, index: usize, mv: Move, child: Board, window: SplitWindow) -> ChildPlan {
         let pure = self.options.pure;
-        let f = &mut self.frames[index];
+        let f = &self.frames[index];
         let gives_check = !child.checkers().is_empty();
         let quiet = !is_tactical(&f.board, mv);
         let extension = i32::from(gives_check && f.ply < MAX_PLY / 2);
@@ -743,29 +775,7 @@ impl Searcher {
         // Moves finished or under way elsewhere: this move's place in the list.
         let late = f.moves_searched + f.remote;
         let (alpha, beta, pv_node) = (f.alpha, f.beta, f.pv_node);
-        // Pruning skips only late moves, at a non-PV node not in check that already has
-        // a move not leading to mate.
-        let may_prune = !pure && late > 0 && !f.in_check && !pv_node && f.best_score > -MATE_BOUND;
-        if may_prune && quiet && !gives_check {
-            // Late move pruning: deep in the list at low depth, quiet moves rarely matter.
-            if f.depth <= LMP_MAX_DEPTH && late as i32 >= 3 + f.depth * f.depth {
-                return None;
-            }
-            // Futility pruning: a quiet move cannot lift a hopeless static eval to alpha.
-            let futile = f.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * f.depth;
-            if f.depth <= FUTILITY_MAX_DEPTH && futile <= alpha {
-                f.best_score = f.best_score.max(futile);
-                return None;
-            }
-        }
-        if may_prune && f.depth <= SEE_PRUNE_MAX_DEPTH {
-            // Static exchange pruning: a late move that loses material at shallow depth.
-            let margin = if quiet { -SEE_QUIET_MARGIN * f.depth } else { -SEE_TACTICAL_MARGIN * f.depth * f.depth };
-            if see(&f.board, mv) < margin {
-                return None;
-            }
-        }
-        let plan = |alpha, beta, depth, pending, pv_child| Some(ChildPlan { child, alpha, beta, depth, full_depth: new_depth, pending, pv_child, quiet });
+        let plan = |alpha, beta, depth, pending, pv_child| ChildPlan { child, alpha, beta, depth, full_depth: new_depth, pending, pv_child, quiet };
         if late == 0 {
             return plan(-beta, -alpha, new_depth, Pending::Final, pv_node);
         }

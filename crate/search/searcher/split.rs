@@ -134,16 +134,15 @@ impl Searcher {
         if frame > self.top || !can_split(&self.frames[frame]) {
             return None;
         }
-        let plan = loop {
-            let f = &mut self.frames[frame];
-            let mv = f.moves.pick()?.mv;
-            let mut child = f.board.clone();
-            child.play_unchecked(mv);
-            if let Some(plan) = self.plan(frame, mv, child, window) {
-                break (mv, plan);
+        let mv = loop {
+            let mv = self.frames[frame].moves.pick()?.mv;
+            if !self.pruned(frame, mv) {
+                break mv;
             }
         };
-        let (mv, plan) = plan;
+        let mut child = self.frames[frame].board.clone();
+        child.play_unchecked(mv);
+        let plan = self.plan(frame, mv, child, window);
         let f = &mut self.frames[frame];
         f.remote += 1;
         self.remotes.push(Remote {
