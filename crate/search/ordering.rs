@@ -48,7 +48,8 @@ impl Default for MoveList {
 
 /// Whether a move wins material outright (capture or promotion).
 pub fn is_tactical(board: &Board, mv: Move) -> bool {
-    mv.promotion.is_some() || captured_value(board, mv) > 0
+    let en_passant = || board.pieces(Piece::Pawn).has(mv.from) && mv.from.file() != mv.to.file();
+    mv.promotion.is_some() || board.colors(!board.side_to_move()).has(mv.to) || en_passant()
 }
 
 impl MoveList {
