@@ -1,6 +1,6 @@
 //! Legal move listing and the draw rules that a board alone can decide.
 
-use cozy_chess::{get_bishop_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board, File, Move, Piece, Square};
+use cozy_chess::{get_bishop_moves, get_bishop_rays, get_knight_moves, get_pawn_attacks, get_rook_moves, get_rook_rays, BitBoard, Board, File, Move, Piece, Square};
 
 /// Every legal move of `board` (castling in cozy-chess's king-takes-rook form).
 pub fn legal_moves(board: &Board) -> Vec<Move> {
@@ -42,7 +42,15 @@ pub fn gives_check(board: &Board, mv: Move) -> bool {
         Piece::Knight if get_knight_moves(mv.to).has(king) => return true,
         _ => {}
     }
-    if moving == Piece::Pawn && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none() {
+    let en_passant = moving == Piece::Pawn && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none();
+    // A slider checks only along a line from the king: the moved one from where it lands,
+    // any other through the square the move empties. Most moves touch no such line.
+    let lines = get_rook_rays(king) | get_bishop_rays(king);
+    let slides = matches!(lands, Piece::Bishop | Piece::Rook | Piece::Queen);
+    if !en_passant && !lines.has(mv.from) && !(slides && lines.has(mv.to)) {
+        return false;
+    }
+    if en_passant {
         occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
     }
     rooks &= !mv.from.bitboard();
