@@ -4,7 +4,7 @@
 //! alone and generate the others only if that move does not cut it off.
 
 use super::heuristics::{Heuristics, Refutations};
-use super::see::{captured_value, see, SEE_VALUE};
+use super::see::{captured_value, see_at_least, SEE_VALUE};
 use cozy_chess::{BitBoard, Board, Move, Piece, Rank, Square};
 use std::mem::MaybeUninit;
 
@@ -105,7 +105,7 @@ impl MoveList {
                     // exchange is then good without playing it out.
                     if mv.promotion.is_some_and(|p| p != Piece::Queen) {
                         BAD_CAPTURE + mvv
-                    } else if (mv.promotion.is_none() && captured >= attacker) || see(board, mv) >= 0 {
+                    } else if (mv.promotion.is_none() && captured >= attacker) || see_at_least(board, mv, 0) {
                         GOOD_CAPTURE + mvv
                     } else {
                         BAD_CAPTURE + mvv

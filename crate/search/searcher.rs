@@ -24,7 +24,7 @@
 use super::heuristics::{FollowUp, Heuristics};
 use super::ordering::{is_tactical, MoveList};
 use super::qsearch::{quiescence, QuiescenceStats};
-use super::see::see;
+use super::see::see_at_least;
 use super::score::{from_table, to_table, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::chess::{gives_check, has_insufficient_material};
 use crate::eval::evaluate;
@@ -756,9 +756,9 @@ impl Searcher {
                 return true;
             }
             // Static exchange pruning: a late move that loses material at shallow depth.
-            return f.depth <= SEE_PRUNE_MAX_DEPTH && see(&f.board, mv) < -SEE_QUIET_MARGIN * f.depth;
+            return f.depth <= SEE_PRUNE_MAX_DEPTH && !see_at_least(&f.board, mv, -SEE_QUIET_MARGIN * f.depth);
         }
-        f.depth <= SEE_PRUNE_MAX_DEPTH && see(&f.board, mv) < -SEE_TACTICAL_MARGIN * f.depth * f.depth
+        f.depth <= SEE_PRUNE_MAX_DEPTH && !see_at_least(&f.board, mv, -SEE_TACTICAL_MARGIN * f.depth * f.depth)
     }
 
     /// How to search move `mv` (leading to `child`) of frame `index`, which pruning has

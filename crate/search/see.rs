@@ -70,6 +70,56 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     gains[0]
 }
 
+/// Whether the exchange value of `mv` is at least `threshold`: the same answer as
+/// `see(board, mv) >= threshold`, but it stops as soon as the answer is known, which
+/// for most moves is before the first recapture is looked for.
+pub fn see_at_least(board: &Board, mv: Move, threshold: i32) -> bool {
+    let us = board.side_to_move();
+    if board.color_on(mv.to) == Some(us) {
+        return 0 >= threshold;
+    }
+    // `balance`: what the side that just captured is ahead of the threshold if the
+    // exchange stops here, before its piece on the square is taken.
+    let mut balance = captured_value(board, mv) - threshold;
+    if balance < 0 {
+        return false;
+    }
+    let on_square = mv.promotion.map_or_else(|| board.piece_on(mv.from).map_or(0, |p| SEE_VALUE[p as usize]), |p| SEE_VALUE[p as usize]);
+    // Even losing the piece for nothing keeps the threshold.
+    balance = on_square - balance;
+    if balance <= 0 {
+        return true;
+    }
+    let mut occupied = board.occupied() ^ mv.from.bitboard();
+    if board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none() {
+        occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
+    }
+    let mut attackers = attackers_to(board, mv.to, occupied) & occupied;
+    let mut side = us;
+    // Whether `us` reaches the threshold if the exchange stops now; each capture flips it
+    // unless the capturing side comes out short even so.
+    let mut reached = true;
+    loop {
+        side = !side;
+        let Some((piece, from)) = least_valuable(board, attackers & board.colors(side)) else { break };
+        reached = !reached;
+        occupied ^= from.bitboard();
+        attackers = attackers_to(board, mv.to, occupied) & occupied;
+        if piece == Piece::King {
+            // The king may take only a piece no one defends.
+            if !(attackers & board.colors(!side)).is_empty() {
+                reached = !reached;
+            }
+            break;
+        }
+        balance = SEE_VALUE[piece as usize] - balance;
+        if balance < i32::from(reached) {
+            break;
+        }
+    }
+    reached
+}
+
 fn least_valuable(board: &Board, set: BitBoard) -> Option<(Piece, Square)> {
     Piece::ALL.iter().find_map(|&p| (set & board.pieces(p)).next_square().map(|sq| (p, sq)))
 }
@@ -81,6 +131,42 @@ mod tests {
     fn see_of(fen: &str, mv: &str) -> i32 {
         let board = Board::from_fen(fen, false).unwrap();
         see(&board, mv.parse().unwrap())
+    }
+
+    /// `see_at_least` agrees with `see` for every move of positions from random games,
+    /// at thresholds around every value an exchange can take.
+    #[test]
+    fn the_threshold_test_agrees_with_the_exchange_value() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut random = |n: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % n
+        };
+        let mut compared = 0;
+        let mut negative = 0;
+        for _ in 0..400 {
+            let mut board = Board::default();
+            for _ in 0..random(100) {
+                let moves = crate::chess::legal_moves(&board);
+                if moves.is_empty() {
+                    break;
+                }
+                board.play_unchecked(moves[random(moves.len() as u64) as usize]);
+            }
+            for mv in crate::chess::legal_moves(&board) {
+                let value = see(&board, mv);
+                negative += u32::from(value < 0);
+                for threshold in [-20_000, -900, -500, -330, -320, -220, -100, -64, -1, 0, 1, 64, 100, 220, 320, 500, 900, 20_000] {
+                    for t in [threshold, value, value + 1] {
+                        assert_eq!(see_at_least(&board, mv, t), value >= t, "{mv} at {t} (SEE {value}) in {board}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 100_000 && negative > 1_000, "{compared} comparisons, {negative} losing moves");
     }
 
     #[test]
