@@ -14,6 +14,7 @@ mod time;
 
 pub use bench::{bench, BenchResult, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 pub use driver::{search, Task, Control, Deepening, Info, Line, Listener, NoReports, ScoreBound, SearchResult, SearchSettings};
+pub use ordering::is_tactical;
 pub use qsearch::{quiescence, QuiescenceStats};
 pub use score::{Score, INFINITY, MATE, MAX_PLY};
 pub use searcher::{NodeKind, Notice, Progress, RootMove, SearchOptions, Searcher, SplitCandidate, SplitWindow, Subproblem, TreeEvent, TreePath, MAX_TREE_PLY};

@@ -3,7 +3,7 @@
 //! table move first, then captures that do not lose material (by exchange value), quiet
 //! moves, and losing captures last.
 
-use crate::search::see;
+use crate::search::{is_tactical, see};
 use cozy_chess::{Board, Move};
 
 /// The legal moves of `board` (only those in `allowed` when it is not empty), best first.
@@ -20,13 +20,6 @@ pub(super) fn ordered_moves(board: &Board, table_move: Option<Move>, allowed: &[
     // Stable: equal priorities keep the generator's order, so the order is reproducible.
     scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
     scored.into_iter().map(|(_, mv)| mv).collect()
-}
-
-/// Whether `mv` captures (en passant included) or promotes.
-pub(super) fn is_tactical(board: &Board, mv: Move) -> bool {
-    let captures = board.colors(!board.side_to_move()).has(mv.to);
-    let en_passant = board.piece_on(mv.from) == Some(cozy_chess::Piece::Pawn) && mv.from.file() != mv.to.file() && !captures;
-    captures || en_passant || mv.promotion.is_some()
 }
 
 const TABLE_MOVE: i32 = 1 << 30;

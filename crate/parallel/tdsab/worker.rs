@@ -13,10 +13,11 @@
 //! - A value for a node that is gone (cut, or of an older pass) is ignored.
 
 use super::job::{first_search, is_repetition, move_index, re_search, rebase, repetition_window, ChildCode, Job, Queued, Signature, Target, TdsMessage, NULL_CHILD};
-use super::moves::{is_tactical, ordered_moves};
+use super::moves::ordered_moves;
 use crate::chess::has_insufficient_material;
 use crate::eval::evaluate;
 use crate::machine::{broadcast, Activity, Note, Processor, Program};
+use crate::search::is_tactical;
 use crate::search::{quiescence, Progress, QuiescenceStats, SearchOptions, Searcher, INFINITY, MATE, MAX_PLY};
 use crate::tt::{Bound, Entry, TranspositionTable};
 use cozy_chess::{Board, Move, Piece};
