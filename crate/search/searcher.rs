@@ -21,7 +21,7 @@
 //! values back (the `split` submodule); a node whose own moves are done but whose remote
 //! children are still out waits ([`Progress::Waiting`]).
 
-use super::heuristics::{FollowUp, Heuristics};
+use super::heuristics::{FollowUp, Heuristics, Refutations};
 use super::ordering::{is_tactical, MoveList};
 use super::qsearch::{quiescence, QuiescenceStats};
 use super::see::see_at_least;
@@ -54,6 +54,11 @@ const FUTILITY_PER_DEPTH: i32 = 110;
 const SEE_PRUNE_MAX_DEPTH: i32 = 8;
 const SEE_QUIET_MARGIN: i32 = 64;
 const SEE_TACTICAL_MARGIN: i32 = 20;
+/// ProbCut: from this depth on, a capture whose search at `PROBCUT_REDUCTION` plies less
+/// beats beta by `PROBCUT_MARGIN` is taken to cut the node (Ethereal's values).
+const PROBCUT_MIN_DEPTH: i32 = 5;
+const PROBCUT_MARGIN: i32 = 100;
+const PROBCUT_REDUCTION: i32 = 4;
 
 /// Switches that change what the search computes, not only how fast.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -72,6 +77,8 @@ enum Pending {
     NullMove,
     /// Verification of a null-move cutoff at reduced depth, same side to move.
     NullVerify,
+    /// A capture's ProbCut search: beats the raised beta ⇒ this node is cut.
+    ProbCut,
     /// A move searched at reduced depth with a zero window.
     Reduced,
     /// A move searched at full depth with a zero window (PV nodes only).
@@ -85,6 +92,8 @@ enum Pending {
 enum Phase {
     /// Not entered yet.
     Enter,
+    /// Ready to try the next capture for ProbCut (the move list holds the captures).
+    ProbCut,
     /// Ready to try the next move.
     NextMove,
     /// Waiting for a child's value.
@@ -488,6 +497,7 @@ impl Searcher {
         }
         match self.frames[self.top].phase {
             Phase::Enter => self.enter(),
+            Phase::ProbCut => self.next_probcut(),
             Phase::NextMove | Phase::Waiting => self.next_move(),
             Phase::Awaiting(_) => unreachable!("a frame awaiting a child is never on top"),
         }
@@ -629,14 +639,58 @@ impl Searcher {
             && !pieces.is_empty()
             && f.beta.abs() < MATE - MAX_PLY as i32;
         if !allowed {
-            return self.generate();
+            return self.try_probcut();
         }
-        let Some(child) = f.board.null_move() else { return self.generate() };
+        let Some(child) = f.board.null_move() else { return self.try_probcut() };
         let r = 3 + f.depth / 4;
         let (beta, depth) = (f.beta, f.depth);
         self.frames[top].phase = Phase::Awaiting(Pending::NullMove);
         self.push(child, -beta, -beta + 1, depth - 1 - r, false, false);
         Progress::Running
+    }
+
+    /// Step 2b: ProbCut. At a non-PV node deep enough, a capture that wins enough by
+    /// exchange is searched shallower against a beta raised by the margin; if it holds
+    /// there, the node is taken to hold at full depth too. The captures go through the
+    /// move list first; it is filled again for the real move loop.
+    fn try_probcut(&mut self) -> Progress {
+        let f = &mut self.frames[self.top];
+        let allowed = !self.options.pure && !f.pv_node && !f.in_check && f.depth >= PROBCUT_MIN_DEPTH && f.beta.abs() < MATE_BOUND;
+        if !allowed {
+            return self.generate();
+        }
+        f.moves.generate(&f.board, true, f.tt_move, Refutations::default(), &self.heuristics, |_| true);
+        f.phase = Phase::ProbCut;
+        Progress::Running
+    }
+
+    /// The next ProbCut capture: one whose quiescence value already beats the raised beta
+    /// is searched at reduced depth; when none is left, the real move loop starts.
+    fn next_probcut(&mut self) -> Progress {
+        let top = self.top;
+        let f = &mut self.frames[top];
+        let beta = probcut_beta(f.beta);
+        while let Some(sm) = f.moves.pick() {
+            if !see_at_least(&f.board, sm.mv, beta - f.static_eval) {
+                continue;
+            }
+            let mut child = f.board.clone();
+            child.play_unchecked(sm.mv);
+            let mut stats = QuiescenceStats::default();
+            let value = -quiescence(&child, -beta, -beta + 1, f.ply + 1, &mut stats);
+            self.nodes += stats.nodes;
+            f.span.add_own(stats.nodes);
+            self.seldepth = self.seldepth.max(stats.seldepth);
+            if value >= beta {
+                f.current = Some(sm.mv);
+                f.phase = Phase::Awaiting(Pending::ProbCut);
+                let depth = f.depth - PROBCUT_REDUCTION;
+                self.push(child, -beta, -beta + 1, depth, false, true);
+                return Progress::Running;
+            }
+        }
+        f.current = None;
+        self.generate()
     }
 
     /// Step 3: generate and order the moves. With a table move, that move alone: the
@@ -853,14 +907,14 @@ impl Searcher {
         let f = &mut self.frames[top];
         let Phase::Awaiting(pending) = f.phase else { unreachable!("only awaiting frames receive values") };
         match pending {
-            Pending::NullMove | Pending::NullVerify => f.span.add_serial(span),
+            Pending::NullMove | Pending::NullVerify | Pending::ProbCut => f.span.add_serial(span),
             Pending::Reduced | Pending::ZeroWindow | Pending::Final => f.span.add_to_move(span),
         }
         match pending {
             Pending::NullMove => {
                 let score = -child_value;
                 if score < f.beta {
-                    return self.generate();
+                    return self.try_probcut();
                 }
                 if non_pawn_pieces(&f.board).len() > 1 || f.depth < 6 {
                     let v = if score >= MATE - MAX_PLY as i32 { f.beta } else { score };
@@ -878,8 +932,18 @@ impl Searcher {
                 if child_value >= f.beta {
                     self.finish_node_with_cutoff(child_value)
                 } else {
-                    self.generate()
+                    self.try_probcut()
                 }
+            }
+            Pending::ProbCut => {
+                let score = -child_value;
+                if score >= probcut_beta(f.beta) {
+                    f.best_move = f.current;
+                    f.best_score = score;
+                    return self.finish_node();
+                }
+                f.phase = Phase::ProbCut;
+                Progress::Running
             }
             Pending::Reduced | Pending::ZeroWindow => {
                 let score = -child_value;
@@ -1013,6 +1077,11 @@ fn take_finished_elsewhere(f: &mut Frame, busy: &BusyMarks) -> Option<Move> {
 
 /// The side to move's pieces other than pawns and king: null move is unsafe without
 /// them (zugzwang) and needs verification with only one.
+/// ProbCut's raised beta.
+fn probcut_beta(beta: i32) -> i32 {
+    (beta + PROBCUT_MARGIN).min(MATE_BOUND - 1)
+}
+
 fn non_pawn_pieces(board: &Board) -> cozy_chess::BitBoard {
     board.colors(board.side_to_move()) & !(board.pieces(Piece::Pawn) | board.pieces(Piece::King))
 }
