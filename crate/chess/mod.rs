@@ -15,3 +15,5 @@ pub use game::{Game, MoveError, Outcome};
 pub use perft::perft;
 pub use notation::{format_san, format_uci, parse_san, parse_uci, to_standard_castling};
 pub use rules::{gives_check, has_insufficient_material, legal_moves};
+#[cfg(test)]
+pub(crate) use rules::random_position;

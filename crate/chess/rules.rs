@@ -64,6 +64,21 @@ pub fn gives_check(board: &Board, mv: Move) -> bool {
     !(get_rook_moves(king, occupied) & rooks).is_empty() || !(get_bishop_moves(king, occupied) & bishops).is_empty()
 }
 
+/// The position after up to `max_plies` random legal moves from the start (fewer when
+/// the game ends first): positions of every phase, for tests.
+#[cfg(test)]
+pub(crate) fn random_position(random: &mut crate::random::Random, max_plies: u64) -> Board {
+    let mut board = Board::default();
+    for _ in 0..random.next_u64() % (max_plies + 1) {
+        let moves = legal_moves(&board);
+        if moves.is_empty() {
+            break;
+        }
+        board.play_unchecked(moves[(random.next_u64() % moves.len() as u64) as usize]);
+    }
+    board
+}
+
 /// True when neither side can possibly mate: bare kings, a lone minor piece, or
 /// bishops all on squares of one colour.
 pub fn has_insufficient_material(board: &Board) -> bool {

@@ -135,26 +135,9 @@ mod tests {
     /// positions with every kind of pawn structure (the perft suite's and random ones).
     #[test]
     fn set_wise_pawn_kinds_match_the_per_pawn_definition() {
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = |n: u64| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng % n
-        };
+        let mut random = crate::random::Random::new(1, 0);
         for _ in 0..2000 {
-            let mut board = Board::default();
-            for _ in 0..random(120) {
-                let mut moves = Vec::new();
-                board.generate_moves(|m| {
-                    moves.extend(m);
-                    false
-                });
-                if moves.is_empty() {
-                    break;
-                }
-                board.play_unchecked(moves[random(moves.len() as u64) as usize]);
-            }
+            let board = crate::chess::random_position(&mut random, 120);
             for color in Color::ALL {
                 let own = board.colored_pieces(color, Piece::Pawn);
                 let enemy = board.colored_pieces(!color, Piece::Pawn);

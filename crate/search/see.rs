@@ -137,24 +137,11 @@ mod tests {
     /// at thresholds around every value an exchange can take.
     #[test]
     fn the_threshold_test_agrees_with_the_exchange_value() {
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut random = |n: u64| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng % n
-        };
+        let mut random = crate::random::Random::new(2, 0);
         let mut compared = 0;
         let mut negative = 0;
         for _ in 0..400 {
-            let mut board = Board::default();
-            for _ in 0..random(100) {
-                let moves = crate::chess::legal_moves(&board);
-                if moves.is_empty() {
-                    break;
-                }
-                board.play_unchecked(moves[random(moves.len() as u64) as usize]);
-            }
+            let board = crate::chess::random_position(&mut random, 100);
             for mv in crate::chess::legal_moves(&board) {
                 let value = see(&board, mv);
                 negative += u32::from(value < 0);
