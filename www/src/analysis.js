@@ -134,6 +134,9 @@ export class Analysis {
     const index = (info.multipv ?? 1) - 1;
     if (index >= this.settings.multiPv) return;
     this.lines[index] = { depth: info.depth, score: whiteScore(info.score, turn), pv: info.pv, sans: lineToSan(fen, info.pv, PV_MOVES), fen };
+    // Lines of the previous iteration stay until this one reaches them, but not one that
+    // starts with the move this new line starts with: that move has moved up the list.
+    this.lines = this.lines.map((line, i) => (line && i !== index && line.depth < info.depth && line.pv[0] === info.pv[0] ? undefined : line));
     this.scheduleRender();
   }
 
