@@ -39,11 +39,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     let mut gains = [0i32; 32];
     let mut depth = 0;
     gains[0] = captured_value(board, mv);
-    let mut on_square = mv.promotion.map_or_else(|| board.piece_on(mv.from).map_or(0, |p| SEE_VALUE[p as usize]), |p| SEE_VALUE[p as usize]);
-    let mut occupied = board.occupied() ^ mv.from.bitboard();
-    if board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none() {
-        occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
-    }
+    let (mut on_square, mut occupied) = after_the_move(board, mv);
     let mut side = !us;
     let mut attackers = attackers_to(board, mv.to, occupied) & occupied;
     loop {
@@ -84,15 +80,11 @@ pub fn see_at_least(board: &Board, mv: Move, threshold: i32) -> bool {
     if balance < 0 {
         return false;
     }
-    let on_square = mv.promotion.map_or_else(|| board.piece_on(mv.from).map_or(0, |p| SEE_VALUE[p as usize]), |p| SEE_VALUE[p as usize]);
+    let (on_square, mut occupied) = after_the_move(board, mv);
     // Even losing the piece for nothing keeps the threshold.
     balance = on_square - balance;
     if balance <= 0 {
         return true;
-    }
-    let mut occupied = board.occupied() ^ mv.from.bitboard();
-    if board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none() {
-        occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
     }
     let mut attackers = attackers_to(board, mv.to, occupied) & occupied;
     let mut side = us;
@@ -118,6 +110,18 @@ pub fn see_at_least(board: &Board, mv: Move, threshold: i32) -> bool {
         }
     }
     reached
+}
+
+/// Where an exchange starts: the value of the piece `mv` puts on its target square, and
+/// the occupancy once it has moved (an en passant victim removed too).
+fn after_the_move(board: &Board, mv: Move) -> (i32, BitBoard) {
+    let moving = board.piece_on(mv.from);
+    let on_square = mv.promotion.or(moving).map_or(0, |p| SEE_VALUE[p as usize]);
+    let mut occupied = board.occupied() ^ mv.from.bitboard();
+    if moving == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none() {
+        occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
+    }
+    (on_square, occupied)
 }
 
 fn least_valuable(board: &Board, set: BitBoard) -> Option<(Piece, Square)> {
