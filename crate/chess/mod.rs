@@ -14,6 +14,6 @@ pub use fen::{parse_fen, FenError, START_FEN};
 pub use game::{Game, MoveError, Outcome};
 pub use perft::perft;
 pub use notation::{format_san, format_uci, parse_san, parse_uci, to_standard_castling};
-pub use rules::{gives_check, has_insufficient_material, legal_moves};
+pub use rules::{en_passant_victim, gives_check, has_insufficient_material, legal_moves};
 #[cfg(test)]
 pub(crate) use rules::random_position;

@@ -33,7 +33,7 @@ pub fn gives_check(board: &Board, mv: Move) -> bool {
         let rook_to = Square::new(rook_file, rank);
         occupied = (occupied ^ mv.to.bitboard()) | Square::new(king_file, rank).bitboard() | rook_to.bitboard();
         rooks = (rooks ^ mv.to.bitboard()) | rook_to.bitboard();
-        return !(get_rook_moves(king, occupied) & rooks).is_empty() || !(get_bishop_moves(king, occupied) & bishops).is_empty();
+        return slider_reaches(king, occupied, rooks, bishops);
     }
     occupied |= mv.to.bitboard();
     let lands = mv.promotion.unwrap_or(moving);
@@ -42,16 +42,16 @@ pub fn gives_check(board: &Board, mv: Move) -> bool {
         Piece::Knight if get_knight_moves(mv.to).has(king) => return true,
         _ => {}
     }
-    let en_passant = moving == Piece::Pawn && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none();
+    let en_passant = en_passant_victim(board, mv);
     // A slider checks only along a line from the king: the moved one from where it lands,
     // any other through the square the move empties. Most moves touch no such line.
     let lines = get_rook_rays(king) | get_bishop_rays(king);
     let slides = matches!(lands, Piece::Bishop | Piece::Rook | Piece::Queen);
-    if !en_passant && !lines.has(mv.from) && !(slides && lines.has(mv.to)) {
+    if en_passant.is_none() && !lines.has(mv.from) && !(slides && lines.has(mv.to)) {
         return false;
     }
-    if en_passant {
-        occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
+    if let Some(victim) = en_passant {
+        occupied ^= victim.bitboard();
     }
     rooks &= !mv.from.bitboard();
     bishops &= !mv.from.bitboard();
@@ -61,7 +61,22 @@ pub fn gives_check(board: &Board, mv: Move) -> bool {
     if matches!(lands, Piece::Bishop | Piece::Queen) {
         bishops |= mv.to.bitboard();
     }
-    !(get_rook_moves(king, occupied) & rooks).is_empty() || !(get_bishop_moves(king, occupied) & bishops).is_empty()
+    slider_reaches(king, occupied, rooks, bishops)
+}
+
+/// Whether one of `rooks` (rook movers) or `bishops` (bishop movers) reaches `square`
+/// over `occupied`.
+#[inline(always)]
+fn slider_reaches(square: Square, occupied: BitBoard, rooks: BitBoard, bishops: BitBoard) -> bool {
+    !(get_rook_moves(square, occupied) & rooks).is_empty() || !(get_bishop_moves(square, occupied) & bishops).is_empty()
+}
+
+/// The square of the pawn that `mv` takes en passant, when it is such a capture: a pawn
+/// moving diagonally to an empty square.
+#[inline(always)]
+pub fn en_passant_victim(board: &Board, mv: Move) -> Option<Square> {
+    let diagonal = mv.from.file() != mv.to.file() && board.pieces(Piece::Pawn).has(mv.from);
+    (diagonal && !board.occupied().has(mv.to)).then(|| Square::new(mv.to.file(), mv.from.rank()))
 }
 
 /// The position after up to `max_plies` random legal moves from the start (fewer when

@@ -5,6 +5,7 @@
 
 use super::heuristics::{Heuristics, Refutations};
 use super::see::{captured_value, see_at_least, SEE_VALUE};
+use crate::chess::en_passant_victim;
 use cozy_chess::{BitBoard, Board, Move, Piece, Rank, Square};
 use std::mem::MaybeUninit;
 
@@ -48,8 +49,7 @@ impl Default for MoveList {
 
 /// Whether a move wins material outright (capture or promotion).
 pub fn is_tactical(board: &Board, mv: Move) -> bool {
-    let en_passant = || board.pieces(Piece::Pawn).has(mv.from) && mv.from.file() != mv.to.file();
-    mv.promotion.is_some() || board.colors(!board.side_to_move()).has(mv.to) || en_passant()
+    mv.promotion.is_some() || board.colors(!board.side_to_move()).has(mv.to) || en_passant_victim(board, mv).is_some()
 }
 
 impl MoveList {

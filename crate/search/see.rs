@@ -5,6 +5,7 @@ use cozy_chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board, Color,
     Move, Piece, Square,
 };
+use crate::chess::en_passant_victim;
 
 /// Piece values used for exchanges and capture ordering (not the evaluation's).
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
@@ -24,7 +25,7 @@ fn attackers_to(board: &Board, sq: Square, occupied: BitBoard) -> BitBoard {
 pub fn captured_value(board: &Board, mv: Move) -> i32 {
     let victim = match board.piece_on(mv.to) {
         Some(p) if board.color_on(mv.to) != Some(board.side_to_move()) => SEE_VALUE[p as usize],
-        _ if board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file() => SEE_VALUE[0],
+        _ if en_passant_victim(board, mv).is_some() => SEE_VALUE[0],
         _ => 0,
     };
     victim + mv.promotion.map_or(0, |p| SEE_VALUE[p as usize] - SEE_VALUE[0])
@@ -118,8 +119,8 @@ fn after_the_move(board: &Board, mv: Move) -> (i32, BitBoard) {
     let moving = board.piece_on(mv.from);
     let on_square = mv.promotion.or(moving).map_or(0, |p| SEE_VALUE[p as usize]);
     let mut occupied = board.occupied() ^ mv.from.bitboard();
-    if moving == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none() {
-        occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
+    if let Some(victim) = en_passant_victim(board, mv) {
+        occupied ^= victim.bitboard();
     }
     (on_square, occupied)
 }
