@@ -136,7 +136,11 @@ pub struct Frame {
     follows: Option<FollowUp>,
     /// Whether this node's hash is on the path stack (pushed on entry, popped on return).
     on_path: bool,
+    /// The evaluation function's value (what the table stores).
     static_eval: i32,
+    /// The static evaluation, or the table's score where its bound says the node is
+    /// worth at least (or at most) that much more (or less): what pruning weighs.
+    eval_estimate: i32,
     phase: Phase,
     moves: MoveList,
     tt_move: Option<Move>,
@@ -194,6 +198,7 @@ impl Frame {
             follows: None,
             on_path: false,
             static_eval: 0,
+            eval_estimate: 0,
             phase: Phase::Enter,
             moves: MoveList::default(),
             tt_move: None,
@@ -528,8 +533,8 @@ impl Searcher {
         let f = &mut self.frames[top];
         if !pure && !f.pv_node && !f.in_check {
             // Reverse futility: far above beta at shallow depth, assume the node holds.
-            if f.depth <= RFP_MAX_DEPTH && f.static_eval - RFP_MARGIN * f.depth >= f.beta && f.beta.abs() < MATE_BOUND {
-                let v = f.static_eval;
+            if f.depth <= RFP_MAX_DEPTH && f.eval_estimate - RFP_MARGIN * f.depth >= f.beta && f.beta.abs() < MATE_BOUND {
+                let v = f.eval_estimate;
                 return self.finish_node_with_cutoff(v);
             }
         }
@@ -620,6 +625,18 @@ impl Searcher {
         } else {
             entry.map_or_else(|| evaluate(&f.board), |e| e.eval as i32)
         };
+        f.eval_estimate = f.static_eval;
+        if let Some(e) = entry.filter(|_| !f.in_check) {
+            let score = from_table(e.score, ply);
+            let sharper = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score > f.static_eval,
+                Bound::Upper => score < f.static_eval,
+            };
+            if sharper && score.abs() < MATE_BOUND {
+                f.eval_estimate = score;
+            }
+        }
         None
     }
 
@@ -635,7 +652,7 @@ impl Searcher {
             && !f.in_check
             && f.null_allowed
             && f.depth >= 3
-            && f.static_eval >= f.beta
+            && f.eval_estimate >= f.beta
             && !pieces.is_empty()
             && f.beta.abs() < MATE - MAX_PLY as i32;
         if !allowed {
@@ -671,7 +688,7 @@ impl Searcher {
         let f = &mut self.frames[top];
         let beta = probcut_beta(f.beta);
         while let Some(sm) = f.moves.pick() {
-            if !see_at_least(&f.board, sm.mv, beta - f.static_eval) {
+            if !see_at_least(&f.board, sm.mv, beta - f.eval_estimate) {
                 continue;
             }
             let mut child = f.board.clone();
@@ -801,7 +818,7 @@ impl Searcher {
             // Late move pruning: deep in the list at low depth, quiet moves rarely matter.
             let late_move = f.depth <= LMP_MAX_DEPTH && late as i32 >= 3 + f.depth * f.depth;
             // Futility pruning: a quiet move cannot lift a hopeless static eval to alpha.
-            let futile = f.static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * f.depth;
+            let futile = f.eval_estimate + FUTILITY_BASE + FUTILITY_PER_DEPTH * f.depth;
             let hopeless = f.depth <= FUTILITY_MAX_DEPTH && futile <= f.alpha;
             if (late_move || hopeless) && !gives_check(&f.board, mv) {
                 if !late_move {
