@@ -1,43 +1,46 @@
-//! ABDADA (Weill 1996, in the simplified form of a busy table): processors search the
-//! same iterations over the shared table; entering a node marks its position busy, and a
-//! processor that meets a busy position as a later move at some node defers it to the end
-//! of that node's move list, by when the other processor's result is usually in the table.
-//! A deferred move the other processor finishes earlier goes next (its value is in the
-//! table then, and may cut the node off before the rest of the list is searched for
-//! nothing). Natively, on Bratko-Kopec at depth 15 with 2 threads (runs of both rules
-//! taken in turn, 25 rounds each), it took the search overhead from 0.20 to 0.13 and the
-//! speedup from 1.60 to 1.70 (about 1.66 over 100 rounds in six batches); the
-//! simulator's timing hides it (1.76 both ways over 16 seeds). A node's first move is
-//! deferred too when the node is expected to need all its moves (an ALL node), so a
-//! processor meeting the other one takes that node's other moves instead of following it
-//! down to the smallest subtrees on its path (natively 1.65 to 1.69 over 80 rounds in
-//! three batches, search overhead 0.139 to 0.127).
+//! ABDADA: processors that search the same iterations over one shared table, and defer
+//! a move another processor is searching at that moment.
 //!
-//! Most of the search overhead left then was not ABDADA's but the searcher's: it reduced
-//! every node without a table move by a ply (internal iterative reduction), so the
-//! entries one processor left changed the depth the other searched nodes to, and the
-//! parallel tree drifted from the serial one. Expected ALL nodes, whose moves are all
-//! searched whatever their order, now keep their depth (`Searcher::enter`); natively
-//! that took ABDADA from 1.65 to 1.81 (15 rounds each, search overhead 0.138 to 0.067).
+//! Paper: J.-C. Weill, "The ABDADA distributed minimax search algorithm", Proceedings of
+//! the 1996 ACM Computer Science Conference (CSC '96), and ICCA Journal 19(1), 1996.
 //!
-//! Odd helpers start one ply ahead, as in Lazy SMP: a helper that reaches an iteration
-//! first leaves table entries the others skip through, and the busy table then spreads
-//! them over different moves. On the simulator's 2-core machine this beat ABDADA with
-//! every processor on the same iteration in 5 of 6 suite, depth and table-size settings
-//! (mean SPE 1.70 against 1.56; Lazy SMP 1.60).
+//! The idea: every processor runs the whole iterative deepening, as in Lazy SMP, but a
+//! processor entering a node marks its position busy, and at a node's later moves a
+//! child that another processor is searching is put off to the end of the move list. By
+//! the time it comes up again, the other processor's value is usually in the table, so
+//! the processors spread over different moves instead of searching the same subtree
+//! twice. Processor 0's iteration answers the search; the others only fill the table.
 //!
-//! With one global table the processors also train one history table, processor 0's
-//! (`Algorithm::shares_history`): they walk the same tree, so a cutoff one of them
-//! finds orders the other's moves as the serial search's own history would. On the
-//! simulator's 2-core machine (Bratko-Kopec, 64 MiB) it took 3 % off the parallel time
-//! at depth 15 (24 seeds, SPE 1.70 to 1.76) and 4 % at depth 17 (6 seeds, 1.63 to
-//! 1.70); natively the host's noise hides a gain that small. Lazy SMP keeps a table per
-//! processor: sharing one there made its processors' trees alike and doubled its search
-//! overhead.
+//! Invariants:
+//! - deferring changes only the order of a node's moves: every deferred move is still
+//!   searched (or cut by a value that is in the table by then), so in pure mode the value
+//!   is the serial search's;
+//! - a busy mark is set by the processor entering the node and cleared when it leaves it;
+//!   marks are hints, read racily (`crate::tt::BusyTable` states its race contract), and a
+//!   wrong reading costs only order, never a value;
+//! - processor 0 alone decides the move and reports.
 //!
-//! Shared state: the table, the busy table (`crate::tt::BusyTable`) and the history.
-//! Invariants: a deferred move is still searched (only order changes); processor 0
-//! decides the move.
+//! Shared state: the table, the busy table and, with one global table, the history
+//! (`Algorithm::shares_history`): the processors walk one tree, so a cutoff one of them
+//! finds orders the others' moves as the serial search's own history would.
+//!
+//! Where ours departs from Weill's:
+//! - busy marks live in a separate busy table keyed by position, not in a count of
+//!   processors kept in each table entry; nodes with less than two plies left are not
+//!   marked, and a node defers at most `MAX_DEFERRED` moves (the searcher's), searching
+//!   further busy ones at once;
+//! - a deferred move whose subtree the other processor has finished goes next, as soon as
+//!   it is done, rather than on a second pass over the list (its value may cut the node
+//!   before the rest is searched for nothing);
+//! - at a node expected to need all its moves (an ALL node) the first move is deferred
+//!   too, so a processor meeting another takes that node's other moves rather than
+//!   following it down to the smallest subtrees on its path (Weill always lets every
+//!   processor search the eldest son);
+//! - odd helpers start one iteration ahead, as in Lazy SMP ([`depth_offset`]), and the
+//!   first processor to complete an iteration answers it for all (`program::Deepest`);
+//! - the processors share one history table in one memory.
+//!
+//! What each of these was worth, measured: docs/tuning-log.md.
 
 pub(super) use super::lazysmp::depth_offset;
 use crate::search::Searcher;

@@ -1,6 +1,17 @@
-//! What the work-splitting algorithms (ybwc, pvsplit, jamboree, dts) say to each other,
-//! in Zugzwang's vocabulary plus DTS's HELP and split offers (as bytes, and their kinds
-//! for a machine's counters: `wire`).
+//! What the work-splitting algorithms (ybwc, pvsplit, jamboree, dts) say to each other.
+//!
+//! Papers: the vocabulary is Zugzwang's (R. Feldmann, P. Mysliwietz and B. Monien, "A
+//! Fully Distributed Chess Program": WORK-REQUEST, WORK, NO-WORK, RESULT, NEWBOUND,
+//! CUTOFF), plus Cray Blitz's HELP and the offers that answer it (Hyatt's DTS, see `dts`).
+//! Their bytes and their kinds for a machine's counters are in `wire`.
+//!
+//! Invariants (kept by `split`): a processor numbers the jobs it gives, and a job's
+//! number names it to its owner in every later RESULT, NEWBOUND and CUTOFF; each
+//! WORK-REQUEST gets one answer, WORK or NO-WORK (a RESULT with `wants_work` is also a
+//! request); a HELP gets one OFFER from every processor it reached.
+//!
+//! Departure from Zugzwang's: a RESULT may ask for more work at once (`wants_work`), and
+//! carries the subproblem's principal variation and critical path (StarTech's measure).
 
 use crate::search::Subproblem;
 use cozy_chess::Move;

@@ -1,23 +1,31 @@
-//! Parallel alpha-beta algorithms as processor programs (see `crate::machine`).
+//! Parallel alpha-beta algorithms as processor programs (see `crate::machine`);
+//! crate/parallel/README.md draws how the programs, their messages and the machines fit
+//! together.
 //!
-//! Two families:
-//! - the shared-table baselines, where every processor runs its own iterative deepening
+//! Two families, each file citing its paper:
+//! - the shared-table algorithms, where every processor runs its own iterative deepening
 //!   and the table spreads the work ([`lazysmp`]; [`abdada`], which also defers moves
-//!   another processor is searching);
+//!   another processor is searching), one program for both ([`program`]);
 //! - the work-splitting algorithms of the classic papers, where processors hand each
 //!   other subtrees by messages ([`split`], with one policy per algorithm: [`ybwc`],
-//!   [`pvsplit`], [`jamboree`], [`dts`]).
+//!   [`pvsplit`], [`jamboree`], [`dts`]); and TDSAB ([`tdsab`]), where nodes travel to
+//!   the processor holding their table entry.
 //!
-//! In all of them processor 0 reports and decides; the others stop when it is done.
-//! In one memory (a global table) the processors of ABDADA and of the work-splitting
-//! algorithms train one history table, as they walk one tree together; Lazy SMP's and
-//! those of machines without shared memory keep their own. Killers stay per processor too, but a subtree handed to
-//! another processor takes its giver's killers for its first two plies along, so its
-//! moves are ordered as the serial search would order them. The table is shared, or on
-//! a simulated machine placed as the run asks ([`Placement`]: each processor's
-//! searchers use its table, and pass their accesses to a split table on to the
-//! machine). With `Pure` on, processor 0 returns the exact minimax value of the serial
-//! search.
+//! Invariants every algorithm keeps:
+//! - processor 0 reports and decides; the others stop when it is done;
+//! - with `Pure` on, processor 0 returns the exact minimax value of the serial search
+//!   (tests/pure.rs and the parallel tests check every algorithm);
+//! - programs see the machine only through `machine::Processor`, so one program runs on
+//!   threads, the simulator and a cluster alike.
+//!
+//! Shared state: the table is shared, or on a simulated machine placed as the run asks
+//! ([`Placement`]: each processor's searchers use its table, and pass their accesses to a
+//! split table on to the machine). In one memory (a global table) the processors of
+//! ABDADA and of the work-splitting algorithms train one history table, as they walk one
+//! tree together; Lazy SMP's, and those of machines without shared memory, keep their own.
+//! Killers stay per processor, but a subtree handed to another processor takes its
+//! giver's killers for its first two plies along, so its moves are ordered as the serial
+//! search would order them.
 
 mod abdada;
 mod dts;
@@ -136,9 +144,7 @@ impl Algorithm {
     /// one memory (a global table): ABDADA's and the work-splitting algorithms', which walk
     /// one tree together. Lazy SMP's must differ (see `lazysmp`). On machines without
     /// shared memory (a table per processor, or distributed) each keeps its own, as the
-    /// message-passing papers' processors did. Measured on the simulator's multicore, 64
-    /// processors, depth 14, six Bratko-Kopec positions: search overhead 1.15 to 0.31
-    /// (YBWC) and 1.49 to 0.42 (Jamboree); see docs/scaling.md.
+    /// message-passing papers' processors did. What sharing is worth: docs/work-splitting.md.
     fn shares_history(self) -> bool {
         matches!(self, Algorithm::Abdada | Algorithm::Dts | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::PvSplit | Algorithm::PvSplitAware)
     }

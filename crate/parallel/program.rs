@@ -1,6 +1,18 @@
-//! The processor program of the shared-table algorithms: iterative deepening on one
-//! processor. Processor 0 reports to the user and, when done, stops the helpers. The
-//! first processor to complete an iteration answers it for all ([`Deepest`]).
+//! The processor program of the shared-table algorithms, Lazy SMP and ABDADA (each file
+//! names its paper, or for Lazy SMP its lack of one): iterative deepening on one
+//! processor, with no messages — the table is their only channel.
+//!
+//! The idea: every processor deepens on its own over the shared table; the first to
+//! complete an iteration publishes it ([`Deepest`]), and the others take it over rather
+//! than finish that iteration themselves: processor 0 reports it (and ends a
+//! depth-limited search with it), helpers move on past it, keeping their lead.
+//!
+//! Invariants: the published iteration only ever gets deeper; processor 0 alone reports
+//! and decides, and when it is done it stops the helpers (`helpers_stop`), which finish
+//! at their next step; a published result always has lines (a move to play).
+//!
+//! Also here: the two chores every program does after a step, for all algorithms
+//! ([`forward_tree_events`], [`pass_accesses`]).
 
 use crate::machine::wire::WireError;
 use crate::machine::{Activity, MessageKind, Payload, Processor, Program};

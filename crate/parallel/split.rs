@@ -1,19 +1,50 @@
-//! The processor program of the work-splitting algorithms (ybwc, pvsplit, jamboree,
-//! dts). Processor 0 runs the iterative deepening at the root; the others start idle and
-//! look for work. A busy processor asked for work gives away a later move of a node on
-//! its stack (which node: the algorithm's [`Policy`]), keeps searching its own moves, and
-//! takes the value when it comes back. Windows that narrow and nodes that are cut are
-//! passed on as NEWBOUND and CUTOFF, which helpers pass on to their own helpers in turn.
+//! The processor program of the work-splitting algorithms: YBWC, PV-splitting, Jamboree
+//! and DTS, which differ only in their [`Policy`] (one file each says which paper it
+//! follows and how). crate/parallel/README.md draws how it meets the searcher and the
+//! machine.
+//!
+//! Papers: those of the four policies (`ybwc`, `pvsplit`, `jamboree`, `dts`); the
+//! vocabulary of messages is Zugzwang's (R. Feldmann, P. Mysliwietz and B. Monien, "A
+//! Fully Distributed Chess Program"), the critical path StarTech's (B. C. Kuszmaul, "The
+//! StarTech Massively Parallel Chess Program", 1995).
+//!
+//! The idea: processor 0 runs the iterative deepening at the root; the others start idle
+//! and look for work. A busy processor asked for work gives away a later move of a node
+//! on its stack (which node: the policy's merit), keeps searching its own moves, and takes
+//! the value when it comes back. Windows that narrow and nodes that are cut are passed on
+//! as NEWBOUND and CUTOFF, which helpers pass on to their own helpers in turn.
 //!
 //! A processor holds several searches ("contexts"): when every one of them waits for
-//! values from other processors, it looks for work and starts another search beside
-//! them rather than sitting idle (the helpful master). It always steps the oldest
-//! search that can go on, so its own part of the tree comes first.
+//! values from other processors, it looks for work and starts another search beside them
+//! rather than sitting idle (the helpful master). It always steps the oldest search that
+//! can go on, so its own part of the tree comes first.
 //!
 //! Critical path (StarTech's C, as Cilk times it): every searcher counts the span of the
 //! tree it walks (`search::searcher::span`); a result carries its subproblem's span back
 //! to the node waiting for it, and processor 0 reports the root searches' span to the
 //! machine when it finishes.
+//!
+//! Invariants:
+//! - a split point lives on its owner's stack and only its owner finishes it: every move
+//!   given away comes back as one RESULT carrying its job number, or is cut by the owner's
+//!   CUTOFF (a RESULT for a job no longer awaited is dropped); the owner searches again
+//!   what its window says must be, so in pure mode every policy returns the serial value;
+//! - no node gives a move away before its first move is done, nor with fewer than
+//!   [`MIN_SPLIT_DEPTH`] plies left (the searcher's `can_split`, and each merit);
+//! - every work request is answered once: with WORK, with NO-WORK, or held until a split
+//!   point appears or this processor is done (then NO-WORK); a processor has at most one
+//!   request of its own out at a time ([`Seeking`]);
+//! - a processor holds at most [`MAX_CONTEXTS`] searches and steps the oldest that can
+//!   go on;
+//! - it returns [`Activity::Waiting`] only when every search waits for values, so that
+//!   only a message can give it something to do (the machine's contract);
+//! - helpers finish once processor 0 has (`helpers_stop`), answering held requests first.
+//!
+//! Where ours departs from all four papers (docs/work-splitting.md): split points on the
+//! owner's stack, where DTS let any processor finish one; the helpful master helping its
+//! own helpers first (as Crafty and Stockfish before Lazy SMP did); a RESULT that asks for
+//! the next move of the same split point; on a machine with shared memory, the offer board
+//! (`crate::machine`) instead of random requests or HELP.
 
 use super::message::Message;
 use super::program::{forward_tree_events, pass_accesses};

@@ -2,8 +2,12 @@
 //! counters, and its bytes for machines whose processors share no memory
 //! (`machine::cluster`). The work-splitting algorithms' [`Message`], TDSAB's
 //! [`TdsMessage`], and the [`HelperTask`] from which a processor in another process
-//! builds its program. A field added to a message is added here, to both directions (the
-//! round-trip tests below catch one side forgotten).
+//! builds its program. No paper: the papers' machines had their own message formats.
+//!
+//! Invariants: decoding what was encoded gives the message back, field for field (the
+//! round-trip tests below catch a field added to one direction only); bytes that are no
+//! message — an unknown variant, a short or overlong body — decode to a [`WireError`],
+//! never a panic. A field added to a message is added here, to both directions.
 
 use super::message::Message;
 use super::tdsab::job::{Job, Target, TdsMessage};
