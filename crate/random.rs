@@ -1,6 +1,7 @@
-//! Reproducible randomness, SplitMix64 everywhere: each simulated processor draws from its
-//! own stream, seeded from the run's seed and its id, so a simulated run repeats exactly on
-//! every platform; the playing levels' noise and the tests' random schedules use one stream.
+//! Reproducible randomness, SplitMix64 everywhere: each processor of every machine draws
+//! from its own stream, seeded by its id (on the simulator also by the run's seed, so a
+//! simulated run repeats exactly on every platform); the playing levels' noise and the
+//! tests' random schedules use one stream.
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 

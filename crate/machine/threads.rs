@@ -11,6 +11,7 @@ use super::offers::OfferBoard;
 use super::drive::{add_time, Driven};
 use super::{Counters, Machine, Note, Payload, Processor, Program};
 use crate::clock::now_ms;
+use crate::random::Random;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::OnceLock;
@@ -52,7 +53,7 @@ impl Machine for Threads {
         let processors: Vec<ThreadProcessor<'_, M>> = inboxes
             .into_iter()
             .enumerate()
-            .map(|(id, inbox)| ThreadProcessor { id, mailboxes: &mailboxes, unread: &unread, inbox, held: None, random_state: 0x9E37_79B9_7F4A_7C15 ^ (id as u64 + 1), counters, offers: &offers })
+            .map(|(id, inbox)| ThreadProcessor { id, mailboxes: &mailboxes, unread: &unread, inbox, held: None, random: Random::new(0, id), counters, offers: &offers })
             .collect();
         let finish_times = self.run_all(main, helpers, processors);
         let end = now_ms();
@@ -90,7 +91,8 @@ struct ThreadProcessor<'a, M> {
     inbox: Receiver<Envelope<M>>,
     /// A message taken from the inbox while waiting, not yet handed to the program.
     held: Option<Envelope<M>>,
-    random_state: u64,
+    /// Its own stream (any seed does: real threads are not reproducible anyway).
+    random: Random,
     counters: &'a Counters,
     offers: &'a OfferBoard,
 }
@@ -129,11 +131,7 @@ impl<M: Payload> Processor<M> for ThreadProcessor<'_, M> {
     }
 
     fn random(&mut self) -> u64 {
-        // xorshift64*: small, fast, and good enough to pick whom to ask for work.
-        self.random_state ^= self.random_state >> 12;
-        self.random_state ^= self.random_state << 25;
-        self.random_state ^= self.random_state >> 27;
-        self.random_state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.random.next_u64()
     }
 
     fn note(&mut self, note: Note) {

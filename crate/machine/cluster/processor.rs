@@ -3,6 +3,7 @@
 
 use super::transport::{frame, Frame, FrameKind, Wire};
 use crate::clock::now_ms;
+use crate::random::Random;
 use crate::machine::wire::{Reader, WireError, Writer};
 use crate::machine::drive::Driven;
 use crate::machine::{Counters, MessageKind, Note, Payload, Processor, ProcessorSnapshot};
@@ -32,15 +33,16 @@ pub(super) struct MpiProcessor<'a, M> {
     /// A helper's stop signal, set when rank 0 says FINISHED (`None` on rank 0).
     stop: Option<&'a Control>,
     finished: bool,
-    random_state: u64,
+    /// Its own stream (any seed does: a cluster is not reproducible anyway).
+    random: Random,
     last_nodes_report: f64,
 }
 
 impl<'a, M: Payload> MpiProcessor<'a, M> {
     pub fn new(wire: &'a mut Wire, search: u32, counters: &'a Counters, stop: Option<&'a Control>) -> Self {
         let (id, count) = (wire.rank(), wire.size());
-        let random_state = 0x9E37_79B9_7F4A_7C15 ^ (id as u64 + 1);
-        MpiProcessor { wire, id, count, search, counters, inbox: VecDeque::new(), stop, finished: false, random_state, last_nodes_report: now_ms() }
+        let random = Random::new(0, id);
+        MpiProcessor { wire, id, count, search, counters, inbox: VecDeque::new(), stop, finished: false, random, last_nodes_report: now_ms() }
     }
 
     /// Whether rank 0 has said FINISHED.
@@ -119,11 +121,7 @@ impl<M: Payload> Processor<M> for MpiProcessor<'_, M> {
     }
 
     fn random(&mut self) -> u64 {
-        // xorshift64*, as on threads: good enough to pick whom to ask for work.
-        self.random_state ^= self.random_state >> 12;
-        self.random_state ^= self.random_state << 25;
-        self.random_state ^= self.random_state >> 27;
-        self.random_state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.random.next_u64()
     }
 
     fn note(&mut self, note: Note) {
