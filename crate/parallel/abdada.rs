@@ -9,7 +9,8 @@
 //! child that another processor is searching is put off to the end of the move list. By
 //! the time it comes up again, the other processor's value is usually in the table, so
 //! the processors spread over different moves instead of searching the same subtree
-//! twice. Processor 0's iteration answers the search; the others only fill the table.
+//! twice. The first processor to complete an iteration answers it for all
+//! (`program::Deepest`); processor 0 reports.
 //!
 //! Invariants:
 //! - deferring changes only the order of a node's moves: every deferred move is still
@@ -37,7 +38,7 @@
 //!   following it down to the smallest subtrees on its path (Weill always lets every
 //!   processor search the eldest son);
 //! - odd helpers start one iteration ahead, as in Lazy SMP ([`depth_offset`]), and the
-//!   first processor to complete an iteration answers it for all (`program::Deepest`);
+//!   first processor to complete an iteration answers it for all;
 //! - the processors share one history table in one memory.
 //!
 //! What each of these was worth, measured: docs/tuning-log.md.
