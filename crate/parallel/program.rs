@@ -11,6 +11,10 @@
 //! and decides, and when it is done it stops the helpers (`helpers_stop`), which finish
 //! at their next step; a published result always has lines (a move to play).
 //!
+//! Departure: [`Deepest`] is ours, not the papers'; the rules tried around it (such as
+//! taking over a helper's iteration only when it agrees on the move) are in
+//! docs/tuning-log.md.
+//!
 //! Also here: the two chores every program does after a step, for all algorithms
 //! ([`forward_tree_events`], [`pass_accesses`]).
 
