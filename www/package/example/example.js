@@ -20,6 +20,7 @@ const form = /** @type {HTMLFormElement} */ (element('#search'));
 const log = element('#log');
 
 engine.onmessage = ({ data }) => {
+  if (typeof data === 'string') return; // a bare UCI line comes only with ?events=0
   if ('line' in data) {
     log.textContent += data.line + '\n';
     log.scrollTop = log.scrollHeight;
