@@ -9,7 +9,7 @@ import { formatScore, numberedLine, whiteScore, whiteWinningChance } from '../sr
 import { LEVELS, levelSearch } from '../src/levels.js';
 import { DEFAULT_POSITION } from 'chess.js';
 import { Playback } from '../src/lab/playback.js';
-import { EV } from '../src/lab/eventColumns.js';
+import { EV, checkLayout } from '../src/lab/eventColumns.js';
 
 test('the command formatters', () => {
   assert.equal(formatGo({ infinite: true }), 'go infinite');
@@ -197,4 +197,13 @@ test('lecture stops are found in order in the replay columns, and their facts ar
   const back = replay.rewound();
   back.seek(stops[0].index);
   assert.deepEqual([back.cursor, back.totals().messages], [2, 1]);
+});
+
+test('the Lab refuses a simulator whose replay layout is not the one its columns read', () => {
+  const layout = { wordsPerEvent: 7, codes: Object.entries(EV) };
+  assert.doesNotThrow(() => checkLayout(layout));
+  assert.throws(() => checkLayout({ ...layout, wordsPerEvent: 8 }), /event layout/);
+  assert.throws(() => checkLayout({ ...layout, codes: layout.codes.map(([name, code]) => [name, name === 'hop' ? 10 : code]) }), /event layout/);
+  assert.throws(() => checkLayout({ ...layout, codes: [...layout.codes, ['probe', 10]] }), /event layout/);
+  assert.throws(() => checkLayout(undefined), /event layout/);
 });
