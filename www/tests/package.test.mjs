@@ -44,7 +44,7 @@ function recordWorkerMessages() {
 }
 
 let site;
-/** Every structured event the served pages received, for the type check. */
+/** Every event the served pages received, for the type check. */
 const seenEvents = [];
 
 before(() => {
@@ -144,7 +144,7 @@ describe('the packed npm package, installed into a scratch site', () => {
   describe('served with COOP/COEP', () => {
     const served = servedSite([]);
 
-    test("the README's start snippet plays a legal move on the threaded build, with structured events", async () => {
+    test("the README's start snippet plays a legal move on the threaded build, with events", async () => {
       const { page } = await readmeSnippetPlays(served, 'threads');
       // An error message and the bench's summary are events too (for the type check below).
       await page.evaluate(() => ['setoption name Nonexistent value 1', 'bench 1'].forEach((c) => engine.postMessage(c)));

@@ -44,7 +44,7 @@ export const OnDevice = {
     this.engine.start(job);
   },
 
-  /** Takes a structured event of the Play engine; only `workers` events matter here: while
+  /** Takes an event of the Play engine; only `workers` events matter here: while
    * the view's search runs, and the first one after it ends (the workers' final counts, all
    * that a search shorter than the sampling period leaves to draw). */
   async receiveEngineEvent(event) {
