@@ -1,7 +1,8 @@
 //! The browser binding (wasm-bindgen). The engine worker (`www/engine/worker.js`) makes one
-//! [`WasmEngine`], hands it each UCI line the page posts, and posts back every line it
-//! drains from the [`outbox`], with the structured event ([`crate::uci::Event`]) the line was
-//! written from, plus each processor's [`activity`], for the UI.
+//! [`WasmEngine`], hands it each UCI line the page posts (parsed here, nowhere else), and
+//! posts back every report it drains from the [`outbox`]: the event
+//! ([`crate::uci::Event`]) with the UCI line written from it, plus each processor's
+//! [`activity`], for the UI.
 //!
 //! Two builds of this crate exist for the browser:
 //! - threaded (`+atomics`, shared memory): searches run on the rayon pool that
@@ -44,12 +45,8 @@ impl WorkerHost {
 }
 
 impl Host for WorkerHost {
-    fn emit(&self, line: &str) {
-        WorkerHost::deliver(Output { line: line.to_owned(), event: None });
-    }
-
     fn report(&self, event: Event) {
-        WorkerHost::deliver(Output { line: event.to_string(), event: Some(event) });
+        WorkerHost::deliver(Output { line: event.to_string(), event });
     }
 
     #[cfg(target_feature = "atomics")]
@@ -84,7 +81,7 @@ mod single {
         /// Jobs handed to `Host::spawn`, run in order once the input line is handled (the
         /// engine may hold its own locks while it spawns).
         pub static PENDING: RefCell<VecDeque<Box<dyn FnOnce() + Send>>> = RefCell::new(VecDeque::new());
-        /// Called with each output line, and its event, as it is emitted.
+        /// Called with each output line and its event, as it is emitted.
         pub static LISTENER: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
     }
 
@@ -93,7 +90,7 @@ mod single {
         let listener = LISTENER.with(|l| l.borrow().clone());
         match listener {
             Some(f) => {
-                let event = output.event.and_then(|e| serde_wasm_bindgen::to_value(&e).ok()).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
+                let event = serde_wasm_bindgen::to_value(&output.event).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
                 // A throwing listener must not unwind through the search; it reports itself.
                 let _ = f.call2(&wasm_bindgen::JsValue::NULL, &wasm_bindgen::JsValue::from_str(&output.line), &event);
             }
@@ -149,17 +146,16 @@ impl WasmEngine {
         next.to_string()
     }
 
-    /// Single build: calls `listener(line, event)` with each output line, and the event it
-    /// was written from (`undefined` for lines a UI has no use for), as soon as it is
-    /// emitted, instead of queueing it for [`WasmEngine::drain`].
+    /// Single build: calls `listener(line, event)` with each output line and the event it
+    /// was written from, as soon as it is emitted, instead of queueing it for
+    /// [`WasmEngine::drain`].
     #[cfg(not(target_feature = "atomics"))]
     pub fn listen(&self, listener: js_sys::Function) {
         single::LISTENER.with(|l| *l.borrow_mut() = Some(listener));
     }
 
     /// Takes every output line produced since the last call, oldest first, as
-    /// `[{ line, event }]`: the UCI text, and the event it was written from (`undefined`
-    /// for lines a UI has no use for).
+    /// `[{ line, event }]`: the UCI text and the event it was written from.
     pub fn drain(&self) -> JsValue {
         serde_wasm_bindgen::to_value(&self.take_output()).unwrap_or(JsValue::UNDEFINED)
     }
@@ -181,6 +177,12 @@ impl WasmEngine {
         let threads = self.engine.options().threads;
         let workers: Vec<activity::WorkerActivity> = self.engine.processors().iter().take(threads).map(Into::into).collect();
         serde_wasm_bindgen::to_value(&workers).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// Whether no search, bench or speedup is queued or running: the worker samples the
+    /// processors' activity until this holds (so it never reads the commands itself).
+    pub fn idle(&self) -> bool {
+        self.engine.idle()
     }
 
     /// Whether a thread of this instance panicked; the engine is then unusable.

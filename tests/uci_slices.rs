@@ -5,7 +5,7 @@
 mod common;
 
 use common::host::engine_after;
-use meshmate::uci::{Engine, Host, Slice};
+use meshmate::uci::{Engine, Event, Host, Slice};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
@@ -18,8 +18,8 @@ struct OneThread {
 }
 
 impl Host for OneThread {
-    fn emit(&self, line: &str) {
-        self.lines.lock().unwrap().push(line.to_string());
+    fn report(&self, event: Event) {
+        self.lines.lock().unwrap().push(event.to_string());
     }
 
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {

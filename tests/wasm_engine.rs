@@ -104,9 +104,9 @@ async fn a_search_returns_a_legal_move() {
     assert!(errors(&lines).is_empty(), "{lines:#?}");
     let board = parse_fen(KIWIPETE).unwrap();
     let legal: Vec<String> = legal_moves(&board).into_iter().map(|m| format_uci(&board, m)).collect();
-    let Some(Event::Bestmove { best, .. }) = &lines.last().unwrap().event else { panic!("{lines:#?}") };
+    let Event::Bestmove { best, .. } = &lines.last().unwrap().event else { panic!("{lines:#?}") };
     assert!(legal.contains(&best), "bestmove {best} is not legal in {KIWIPETE}");
-    assert!(lines.iter().any(|l| matches!(l.event, Some(Event::Info { depth: Some(6), .. }))), "{lines:#?}");
+    assert!(lines.iter().any(|l| matches!(l.event, Event::Info { depth: Some(6), .. })), "{lines:#?}");
 }
 
 #[wasm_bindgen_test]
@@ -123,7 +123,7 @@ async fn a_parallel_search_uses_every_pool_thread() {
     let lines = read_until(&engine, |l| l.line.starts_with("bestmove"), 60_000.0);
     assert!(errors(&lines).is_empty(), "{lines:#?}");
     let board = parse_fen(KIWIPETE).unwrap();
-    let Some(Event::Bestmove { best, .. }) = &lines.last().unwrap().event else { panic!("{lines:#?}") };
+    let Event::Bestmove { best, .. } = &lines.last().unwrap().event else { panic!("{lines:#?}") };
     assert!(legal_moves(&board).into_iter().any(|m| format_uci(&board, m) == *best), "bestmove {best} is not legal");
     let workers = js_sys::Array::from(&engine.worker_activity());
     assert_eq!(workers.length() as usize, POOL_THREADS);
@@ -176,9 +176,9 @@ async fn speedup_is_measured_on_the_pool() {
     pool().await;
     let mut engine = engine();
     engine.send(&format!("speedup algo ybwc,dts threads 2,4 depth 5 fens {KIWIPETE}"));
-    let lines = read_until(&engine, |l| l.event == Some(Event::SpeedupDone), 60_000.0);
+    let lines = read_until(&engine, |l| l.event == Event::SpeedupDone, 60_000.0);
     assert!(errors(&lines).is_empty(), "{lines:#?}");
-    let rows: Vec<&String> = lines.iter().filter_map(|l| match &l.event { Some(Event::Speedup { json }) => Some(json), _ => None }).collect();
+    let rows: Vec<&String> = lines.iter().filter_map(|l| match &l.event { Event::Speedup { json } => Some(json), _ => None }).collect();
     assert_eq!(rows.len(), 1 + 2 * 2, "serial, then each algorithm at 2 and 4 workers: {rows:#?}");
     assert!(rows[4].contains("\"algorithm\":\"dts\"") && rows[4].contains("\"threads\":4"), "{rows:#?}");
 }
@@ -208,8 +208,8 @@ async fn bench_signature_equals_the_native_one() {
         .expect("MESHMATE_NATIVE_BENCH_NODES is a number");
     let mut engine = engine();
     engine.send("bench");
-    let lines = read_until(&engine, |l| matches!(l.event, Some(Event::Bench { .. })), 600_000.0);
-    let Some(Event::Bench { nodes, nps }) = lines.last().unwrap().event else { unreachable!() };
+    let lines = read_until(&engine, |l| matches!(l.event, Event::Bench { .. }), 600_000.0);
+    let Event::Bench { nodes, nps } = lines.last().unwrap().event else { unreachable!() };
     console_log!("wasm bench: {nodes} nodes {nps} nps (native signature {native})");
     assert_eq!(nodes, native, "the wasm bench searched a different tree");
 }
@@ -236,7 +236,7 @@ async fn hash_resizes_up_to_1024_mib() {
 
 /// What the engine worker reads: `drain()` hands JavaScript `{ line, event }` objects, the
 /// event holding the values the line was written from (camelCase fields, as
-/// www/package/index.d.ts declares them), and no event for lines a UI has no use for.
+/// www/package/index.d.ts declares them), every line with its event.
 #[wasm_bindgen_test]
 async fn drained_output_carries_each_line_with_its_event() {
     pool().await;
@@ -254,7 +254,7 @@ async fn drained_output_carries_each_line_with_its_event() {
     }
     let line = |o: &wasm_bindgen::JsValue| get(o, "line").as_string().expect("every output has its line");
     let ready = drained.iter().find(|o| line(o) == "readyok").expect("readyok");
-    assert!(get(ready, "event").is_undefined(), "readyok has no event");
+    assert_eq!(get(&get(ready, "event"), "type").as_string().as_deref(), Some("readyok"));
     let info = drained.iter().find(|o| line(o).starts_with("info depth 5 ") && line(o).contains(" score cp ")).expect("an info line at depth 5");
     let event = get(info, "event");
     assert_eq!(get(&event, "type").as_string().as_deref(), Some("info"));

@@ -1,7 +1,7 @@
 //! The UCI session on standard input and output, for both binaries (`meshmate` on
 //! threads, `meshmate-cluster` on MPI ranks).
 
-use meshmate::uci::{Engine, Host};
+use meshmate::uci::{Engine, Event, Host};
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{channel, Sender};
 
@@ -23,10 +23,10 @@ impl StdHost {
 }
 
 impl Host for StdHost {
-    fn emit(&self, line: &str) {
+    fn report(&self, event: Event) {
         let mut out = std::io::stdout().lock();
         // A closed stdout (the GUI went away) is not worth a panic.
-        let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+        let _ = writeln!(out, "{event}").and_then(|_| out.flush());
     }
 
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {

@@ -27,16 +27,12 @@ use runner::{Job, Runner};
 use search_job::SearchJob;
 use std::sync::Arc;
 
-/// What the protocol needs from the place it runs in: a way to print one output
-/// line, and a way to run a search off the input thread so `stop` stays responsive.
+/// What the protocol needs from the place it runs in: a way to report one output line,
+/// and a way to run a search off the input thread so `stop` stays responsive.
 pub trait Host: Send + Sync + 'static {
-    /// Emits one UCI output line (without the trailing newline).
-    fn emit(&self, line: &str);
-    /// Emits an output line a user interface reads as values: `event`'s UCI text. A host
-    /// serving such an interface (the browser worker) also passes the event on, beside it.
-    fn report(&self, event: Event) {
-        self.emit(&event.to_string());
-    }
+    /// Reports one output line as the values it is written from: a text host prints
+    /// `event`'s UCI text (its `Display`); the browser worker posts the event, its text beside it.
+    fn report(&self, event: Event);
     /// Runs `job` on another thread (natively a thread kept for the engine's jobs, a rayon pool thread in wasm).
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>);
     /// Whether searches run in slices the host drives with [`Engine::resume`], going back
@@ -122,17 +118,12 @@ impl Engine {
         };
         match command {
             Command::Uci => {
-                self.host.emit(&format!("id name {ENGINE_NAME}"));
-                self.host.emit("id author the meshmate developers");
-                for d in declarations(&self.site) {
-                    self.host.emit(&d);
-                }
-                if let Some(table) = self.site.table_declaration() {
-                    self.host.emit(table);
-                }
-                self.host.emit("uciok");
+                self.host.report(Event::IdName { name: ENGINE_NAME.to_string() });
+                self.host.report(Event::IdAuthor { author: "the meshmate developers".to_string() });
+                declarations(&self.site).into_iter().chain(self.site.table_declaration()).for_each(|option| self.host.report(option));
+                self.host.report(Event::Uciok);
             }
-            Command::IsReady => self.host.emit("readyok"),
+            Command::IsReady => self.host.report(Event::Readyok),
             Command::NewGame => {
                 self.runner.stop_all();
                 self.tt.clear();

@@ -1,5 +1,6 @@
 //! The UCI options: their declarations for `uci`, their values, and `setoption`.
 
+use super::report::Event;
 use super::site::Site;
 use crate::parallel::Algorithm;
 use crate::search::{MAX_ELO, MIN_ELO};
@@ -70,8 +71,8 @@ pub enum Effect {
     ClearHash,
 }
 
-/// The lines `uci` prints to declare the options, with `site`'s defaults.
-pub fn declarations(site: &Site) -> Vec<String> {
+/// The options `uci` declares, with `site`'s defaults.
+pub fn declarations(site: &Site) -> Vec<Event> {
     let d = Options::at(site);
     // Where the site fixes the processors, their count is the one value it accepts.
     let (min_threads, max_threads) = match site.fixed_processors() {
@@ -79,16 +80,16 @@ pub fn declarations(site: &Site) -> Vec<String> {
         None => (1, MAX_THREADS),
     };
     vec![
-        format!("option name Hash type spin default {} min 1 max {MAX_HASH_MIB}", d.hash_mib),
-        format!("option name Threads type spin default {} min {min_threads} max {max_threads}", d.threads),
-        format!("option name MultiPV type spin default {} min 1 max 256", d.multipv),
-        "option name Clear Hash type button".to_string(),
-        "option name Ponder type check default false".to_string(),
-        format!("option name Move Overhead type spin default {} min 0 max 5000", d.move_overhead),
-        "option name UCI_LimitStrength type check default false".to_string(),
-        format!("option name UCI_Elo type spin default {} min {MIN_ELO} max {MAX_ELO}", d.elo),
-        "option name Pure type check default false".to_string(),
-        format!("option name Algorithm type combo default {} var {}", d.algorithm.name(), algorithm_names().join(" var ")),
+        Event::spin_option("Hash", d.hash_mib as u64, 1, MAX_HASH_MIB as u64),
+        Event::spin_option("Threads", d.threads as u64, min_threads as u64, max_threads as u64),
+        Event::spin_option("MultiPV", d.multipv as u64, 1, 256),
+        Event::button_option("Clear Hash"),
+        Event::check_option("Ponder", false),
+        Event::spin_option("Move Overhead", d.move_overhead, 0, 5000),
+        Event::check_option("UCI_LimitStrength", false),
+        Event::spin_option("UCI_Elo", d.elo.into(), MIN_ELO.into(), MAX_ELO.into()),
+        Event::check_option("Pure", false),
+        Event::combo_option("Algorithm", d.algorithm.name(), &algorithm_names()),
     ]
 }
 

@@ -1,7 +1,7 @@
-//! What the engine reports, as values: each [`Event`] is made from the search's own numbers
-//! and moves, and its UCI text is written from it ([`std::fmt::Display`]). A user interface
-//! (the browser worker's structured events) reads the same values the text was written
-//! from, so nothing parses the engine's output back. Their TypeScript types, for the npm
+//! What the engine reports, as values: every output line is an [`Event`], made from the
+//! engine's own numbers, moves and declarations, and its UCI text is written from it
+//! ([`std::fmt::Display`]). A user interface (the browser worker's events) reads the same
+//! values the text was written from, so nothing parses the engine's output back. Their TypeScript types, for the npm
 //! package, are in www/package/index.d.ts: a field changed here changes there
 //! (www/tests/package.test.mjs type-checks the events it sees).
 
@@ -16,6 +16,35 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum Event {
+    /// The engine's name (`id name ...`), the first answer to `uci`.
+    IdName {
+        /// The name and version.
+        name: String,
+    },
+    /// Its authors (`id author ...`).
+    IdAuthor {
+        /// Who wrote it.
+        author: String,
+    },
+    /// One option `uci` declares (`option name ... type ...`).
+    Option {
+        /// The name `setoption` takes.
+        name: String,
+        /// `spin`, `check`, `combo`, `button` or `string`.
+        kind: &'static str,
+        /// The value it starts with (none for a button).
+        default: Option<String>,
+        /// A spin's least value.
+        min: Option<u64>,
+        /// A spin's greatest value.
+        max: Option<u64>,
+        /// A combo's choices.
+        vars: Vec<String>,
+    },
+    /// Every option is declared (`uciok`).
+    Uciok,
+    /// Every command before `isready` is handled (`readyok`).
+    Readyok,
     /// A search progress report (`info depth ...`); the fields a line has are `Some`.
     #[serde(rename_all = "camelCase")]
     Info {
@@ -73,6 +102,11 @@ pub enum Event {
         nodes: u64,
         /// Nodes per second over the whole bench.
         nps: u64,
+    },
+    /// A line with no values to read (the bench's per-position lines and totals).
+    Text {
+        /// The line itself.
+        text: String,
     },
 }
 
@@ -156,11 +190,48 @@ impl Event {
     pub fn message(text: impl Into<String>) -> Event {
         Event::Message { text: text.into() }
     }
+
+    /// A `spin` option: a whole number from `min` to `max`.
+    pub fn spin_option(name: &str, default: u64, min: u64, max: u64) -> Event {
+        Event::Option { name: name.to_string(), kind: "spin", default: Some(default.to_string()), min: Some(min), max: Some(max), vars: Vec::new() }
+    }
+
+    /// A `check` option: on or off.
+    pub fn check_option(name: &str, default: bool) -> Event {
+        Event::Option { name: name.to_string(), kind: "check", default: Some(default.to_string()), min: None, max: None, vars: Vec::new() }
+    }
+
+    /// A `button` option: an action with no value.
+    pub fn button_option(name: &str) -> Event {
+        Event::Option { name: name.to_string(), kind: "button", default: None, min: None, max: None, vars: Vec::new() }
+    }
+
+    /// A `combo` option: one of `vars`.
+    pub fn combo_option(name: &str, default: &str, vars: &[&str]) -> Event {
+        Event::Option { name: name.to_string(), kind: "combo", default: Some(default.to_string()), min: None, max: None, vars: vars.iter().map(|v| v.to_string()).collect() }
+    }
 }
 
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Event::IdName { name } => write!(f, "id name {name}"),
+            Event::IdAuthor { author } => write!(f, "id author {author}"),
+            Event::Option { name, kind, default, min, max, vars } => {
+                write!(f, "option name {name} type {kind}")?;
+                if let Some(default) = default {
+                    write!(f, " default {default}")?;
+                }
+                if let Some(min) = min {
+                    write!(f, " min {min}")?;
+                }
+                if let Some(max) = max {
+                    write!(f, " max {max}")?;
+                }
+                vars.iter().try_for_each(|var| write!(f, " var {var}"))
+            }
+            Event::Uciok => f.write_str("uciok"),
+            Event::Readyok => f.write_str("readyok"),
             Event::Info { depth, seldepth, multipv, score_cp, score_mate, bound, nodes, nps, hashfull, time_ms, currmove, currmovenumber, pv } => {
                 f.write_str("info")?;
                 let field = |f: &mut fmt::Formatter<'_>, key: &str, value: Option<&dyn fmt::Display>| match value {
@@ -197,6 +268,7 @@ impl fmt::Display for Event {
                 }
             }
             Event::Bench { nodes, nps } => write!(f, "{nodes} nodes {nps} nps"),
+            Event::Text { text } => f.write_str(text),
         }
     }
 }
@@ -259,5 +331,21 @@ mod tests {
         assert!(json["scoreCp"].is_null() && json.get("score_cp").is_none(), "camelCase field names: {json}");
         let json = serde_json::to_value(Event::SpeedupDone).unwrap();
         assert_eq!(json["type"], "speedupDone");
+        let json = serde_json::to_value(Event::spin_option("Hash", 16, 1, 1024)).unwrap();
+        assert_eq!((&json["type"], &json["name"], &json["kind"], &json["default"], &json["max"]), (&"option".into(), &"Hash".into(), &"spin".into(), &"16".into(), &1024.into()));
+        assert_eq!(serde_json::to_value(Event::Readyok).unwrap()["type"], "readyok");
+        assert_eq!(serde_json::to_value(Event::IdName { name: "m".into() }).unwrap()["type"], "idName");
+    }
+
+    #[test]
+    fn declarations_and_handshake_lines() {
+        assert_eq!(Event::spin_option("Hash", 16, 1, 1024).to_string(), "option name Hash type spin default 16 min 1 max 1024");
+        assert_eq!(Event::check_option("Ponder", false).to_string(), "option name Ponder type check default false");
+        assert_eq!(Event::button_option("Clear Hash").to_string(), "option name Clear Hash type button");
+        assert_eq!(Event::combo_option("Table", "local", &["local", "distributed"]).to_string(), "option name Table type combo default local var local var distributed");
+        assert_eq!(Event::IdName { name: "meshmate 0.1".into() }.to_string(), "id name meshmate 0.1");
+        assert_eq!(Event::IdAuthor { author: "us".into() }.to_string(), "id author us");
+        assert_eq!((Event::Uciok.to_string(), Event::Readyok.to_string()), ("uciok".to_string(), "readyok".to_string()));
+        assert_eq!(Event::Text { text: "Nodes searched  : 5".into() }.to_string(), "Nodes searched  : 5");
     }
 }

@@ -134,7 +134,7 @@ impl Runner {
             };
             match job {
                 Job::Bench(depth) => {
-                    let result = bench(depth, &mut |line| host.emit(line));
+                    let result = bench(depth, &mut |line| host.report(Event::Text { text: line.to_string() }));
                     host.report(Event::Bench { nodes: result.nodes, nps: result.nps() });
                 }
                 Job::ForgetHeuristics => {

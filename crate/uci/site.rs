@@ -61,11 +61,11 @@ impl Site {
 
     /// The `Table` option's declaration, where the site offers a choice (the cluster: a
     /// table per rank, or Zugzwang's distributed table, entry h at rank h mod p).
-    pub fn table_declaration(&self) -> Option<&'static str> {
+    pub fn table_declaration(&self) -> Option<super::Event> {
         match self {
             Site::Threads => None,
             #[cfg(feature = "cluster")]
-            Site::Cluster(_) => Some("option name Table type combo default local var local var distributed"),
+            Site::Cluster(_) => Some(super::Event::combo_option("Table", "local", &["local", "distributed"])),
         }
     }
 

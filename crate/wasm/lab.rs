@@ -74,6 +74,18 @@ struct Catalogue {
     tt_modes: Vec<&'static str>,
     #[serde(rename = "maxDepth")]
     max_depth: i32,
+    /// How the replay's numbers are laid out ([`ReplayLayout`]).
+    replay: ReplayLayout,
+}
+
+/// The replay's layout, declared here once: the Lab worker reads the event size from it
+/// and the page checks its event codes against it (www/src/lab/eventColumns.js).
+#[derive(Serialize)]
+struct ReplayLayout {
+    #[serde(rename = "wordsPerEvent")]
+    words_per_event: usize,
+    /// Each event code's name and number, as [`replay_words`] writes them.
+    codes: Vec<(&'static str, u8)>,
 }
 
 /// The algorithms, networks, presets and message kinds the Lab can show.
@@ -86,6 +98,7 @@ pub fn lab_catalogue() -> JsValue {
         message_kinds: MessageKind::ALL.iter().map(|k| k.name()).collect(),
         tt_modes: Placement::ALL.iter().map(|p| p.name()).collect(),
         max_depth: MAX_LAB_DEPTH,
+        replay: ReplayLayout { words_per_event: WORDS_PER_EVENT, codes: Code::ALL.iter().map(|&c| (c.name(), c as u8)).collect() },
     };
     serde_wasm_bindgen::to_value(&catalogue).unwrap_or(JsValue::UNDEFINED)
 }
@@ -261,28 +274,55 @@ struct LabReport {
 }
 
 /// Numbers per event in the replay's columns: code, time, then the fields `a`, `b`, `c`,
-/// `e`, `d` as `www/src/lab/eventColumns.js` reads them.
+/// `e`, `d` as `www/src/lab/eventColumns.js` reads them (the Lab worker gets it from the
+/// catalogue's [`ReplayLayout`]).
 const WORDS_PER_EVENT: usize = 7;
+
+/// The first number of an event in the replay's columns: what kind of event it is.
+#[derive(Clone, Copy)]
+enum Code {
+    State = 1,
+    Nodes,
+    Send,
+    Hop,
+    Deliver,
+    End,
+    Node,
+    Leave,
+    Split,
+}
+
+impl Code {
+    const ALL: [Code; 9] = [Code::State, Code::Nodes, Code::Send, Code::Hop, Code::Deliver, Code::End, Code::Node, Code::Leave, Code::Split];
+
+    /// The name the page's `EV` gives the code.
+    fn name(self) -> &'static str {
+        ["state", "nodes", "send", "hop", "deliver", "end", "node", "leave", "split"][self as usize - 1]
+    }
+
+    fn word(self) -> f64 {
+        f64::from(self as u8)
+    }
+}
 
 /// Offset that makes a score non-negative in the replay's packed window (scores stay
 /// far inside ±2^16).
 const SCORE_OFFSET: i64 = 1 << 16;
 
 /// An event as the replay's numbers, or `None` for events the replay does not use
-/// (`run`, `note`). Codes (send: `e` = to; deliver: `b` = msg): 1 state, 2 nodes, 3 send, 4 hop, 5 deliver, 6 end, 7 node,
-/// 8 leave, 9 split. Tree events: `a` = p, `b` = the path's first two moves, `c` its
+/// (`run`, `note`); the first number is its [`Code`] (send: `e` = to; deliver: `b` = msg). Tree events: `a` = p, `b` = the path's first two moves, `c` its
 /// next two (15 bits a move, as `TreePath::packed`), `e` = length | flags << 3, `d` a
 /// score (node: the window as (alpha + 2^16) · 2^17 + beta + 2^16). Integers up to 2^53
 /// are exact in an `f64`, far beyond any virtual time or count of a browser run.
 fn replay_words(event: &Event) -> Option<[f64; WORDS_PER_EVENT]> {
     let w = |x: u64| x as f64;
     Some(match *event {
-        Event::State { t, p, state, nodes } => [1.0, w(t), p.into(), state as u8 as f64, 0.0, 0.0, w(nodes)],
-        Event::Nodes { t, p, nodes } => [2.0, w(t), p.into(), 0.0, 0.0, 0.0, w(nodes)],
-        Event::Send { t, msg, from, to, kind, .. } => [3.0, w(t), msg.into(), from.into(), kind.index() as f64, to.into(), 0.0],
-        Event::Hop { msg, link, from, to, start, end } => [4.0, w(start), msg.into(), link.into(), from.into(), to.into(), w(end)],
-        Event::Deliver { t, msg, to } => [5.0, w(t), to.into(), msg.into(), 0.0, 0.0, 0.0],
-        Event::End { end, .. } => [6.0, w(end), 0.0, 0.0, 0.0, 0.0, w(end)],
+        Event::State { t, p, state, nodes } => [Code::State.word(), w(t), p.into(), state as u8 as f64, 0.0, 0.0, w(nodes)],
+        Event::Nodes { t, p, nodes } => [Code::Nodes.word(), w(t), p.into(), 0.0, 0.0, 0.0, w(nodes)],
+        Event::Send { t, msg, from, to, kind, .. } => [Code::Send.word(), w(t), msg.into(), from.into(), kind.index() as f64, to.into(), 0.0],
+        Event::Hop { msg, link, from, to, start, end } => [Code::Hop.word(), w(start), msg.into(), link.into(), from.into(), to.into(), w(end)],
+        Event::Deliver { t, msg, to } => [Code::Deliver.word(), w(t), to.into(), msg.into(), 0.0, 0.0, 0.0],
+        Event::End { end, .. } => [Code::End.word(), w(end), 0.0, 0.0, 0.0, 0.0, w(end)],
         Event::Tree { t, p, event } => tree_words(t, p, &event),
         Event::Run { .. } | Event::Note { .. } => return None,
     })
@@ -300,12 +340,12 @@ fn tree_words(t: u64, p: u32, event: &TreeEvent) -> [f64; WORDS_PER_EVENT] {
     let (code, flags, d) = match *event {
         TreeEvent::Node { depth, alpha, beta, kind, received, .. } => {
             let flags = depth.clamp(0, 255) as u64 | (node_kind_index(kind) as u64) << 8 | (received as u64) << 10;
-            (7.0, flags, score(alpha) * (1u64 << 17) as f64 + score(beta))
+            (Code::Node, flags, score(alpha) * (1u64 << 17) as f64 + score(beta))
         }
-        TreeEvent::Leave { value, cut, tt, aborted, .. } => (8.0, cut as u64 | (tt as u64) << 1 | (aborted as u64) << 2, value as f64),
-        TreeEvent::Split { to, .. } => (9.0, to as u64, 0.0),
+        TreeEvent::Leave { value, cut, tt, aborted, .. } => (Code::Leave, cut as u64 | (tt as u64) << 1 | (aborted as u64) << 2, value as f64),
+        TreeEvent::Split { to, .. } => (Code::Split, to as u64, 0.0),
     };
-    [code, t as f64, p.into(), first, second, (len | flags << 3) as f64, d]
+    [code.word(), t as f64, p.into(), first, second, (len | flags << 3) as f64, d]
 }
 
 /// What a finished experiment hands back: its report and its trace's header line.

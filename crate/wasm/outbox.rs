@@ -1,11 +1,11 @@
-//! The queue of output between the engine and the engine worker's message thread: UCI
-//! lines, each with the structured event it was written from, if any ([`Output`]).
+//! The queue of output between the engine and the engine worker's message thread: events,
+//! each with the UCI line written from it ([`Output`]).
 //!
 //! In the threaded build the search runs on rayon pool threads, which are web workers of
 //! their own and cannot post to the page. They push output here, in shared memory, and bump
 //! `signal`; the engine worker waits on `signal` with `Atomics.waitAsync` (through
-//! [`Outbox::signal_view`]) and drains the queue, posting one message per line and one per
-//! event. The single build uses the same queue until a listener takes the output.
+//! [`Outbox::signal_view`]) and drains the queue, posting one message per output. The
+//! single build uses the same queue until a listener takes the output.
 //!
 //! Race contract: a producer appends under the lock, releases it, then increments `signal`
 //! and notifies. The consumer reads `signal`, drains, then waits while `signal` still holds
@@ -25,8 +25,8 @@ use crate::uci::Event;
 pub struct Output {
     /// The UCI text.
     pub line: String,
-    /// The values the line was written from, for the lines a user interface reads.
-    pub event: Option<Event>,
+    /// The values the line was written from.
+    pub event: Event,
 }
 
 /// One engine's pending output, shared by every thread of the wasm instance.
@@ -45,7 +45,7 @@ pub static OUTBOX: Outbox = Outbox {
 };
 
 impl Outbox {
-    /// Appends one output line (and the event it was written from) and wakes the consumer.
+    /// Appends one output (an event and its line) and wakes the consumer.
     pub fn push(&self, output: Output) {
         match self.lines.lock() {
             Ok(mut lines) => lines.push_back(output),

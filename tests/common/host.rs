@@ -1,5 +1,5 @@
 //! A UCI engine session inside the test process: its [`Host`] keeps every output line, and
-//! the event each reported line was written from, and runs searches on std threads, as the
+//! the event it was written from, and runs searches on std threads, as the
 //! native binary does.
 
 use meshmate::uci::{Engine, Event, Host};
@@ -9,16 +9,12 @@ use std::time::{Duration, Instant};
 /// Collects output; runs searches on std threads.
 #[derive(Default)]
 pub struct Collecting {
-    said: Mutex<Vec<(String, Option<Event>)>>,
+    said: Mutex<Vec<(String, Event)>>,
 }
 
 impl Host for Collecting {
-    fn emit(&self, line: &str) {
-        self.said.lock().unwrap().push((line.to_string(), None));
-    }
-
     fn report(&self, event: Event) {
-        self.said.lock().unwrap().push((event.to_string(), Some(event)));
+        self.said.lock().unwrap().push((event.to_string(), event));
     }
 
     fn spawn(&self, job: Box<dyn FnOnce() + Send + 'static>) {
@@ -32,9 +28,9 @@ impl Collecting {
         self.said.lock().unwrap().iter().map(|(line, _)| line.clone()).collect()
     }
 
-    /// The events of the lines said so far (the lines a user interface reads).
+    /// The events the lines said so far were written from.
     pub fn events(&self) -> Vec<Event> {
-        self.said.lock().unwrap().iter().filter_map(|(_, event)| event.clone()).collect()
+        self.said.lock().unwrap().iter().map(|(_, event)| event.clone()).collect()
     }
 
     /// Waits up to a minute for a `bestmove` line (a hang fails the test).

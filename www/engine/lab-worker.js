@@ -9,8 +9,9 @@
 //                   { id, type: 'export' }                  the last replayed run's trace as JSON lines
 //   worker → page   { type: 'ready', catalogue }            once, when the wasm is loaded
 //                   { id, type: 'network', drawing }
-//                   { id, type: 'trace', words }            events as numbers (Float64Array, 7 per
-//                                                           event: see src/lab/eventColumns.js), in order
+//                   { id, type: 'trace', words }            events as numbers (Float64Array,
+//                                                           catalogue.replay.wordsPerEvent per event:
+//                                                           see src/lab/eventColumns.js), in order
 //                   { id, type: 'report', report, wallMs, memoryMiB }  after the last trace message
 //                   { id, type: 'export', blob }            header line, then one line per event
 //                   { id, type: 'error', message }          bad input; the worker stays usable
@@ -29,8 +30,6 @@
 import init, { labCatalogue, labNetwork, labPanicMessage, labSimulate } from '../pkg/single/meshmate.js';
 import { inbox } from './inbox.js';
 
-/** Numbers per event in a trace batch (src/lab/eventColumns.js WORDS_PER_EVENT). */
-const WORDS_PER_EVENT = 7;
 /** Events per call of the simulator's sink. */
 const TRACE_BATCH = 4096;
 /** Least time between two trace messages to the page. */
@@ -109,7 +108,7 @@ function run(id, request, replay, pace) {
   const result = labSimulate(request, (words) => {
     if (!replay || (ack && Atomics.load(ack, 1))) return;
     pending.push(words);
-    sent += words.length / WORDS_PER_EVENT;
+    sent += words.length / catalogue.replay.wordsPerEvent;
     if (performance.now() - lastPost >= POST_MS) flush();
     if (ack && sent - Atomics.load(ack, 0) > pace.ahead) {
       flush();
@@ -146,5 +145,6 @@ function exportTrace(id) {
 }
 
 const wasm = await init();
-self.postMessage({ type: 'ready', catalogue: labCatalogue() });
+const catalogue = labCatalogue();
+self.postMessage({ type: 'ready', catalogue });
 requests.open();

@@ -4,8 +4,9 @@
 // the lines that arrived (`stop`, `isready`, `ponderhit`, a new `position` and `go`), so
 // `go infinite` searches until `stop` and the hash table is kept. Every output line is
 // posted the moment it is emitted, as `{ line, event }` (the event the engine wrote the
-// line from, if any); `bench` still runs to its end.
-// `{ ready: true }` says the wasm is loaded; `{ crashed }` that a panic killed the engine.
+// line from); `bench` still runs to its end.
+// `{ ready: true }` says the wasm is loaded; `{ crashed }` that a panic killed the engine;
+// `{ quit: true }` that it took `quit`; `{ searching }` that the slices start or stop.
 import init, { WasmEngine } from '../pkg/single/meshmate.js';
 import { inbox } from './inbox.js';
 
@@ -40,22 +41,24 @@ function fail(error) {
 function handle(line) {
   if (crashed) return;
   try {
-    engine.send(line);
+    if (!engine.send(line)) return self.postMessage({ quit: true });
   } catch (error) {
     return fail(error);
   }
-  if (!searching) runSlices();
+  if (!searching && !engine.idle()) runSlices();
 }
 
 /** Runs the search in slices until it is over or waits for `stop`/`ponderhit`. */
 async function runSlices() {
   searching = true;
+  self.postMessage({ searching });
   try {
     while (!crashed && engine.resume(SLICE_MS) === 'searching') await yieldToEventLoop();
   } catch (error) {
     fail(error);
   } finally {
     searching = false;
+    self.postMessage({ searching });
   }
 }
 

@@ -1,8 +1,10 @@
 // The meshmate engine worker: a plain ES module Worker that speaks UCI over postMessage,
-// like stockfish.js: each message in is one UCI command line (a string), each line out is
-// one message (a string). Besides the text it posts structured events (plain objects with
-// a `type`: `info`, `message`, `bestmove`, `bench`, `workers`, `engine`, `crashed`) for
-// user interfaces; `?events=0` in the worker URL turns them off for strict drop-in use.
+// like stockfish.js: each message in is one UCI command line (a string), handed to the
+// engine as it is (Rust parses it; this file never reads a command). Each report out is one
+// message: by default its event, a plain object with a `type` (`info`, `bestmove`,
+// `option`, `readyok`, ... and this worker's `engine`, `workers`, `crashed`) holding the
+// values the engine wrote the report from and, as `line`, the UCI text; with `?events=0` in
+// the worker URL, the UCI line alone (a string), for strict stockfish.js drop-in use.
 // Their TypeScript types: www/package/index.d.ts (index.d.ts in the npm package).
 //
 // It loads only the wasm package, by relative path, so any static server that sends
@@ -35,7 +37,8 @@ const commands = inbox((line) => engine.handle(line));
 
 self.onmessage = (e) => {
   if (typeof e.data !== 'string') {
-    self.postMessage('info string error: messages to the engine must be UCI command strings');
+    const text = 'error: messages to the engine must be UCI command strings';
+    post(`info string ${text}`, { type: 'message', text });
     return;
   }
   for (const line of e.data.split('\n')) {
@@ -44,10 +47,9 @@ self.onmessage = (e) => {
   }
 };
 
-/** Posts one UCI line and, unless turned off, its structured event. */
+/** Posts one report: its event with the UCI `line` in it, or (`?events=0`) the line alone. */
 function post(line, event) {
-  self.postMessage(line);
-  if (postEvents && event !== undefined) self.postMessage(event);
+  self.postMessage(postEvents ? { ...event, line } : line);
 }
 
 /** Reports a dead engine once; later commands are answered with the same error. */
@@ -63,7 +65,7 @@ function crashReporter() {
         console.error('meshmate engine crashed:', reason);
         post('info string error: engine crashed', { type: 'crashed', reason: String(reason) });
       } else {
-        self.postMessage('info string error: engine crashed');
+        post('info string error: engine crashed', { type: 'message', text: 'error: engine crashed' });
       }
     },
   };
@@ -101,20 +103,19 @@ class ThreadedEngine {
     this.crash = crashReporter();
     this.quit = false;
     this.activityTimer = null;
-    /** A `go` or `bench` was sent and has not answered yet. */
-    this.searching = false;
     this.watchOutput();
   }
 
-  /** Posts the search processors' activity while a search is unanswered or any processor is
-   * busy, and once more when all are idle. (Idle processors alone do not end the sampling:
-   * a new search's first moments, before the pool takes it up, look idle too.) */
+  /** Posts the search processors' activity while the engine has a search queued or running
+   * or any processor is busy, and once more when all are idle. (Idle processors alone do
+   * not end the sampling: a new search's first moments, before the pool takes it up, look
+   * idle too.) */
   sampleActivity() {
     if (!postEvents || this.activityTimer !== null) return;
     this.activityTimer = setInterval(() => {
       const workers = this.crash.crashed ? [] : this.engine.workerActivity();
       if (workers.length) self.postMessage({ type: 'workers', workers });
-      if (!(this.searching && !this.crash.crashed) && !workers.some((w) => w.busy)) {
+      if ((this.crash.crashed || this.engine.idle()) && !workers.some((w) => w.busy)) {
         clearInterval(this.activityTimer);
         this.activityTimer = null;
       }
@@ -133,13 +134,10 @@ class ThreadedEngine {
     }
     this.flush();
     if (this.quit) self.close();
-    else if (/^(go|bench)\b/.test(line)) {
-      this.searching = true;
-      this.sampleActivity();
-    }
+    else if (!this.engine.idle()) this.sampleActivity();
   }
 
-  /** Posts every pending output line with its event, then reports a panic on a pool thread. */
+  /** Posts every pending report, then reports a panic on a pool thread. */
   flush() {
     let outputs = [];
     try {
@@ -148,10 +146,7 @@ class ThreadedEngine {
       this.crash.report(error?.message ?? error);
       return;
     }
-    for (const { line, event } of outputs) {
-      if (event?.type === 'bestmove' || event?.type === 'bench') this.searching = false;
-      post(line, event);
-    }
+    for (const { line, event } of outputs) post(line, event);
     if (!this.crash.crashed && this.engine.crashed()) this.crash.report('a search thread panicked (see the console)');
   }
 
@@ -170,10 +165,11 @@ class ThreadedEngine {
 
 /**
  * The single build, for pages without SharedArrayBuffer. The engine runs in
- * search-worker.js, which searches in slices and takes `stop`, `isready` and `ponderhit`
- * between them, so lines go straight through. Only `bench` holds the search worker to its
- * end: meanwhile `isready` is answered here (everything before it was handled) and other
- * lines wait, in order, until the bench reports.
+ * search-worker.js, which searches in slices and takes the lines that arrived between
+ * them, so every line goes straight through, in order. (A `bench` holds the search worker
+ * to its end: the lines sent meanwhile, `isready` too, are handled after it.) The search
+ * worker says when its engine quit, and when a search starts and ends, for the `workers`
+ * event.
  */
 class SingleEngine {
   static async start() {
@@ -184,12 +180,7 @@ class SingleEngine {
 
   constructor() {
     this.crash = crashReporter();
-    /** Whether a bench runs (it blocks the search worker). */
-    this.benching = false;
-    /** lines that arrived during a bench */
-    this.waiting = [];
-    /** `go` commands not yet answered by `bestmove`, and the nodes last reported, for the `workers` event */
-    this.searches = 0;
+    /** Nodes of the running (or last) search, from its `info` events. */
     this.nodes = 0;
   }
 
@@ -199,10 +190,12 @@ class SingleEngine {
     const worker = new Worker(url, { type: 'module', name: 'meshmate-search' });
     this.worker = worker;
     return new Promise((resolve) => {
-      worker.onmessage = (e) => {
-        if (e.data.ready) resolve();
-        else if (e.data.crashed) this.crash.report(e.data.crashed);
-        else this.output(e.data.line, e.data.event);
+      worker.onmessage = ({ data }) => {
+        if (data.ready) resolve();
+        else if (data.crashed) this.crash.report(data.crashed);
+        else if (data.quit) this.quit();
+        else if (data.searching !== undefined) this.postWorkers(data.searching);
+        else this.output(data.line, data.event);
       };
       worker.onerror = (e) => {
         e.preventDefault();
@@ -214,35 +207,25 @@ class SingleEngine {
 
   handle(line) {
     if (this.crash.crashed) return this.crash.report();
-    const command = line.split(/\s+/)[0];
-    if (command === 'quit') {
-      this.worker.terminate();
-      self.close();
-    } else if (!this.benching) {
-      if (command === 'bench') this.benching = true;
-      if (command === 'go') this.searches++;
-      this.worker.postMessage(line);
-    } else if (command === 'isready' && this.waiting.length === 0) {
-      self.postMessage('readyok');
-    } else {
-      this.waiting.push(line);
+    this.worker.postMessage(line);
+  }
+
+  quit() {
+    this.worker.terminate();
+    self.close();
+  }
+
+  /** One report of the search worker; an `info` with nodes updates the one processor's row. */
+  output(line, event) {
+    post(line, event);
+    if (event.type === 'info' && event.nodes !== undefined) {
+      this.nodes = event.nodes;
+      this.postWorkers(true);
     }
   }
 
-  /** One output line of the search worker. */
-  output(line, event) {
-    post(line, event);
-    if (line.startsWith('bestmove')) {
-      this.searches = Math.max(0, this.searches - 1);
-      if (postEvents && this.searches === 0) self.postMessage({ type: 'workers', workers: [{ busy: false, nodes: this.nodes }] });
-    } else if (postEvents && event?.type === 'info' && event.nodes !== undefined) {
-      this.nodes = event.nodes;
-      self.postMessage({ type: 'workers', workers: [{ busy: true, nodes: event.nodes }] });
-    } else if (this.benching && event?.type === 'bench') {
-      this.benching = false;
-      const waiting = this.waiting.splice(0);
-      for (const waited of waiting) this.handle(waited);
-    }
+  postWorkers(busy) {
+    if (postEvents) self.postMessage({ type: 'workers', workers: [{ busy, nodes: this.nodes }] });
   }
 }
 

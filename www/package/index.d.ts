@@ -1,20 +1,26 @@
 // Types of the meshmate engine worker's messages (engine/worker.js). The worker is started
-// with `new Worker(url, { type: 'module' })`; it takes UCI command lines as strings and
-// posts every UCI output line as a string, plus, unless the worker URL has `?events=0`,
-// one structured event (a plain object with a `type`) beside the lines a user interface
-// reads. The events of UCI lines are the values the engine wrote each line from
-// (crate/uci/report.rs), never parsed back from the text; `engine`, `workers` and `crashed`
-// come from the worker (`workers` from crate/wasm/activity.rs).
+// with `new Worker(url, { type: 'module' })`; it takes UCI command lines as strings. Each
+// report it makes is one message: an event (a plain object with a `type`, and its UCI text
+// as `line`), or, when the worker URL has `?events=0`, the UCI line alone as a string, as
+// stockfish.js posts it. The events of UCI lines are the values the engine wrote each line
+// from (crate/uci/report.rs), never parsed back from the text; `engine`, `workers` and
+// `crashed` come from the worker (`workers` from crate/wasm/activity.rs).
 
 /** What the page posts to the worker: one UCI command line (or several, separated by "\n"). */
 export type EngineCommand = string;
 
-/** What the worker posts to the page: a UCI output line, or a structured event. */
-export type EngineOutput = string | EngineEvent;
+/** What the worker posts to the page: an event, or (`?events=0`) a UCI output line. */
+export type EngineOutput = EngineEvent | string;
 
-/** Every structured event, told apart by `type`. */
+/** Every event, told apart by `type`. */
 export type EngineEvent =
   | EngineStartedEvent
+  | IdNameEvent
+  | IdAuthorEvent
+  | OptionEvent
+  | UciokEvent
+  | ReadyokEvent
+  | TextEvent
   | InfoEvent
   | InfoStringEvent
   | BestmoveEvent
@@ -24,8 +30,15 @@ export type EngineEvent =
   | WorkersEvent
   | CrashedEvent;
 
-/** The wasm is loaded and commands are taken (posted once, before any answer). */
-export interface EngineStartedEvent {
+/** Every event of a report carries the UCI text written from it. */
+export interface Reported {
+  /** The UCI line, exactly as the worker posts it with `?events=0`. */
+  line: string;
+}
+
+/** The wasm is loaded and commands are taken (posted once, before any answer);
+ * `line` is `info string meshmate wasm: ...`. */
+export interface EngineStartedEvent extends Reported {
   type: 'engine';
   /** `threads` on cross-origin isolated pages, else `single` (one thread, Threads fixed at 1). */
   build: 'threads' | 'single';
@@ -37,8 +50,53 @@ export interface EngineStartedEvent {
   loadMs: number;
 }
 
+/** The engine's name (`id name ...`), the first answer to `uci`. */
+export interface IdNameEvent extends Reported {
+  type: 'idName';
+  name: string;
+}
+
+/** Its authors (`id author ...`). */
+export interface IdAuthorEvent extends Reported {
+  type: 'idAuthor';
+  author: string;
+}
+
+/** One option `uci` declares (`option name ... type ...`). */
+export interface OptionEvent extends Reported {
+  type: 'option';
+  /** The name `setoption` takes. */
+  name: string;
+  /** The option's UCI type. */
+  kind: 'spin' | 'check' | 'combo' | 'button' | 'string';
+  /** The value it starts with, as text (absent for a button). */
+  default?: string;
+  /** A spin's least value. */
+  min?: number;
+  /** A spin's greatest value. */
+  max?: number;
+  /** A combo's choices (empty otherwise). */
+  vars: string[];
+}
+
+/** Every option is declared (`uciok`). */
+export interface UciokEvent extends Reported {
+  type: 'uciok';
+}
+
+/** Every command before `isready` is handled (`readyok`). */
+export interface ReadyokEvent extends Reported {
+  type: 'readyok';
+}
+
+/** A line with no values to read (the bench's per-position lines and totals). */
+export interface TextEvent extends Reported {
+  type: 'text';
+  text: string;
+}
+
 /** A search progress report (`info depth ...`); fields the line lacks are absent. */
-export interface InfoEvent {
+export interface InfoEvent extends Reported {
   type: 'info';
   /** Nominal depth of the iteration. */
   depth?: number;
@@ -69,13 +127,13 @@ export interface InfoEvent {
 }
 
 /** A free-text message (`info string ...`); errors start with `error:`. */
-export interface InfoStringEvent {
+export interface InfoStringEvent extends Reported {
   type: 'message';
   text: string;
 }
 
 /** The search result (`bestmove ...`). */
-export interface BestmoveEvent {
+export interface BestmoveEvent extends Reported {
   type: 'bestmove';
   /** The move to play, as a UCI move (`e2e4`, `e7e8q`). */
   best: string;
@@ -84,7 +142,7 @@ export interface BestmoveEvent {
 }
 
 /** The `bench` summary (`N nodes M nps`). */
-export interface BenchEvent {
+export interface BenchEvent extends Reported {
   type: 'bench';
   /** Total nodes: the bench signature, equal to the native engine's. */
   nodes: number;
@@ -92,18 +150,19 @@ export interface BenchEvent {
 }
 
 /** One measured row of a `speedup` command. */
-export interface SpeedupEvent {
+export interface SpeedupEvent extends Reported {
   type: 'speedup';
   /** The row as JSON text (position, algorithm, threads, ms, nodes, speedup, ...). */
   json: string;
 }
 
 /** A `speedup` command has finished. */
-export interface SpeedupDoneEvent {
+export interface SpeedupDoneEvent extends Reported {
   type: 'speedupDone';
 }
 
-/** What each search processor does: every 250 ms while the engine works, once when it is idle again. */
+/** What each search processor does: every 250 ms while the engine works, once when it is
+ * idle again (no UCI line: not posted with `?events=0`). */
 export interface WorkersEvent {
   type: 'workers';
   /** One entry per processor, as many as the Threads option. */
@@ -130,8 +189,9 @@ export interface WorkerActivity {
   line?: string;
 }
 
-/** The engine is dead (a panic, or a start that failed): start a new worker. */
-export interface CrashedEvent {
+/** The engine is dead (a panic, or a start that failed): start a new worker;
+ * `line` is `info string error: ...`. */
+export interface CrashedEvent extends Reported {
   type: 'crashed';
   reason: string;
 }

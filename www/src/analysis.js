@@ -129,11 +129,11 @@ export class Analysis {
 
   receive(info, fen, turn) {
     this.stats = { depth: info.depth ?? this.stats.depth, seldepth: info.seldepth ?? this.stats.seldepth, nps: info.nps ?? this.stats.nps, nodes: info.nodes ?? this.stats.nodes, hashfull: info.hashfull ?? this.stats.hashfull };
-    if (!info.pv?.length || !info.score) return;
-    if (info.score.bound) return; // aspiration fail: wait for the exact score
+    if (!info.pv.length || (info.scoreCp === undefined && info.scoreMate === undefined)) return;
+    if (info.bound) return; // aspiration fail: wait for the exact score
     const index = (info.multipv ?? 1) - 1;
     if (index >= this.settings.multiPv) return;
-    this.lines[index] = { depth: info.depth, score: whiteScore(info.score, turn), pv: info.pv, sans: lineToSan(fen, info.pv, PV_MOVES), fen };
+    this.lines[index] = { depth: info.depth, score: whiteScore(info, turn), pv: info.pv, sans: lineToSan(fen, info.pv, PV_MOVES), fen };
     // Lines of the previous iteration stay until this one reaches them, but not one that
     // starts with the move this new line starts with: that move has moved up the list.
     this.lines = this.lines.map((line, i) => (line && i !== index && line.depth < info.depth && line.pv[0] === info.pv[0] ? undefined : line));

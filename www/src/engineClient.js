@@ -3,7 +3,15 @@
 // (new work stops the current search and is swapped in when `bestmove` arrives), and UCI
 // options sent only when their value changes. Jobs carry their own callbacks, so the
 // player and the analyser never see each other's output.
-import { parseBestMove, parseInfo, parseOption, formatGo, formatPosition } from './uci.js';
+//
+// A `go`, from a click to the search and back: Play or Analysis calls `start(job)`;
+// `launch` sends `position` and `go` (formatted by uci.js) to the worker
+// (www/engine/worker.js), which hands each line to the engine in wasm (crate/wasm.rs
+// `WasmEngine::send`), where crate/uci parses it and starts the search. Every report comes
+// back as one typed event (crate/uci/report.rs `Event`, types in
+// www/package/index.d.ts): `receive` gives the job its `info` events and its `bestmove`.
+// Nothing here reads UCI text: the event's `line` only goes to the log.
+import { formatGo, formatPosition } from './uci.js';
 
 /** What the client is doing; every transition is reported through `onStatus`. */
 export const EngineStatus = Object.freeze({
@@ -27,8 +35,10 @@ const MAX_RESTARTS = 4;
  * @property {string} [gameId]       a change of game id sends `ucinewgame` first
  * @property {Record<string, string|number>} [options] option values for this search only;
  *                                    the next job without them gets the wanted values back
- * @property {(info: object) => void} [onInfo]            each parsed `info` line with a score or pv
- * @property {(best: string|null, ponder: string|null) => void} [onBestMove] only for searches not superseded or stopped
+ * @property {(info: object) => void} [onInfo]            each `info` event with a score or pv
+ *                                    (fields as index.d.ts `InfoEvent`: depth, scoreCp or scoreMate, bound, pv, ...)
+ * @property {(best: string|null, ponder: string|null) => void} [onBestMove] only for searches
+ *                                    not superseded or stopped; `best` is null when there is no legal move
  * @property {() => void} [onDropped] other work withdrew the job (another job's `start`, or
  *                                    `stop`): it gets no `bestmove`. Its own `cancel` does not call it.
  */
@@ -39,9 +49,10 @@ export class EngineClient {
    * @param {() => Worker} p.createWorker  makes a fresh engine worker (called again on restart)
    * @param {(status: string) => void} [p.onStatus]
    * @param {(message: string) => void} [p.onError]  errors to show the user
-   * @param {(event: object) => void} [p.onEvent]    structured events the worker posts besides UCI text
-   * @param {(options: Map<string, object>) => void} [p.onOptions] the engine's options, after each boot
-   * @param {(line: string) => void} [p.onLine]      every UCI line, for logs
+   * @param {(event: object) => void} [p.onEvent]    every event the worker posts
+   * @param {(options: Map<string, object>) => void} [p.onOptions] the engine's options (`option`
+   *                                                  events: name, kind, default, min, max, vars), after each boot
+   * @param {(line: string) => void} [p.onLine]      every UCI line sent and received, for logs
    */
   constructor({ createWorker, onStatus, onError, onEvent, onOptions, onLine }) {
     this.createWorker = createWorker;
@@ -53,9 +64,9 @@ export class EngineClient {
     /** @type {Worker|null} */
     this.worker = null;
     this.status = EngineStatus.Loading;
-    /** name -> descriptor from `option` lines of the last boot */
+    /** name -> `option` event of the last boot */
     this.options = new Map();
-    /** engine name from `id name` */
+    /** engine name from the `idName` event */
     this.name = '';
     /** name -> value the user wants; sent when it differs from `sentOptions` */
     this.wantedOptions = new Map();
@@ -246,7 +257,7 @@ export class EngineClient {
     const changed = [...this.optionsFor(job)].filter(([name, value]) => this.options.has(name) && this.sentOptions.get(name) !== value);
     const newGame = job.gameId !== undefined && job.gameId !== this.lastGameId;
     for (const [name, value] of changed) {
-      this.send(this.options.get(name).type === 'button' ? `setoption name ${name}` : `setoption name ${name} value ${value}`);
+      this.send(this.options.get(name).kind === 'button' ? `setoption name ${name}` : `setoption name ${name} value ${value}`);
       this.sentOptions.set(name, value);
     }
     if (newGame) {
@@ -280,48 +291,48 @@ export class EngineClient {
     if (next) this.launch(next);
   }
 
-  receive(data) {
-    if (typeof data !== 'string') {
-      this.onEvent(data);
-      return;
-    }
-    for (const line of data.split('\n')) if (line.trim()) this.receiveLine(line.trim());
-  }
-
-  receiveLine(line) {
-    this.onLine(line);
-    if (line.startsWith('info')) {
-      const info = parseInfo(line);
-      if (info.string !== undefined) {
-        // A dead engine (a trap in wasm, or a start that failed) is restarted; other errors are shown.
-        if (/^error: (engine crashed|the engine could not start)/.test(info.string)) this.fail(`engine ${info.string}`);
-        else if (/^error\b/i.test(info.string)) this.onError(`engine ${info.string}`);
-        return;
-      }
-      if (this.currentWanted && this.current?.onInfo && (info.pv || info.score)) this.current.onInfo(info);
-    } else if (line.startsWith('bestmove')) {
-      const job = this.current;
-      const wanted = this.currentWanted;
-      const { best, ponder } = parseBestMove(line);
-      this.restarts = 0;
-      this.finishSearch();
-      if (wanted && job?.onBestMove) job.onBestMove(best, ponder);
-    } else if (line.startsWith('option ')) {
-      const option = parseOption(line);
-      if (option) this.options.set(option.name, option);
-    } else if (line.startsWith('id name ')) {
-      this.name = line.slice(8);
-    } else if (line === 'uciok') {
-      this.send('isready');
-    } else if (line === 'readyok') {
-      if (this.readyWaiter) {
-        const resolve = this.readyWaiter;
-        resolve(true);
-      } else if (this.status === EngineStatus.Loading) {
-        clearTimeout(this.bootTimer);
-        this.onOptions(this.options);
+  /** One message of the worker: an event (the worker runs with events on). */
+  receive(event) {
+    if (event?.line !== undefined) this.onLine(event.line);
+    this.onEvent(event);
+    switch (event?.type) {
+      case 'crashed':
+        // A dead engine (a trap in wasm, or a start that failed) is restarted.
+        this.fail(`engine ${event.line.replace(/^info string /, '')}`);
+        break;
+      case 'message':
+        if (/^error\b/i.test(event.text)) this.onError(`engine ${event.text}`);
+        break;
+      case 'info':
+        if (this.currentWanted && this.current?.onInfo && (event.pv.length || event.scoreCp !== undefined || event.scoreMate !== undefined)) this.current.onInfo(event);
+        break;
+      case 'bestmove': {
+        const job = this.current;
+        const wanted = this.currentWanted;
+        this.restarts = 0;
         this.finishSearch();
+        if (wanted && job?.onBestMove) job.onBestMove(event.best === '0000' ? null : event.best, event.ponder ?? null);
+        break;
       }
+      case 'option':
+        this.options.set(event.name, event);
+        break;
+      case 'idName':
+        this.name = event.name;
+        break;
+      case 'uciok':
+        this.send('isready');
+        break;
+      case 'readyok':
+        if (this.readyWaiter) {
+          const resolve = this.readyWaiter;
+          resolve(true);
+        } else if (this.status === EngineStatus.Loading) {
+          clearTimeout(this.bootTimer);
+          this.onOptions(this.options);
+          this.finishSearch();
+        }
+        break;
     }
   }
 }

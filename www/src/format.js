@@ -1,13 +1,13 @@
 // How numbers from the engine are written for people.
 
 /**
- * A UCI score (side to move's view) turned to White's view.
- * @param {{cp?: number, mate?: number}} score
+ * The score of an `info` event (side to move's view) turned to White's view.
+ * @param {{scoreCp?: number, scoreMate?: number}} info
  * @param {'white'|'black'} turn side to move in the searched position
  */
-export function whiteScore(score, turn) {
+export function whiteScore(info, turn) {
   const sign = turn === 'white' ? 1 : -1;
-  return score.mate !== undefined ? { mate: sign * score.mate } : { cp: sign * score.cp };
+  return info.scoreMate !== undefined ? { mate: sign * info.scoreMate } : { cp: sign * info.scoreCp };
 }
 
 /** "+0.35", "−1.20", "#3", "#−2" from a White's-view score. */

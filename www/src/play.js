@@ -111,8 +111,8 @@ export class Play {
       gameId: this.session.id,
       ply,
       onInfo: (info) => {
-        if (info.score?.cp !== undefined && (info.multipv ?? 1) === 1) this.engineCp = info.score.cp;
-        else if (info.score?.mate !== undefined) this.engineCp = info.score.mate > 0 ? 100000 : -100000;
+        if (info.scoreCp !== undefined && (info.multipv ?? 1) === 1) this.engineCp = info.scoreCp;
+        else if (info.scoreMate !== undefined) this.engineCp = info.scoreMate > 0 ? 100000 : -100000;
       },
       onBestMove: (best) => {
         if (this.job !== job) return;

@@ -1,5 +1,5 @@
-// A small live view of the engine's workers, fed by the structured events the engine
-// worker posts: which build runs (threaded with its pool of web workers, or single), the
+// A small live view of the engine's workers, fed by the events the engine worker
+// posts: which build runs (threaded with its pool of web workers, or single), the
 // search speed, and, when the engine reports them, one row per worker with its state
 // (busy or idle), node count and the first plies of the line it is on.
 import { formatCount, formatNps } from './format.js';
@@ -26,7 +26,7 @@ export class WorkerView {
     this.queueRender = oncePerFrame(() => this.renderRows());
   }
 
-  /** Takes one structured event from the engine worker; types it does not show are ignored. */
+  /** Takes one event from the engine worker; types it does not show are ignored. */
   receive(event) {
     if (event?.type === 'engine') {
       this.build.textContent =

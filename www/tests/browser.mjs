@@ -90,9 +90,9 @@ export function collectErrors(page) {
 }
 
 /**
- * Init script: records the UCI lines the page sends to its workers ('> ...') and the text
- * lines they answer ('< ...') in window.uciTraffic, so a test can see what reached the engine;
- * window.engineWorkers holds the workers the page talked to.
+ * Init script: records the UCI lines the page sends to its workers ('> ...') and the lines
+ * they answer ('< ...', a string or an event's `line`) in window.uciTraffic, so a test can
+ * see what reached the engine; window.engineWorkers holds the workers the page talked to.
  */
 export function recordUciTraffic() {
   window.uciTraffic = [];
@@ -110,7 +110,8 @@ export function recordUciTraffic() {
     },
     set(handler) {
       onmessage.set.call(this, (e) => {
-        if (typeof e.data === 'string') for (const line of e.data.split('\n')) window.uciTraffic.push(`< ${line}`);
+        const text = typeof e.data === 'string' ? e.data : e.data?.line;
+        if (typeof text === 'string') for (const line of text.split('\n')) window.uciTraffic.push(`< ${line}`);
         return handler(e);
       });
     },

@@ -11,13 +11,18 @@ import { WWW } from './browser.mjs';
 /** The native engine built by ./build.sh build. */
 export const NATIVE = join(WWW, '..', 'target', 'release', 'meshmate');
 
-/** Drives one engine worker inside a page: lines and events it posted, and a sender. */
+/** Drives one engine worker inside a page: the events it posted, their UCI lines (or the
+ * lines alone, with `?events=0`), and a sender. */
 export async function openWorker(page, query = '') {
   await page.evaluate((query) => {
     window.lines = [];
     window.events = [];
     window.engine = new Worker(`engine/worker.js${query}`, { type: 'module' });
-    window.engine.onmessage = (e) => (typeof e.data === 'string' ? window.lines : window.events).push(e.data);
+    window.engine.onmessage = ({ data }) => {
+      if (typeof data !== 'string') window.events.push(data);
+      const line = typeof data === 'string' ? data : data.line;
+      if (line !== undefined) window.lines.push(line);
+    };
   }, query);
   return {
     send: (...commands) => page.evaluate((commands) => commands.forEach((c) => window.engine.postMessage(c)), commands),

@@ -2,19 +2,15 @@
 // runs to its last stop with the keyboard alone (Space, →, ←, F, Esc), and every number a
 // stop's text names is one of the run's counters at that moment: the replay's totals and
 // message counts, or at the end the report's row (the table's and the result element's).
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { RESULTS, servedApp } from './browser.mjs';
-import { RUN_MS, openLab as openLabPage, resultData, snapshot } from './labPage.mjs';
+import { RESULTS } from './browser.mjs';
+import { RUN_MS, labSuite, resultData, snapshot } from './labPage.mjs';
 import { LECTURES } from '../src/lab/lectures.js';
 
-const figures = [];
-const app = servedApp();
-const openLab = (t, options) => openLabPage(app, t, options);
-after(() => {
-  for (const line of figures) console.log(`# lab figure: ${line}`);
-});
+/** Figures measured by these tests, printed at the end for the report. */
+const { figures, openLab } = labSuite();
 
 /** Event codes a stop's event has (eventColumns.js EV). */
 const STOP_CODES = { send: 3, split: 9, helperNode: 7, helperCut: 8, helperTable: 8 };

@@ -3,20 +3,16 @@
 // one opens the defaults and says what it ignored; the result element carries the run's
 // figures; the default experiment shows a real speedup (at least half of what the same
 // algorithm reaches over the whole Bratko-Kopec suite natively, measured in this run).
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { WWW, servedApp } from './browser.mjs';
-import { RUN_MS, formValues, openLab as openLabPage, resultData, snapshot, watchRun } from './labPage.mjs';
+import { WWW } from './browser.mjs';
+import { RUN_MS, formValues, labSuite, resultData, snapshot, watchRun } from './labPage.mjs';
 
-const figures = [];
-const app = servedApp();
-const openLab = (t, options) => openLabPage(app, t, options);
-after(() => {
-  for (const line of figures) console.log(`# lab figure: ${line}`);
-});
+/** Figures measured by these tests, printed at the end for the report. */
+const { figures, openLab } = labSuite();
 
 const NATIVE = join(WWW, '..', 'target', 'release', 'meshmate');
 const BRATKO_KOPEC = join(WWW, '..', '..', 'shared', 'data', 'bratko-kopec.epd');

@@ -4,21 +4,17 @@
 // events than the replay's window, so the window and the worker's pacing are what keep it
 // there. Also: the heat map at 1024 keeps the network's coordinates, and a hover names
 // the processor under the pointer.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { RESULTS, servedApp } from './browser.mjs';
-import { openLab as openLabPage, setForm, snapshot } from './labPage.mjs';
+import { RESULTS } from './browser.mjs';
+import { labSuite, setForm, snapshot } from './labPage.mjs';
 
 const LIMIT_MB = 300;
 const MB = 2 ** 20;
-const figures = [];
-const app = servedApp({ browserArgs: ['--enable-precise-memory-info', '--js-flags=--expose-gc'] });
-const openLab = (t, options) => openLabPage(app, t, options);
-after(() => {
-  for (const line of figures) console.log(`# lab figure: ${line}`);
-});
+/** Figures measured by these tests, printed at the end for the report. */
+const { figures, openLab } = labSuite({ browserArgs: ['--enable-precise-memory-info', '--js-flags=--expose-gc'] });
 
 /** The page's JS heap in MB, after a collection (what it holds, not what it has yet to free). */
 const heapMb = (page) =>

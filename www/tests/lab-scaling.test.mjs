@@ -1,19 +1,15 @@
 // The Lab's scaling curve in Debian's Chromium against the built app: two algorithms over
 // p = 1, 2, 4, 8, 16 on one chart with the ideal and 1 + 0.7(p − 1) lines; each point is a
 // row of the results table with the same SPE; PNG and CSV downloads.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RESULTS, servedApp } from './browser.mjs';
-import { openLab as openLabPage, snapshot } from './labPage.mjs';
+import { RESULTS } from './browser.mjs';
+import { labSuite, snapshot } from './labPage.mjs';
 
-const figures = [];
-const app = servedApp();
-const openLab = (t, options) => openLabPage(app, t, options);
-after(() => {
-  for (const line of figures) console.log(`# lab figure: ${line}`);
-});
+/** Figures measured by these tests, printed at the end for the report. */
+const { figures, openLab } = labSuite();
 
 describe('Lab scaling curve', () => {
   test('two algorithms at 16: one point per p each, equal to the table\'s SPE; PNG and CSV', { timeout: 400000 }, async (t) => {

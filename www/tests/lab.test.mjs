@@ -1,23 +1,16 @@
 // End-to-end tests of the Lab: Debian's Chromium (playwright-core) against the built app,
 // with the real Lab worker running the simulator from the single wasm package. The page
 // exposes what it shows as window.__lab.snapshot(); pixels are read from the canvas.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
-import { RESULTS, WWW, rankNumbersOffTheirRanks, recordUciTraffic, servedApp } from './browser.mjs';
-import { RUN_MS, measureFps, openLab as openLabPage, runAndWatch, setForm, snapshot } from './labPage.mjs';
+import { RESULTS, WWW, rankNumbersOffTheirRanks, recordUciTraffic } from './browser.mjs';
+import { RUN_MS, labSuite, measureFps, runAndWatch, setForm, snapshot } from './labPage.mjs';
 
 /** Figures measured by these tests, printed at the end for the report. */
-const figures = [];
-
-const app = servedApp();
-const openLab = (t, options) => openLabPage(app, t, options);
-
-after(() => {
-  for (const line of figures) console.log(`# lab figure: ${line}`);
-});
+const { figures, openLab } = labSuite();
 
 /** The Lab with the UCI traffic recorded, once the Play engine is ready; `pool` is its
  * web workers. */

@@ -1,12 +1,28 @@
-// Shared parts of the Lab's browser tests: a fresh page on the Lab with the simulator
+// Shared parts of the Lab's browser tests: one set-up for a test file (the app served to a
+// Chromium, and its figures printed at the end), a fresh page on the Lab with the simulator
 // loaded, the form set as a user sets it, a run watched to its moving picture, and the
 // page's own account of what it shows (window.__lab.snapshot()).
+import { after } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectErrors } from './browser.mjs';
+import { collectErrors, servedApp } from './browser.mjs';
 
 export const LAB_READY_MS = 60000;
 export const RUN_MS = 120000;
 export const VIEWPORT = { width: 1500, height: 950 };
+
+/**
+ * One Lab test file's set-up: the built app served to its own Chromium (`browserArgs` for
+ * its launch). Returns `openLab(t, options)`, a fresh page on the Lab (see `openLab`), and
+ * `figures`, the lines a test measured, printed as `# lab figure: ...` after the file.
+ */
+export function labSuite({ browserArgs = [] } = {}) {
+  const app = servedApp({ browserArgs });
+  const figures = [];
+  after(() => {
+    for (const line of figures) console.log(`# lab figure: ${line}`);
+  });
+  return { figures, openLab: (t, options) => openLab(app, t, options) };
+}
 
 /**
  * A fresh page on the Lab tab with the simulator loaded, and its error log. With `hash` the

@@ -1,7 +1,7 @@
 // The npm package as a web developer gets it: `./build.sh pack`'s tarball installed with
 // `npm install` into a scratch site in a temp dir, served by www/serve.mjs with COOP/COEP
-// and without, in Debian's Chromium. The page runs the package README's own start snippet
-// (the first ```js block), so the README cannot drift from what works; the example page in
+// and without, in Debian's Chromium. Its pages run the package README's own snippets (the
+// ```js blocks: events, then UCI text alone), so the README cannot drift from what works; the example page in
 // the package plays too; and the events seen are type-checked against index.d.ts by tsc.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,11 +24,11 @@ function tarball() {
   return join(PACK_DIR, found[0].name);
 }
 
-/** The first ```js block of a README. */
-function startSnippet(readme) {
-  const m = /```js\n([\s\S]*?)```/.exec(readme);
-  assert.ok(m, "the package README has a ```js start snippet");
-  return m[1];
+/** The ```js blocks of a README: the start snippet (events), then the stockfish.js way (text). */
+function snippets(readme) {
+  const found = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assert.ok(found.length >= 2, 'the package README has a ```js start snippet and a text-only one');
+  return found;
 }
 
 /** Init script: every message a page's workers post, in window.received, from the first one on. */
@@ -44,7 +44,7 @@ function recordWorkerMessages() {
 }
 
 let site;
-/** Every structured event the served pages received, for the type check. */
+/** Every event the served pages received, for the type check. */
 const seenEvents = [];
 
 before(() => {
@@ -52,7 +52,10 @@ before(() => {
   writeFileSync(join(site, 'package.json'), JSON.stringify({ name: 'scratch-site', private: true }));
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball()], { cwd: site, stdio: 'inherit' });
   const readme = readFileSync(join(site, 'node_modules/meshmate/README.md'), 'utf8');
-  writeFileSync(join(site, 'index.html'), `<!doctype html>\n<meta charset="utf-8">\n<title>scratch site</title>\n<link rel="icon" href="data:,">\n<script>\n${startSnippet(readme)}</script>\n`);
+  const [events, text] = snippets(readme);
+  const page = (snippet) => `<!doctype html>\n<meta charset="utf-8">\n<title>scratch site</title>\n<link rel="icon" href="data:,">\n<script>\n${snippet}</script>\n`;
+  writeFileSync(join(site, 'index.html'), page(events));
+  writeFileSync(join(site, 'text.html'), page(text));
 });
 
 after(() => rmSync(site, { recursive: true, force: true }));
@@ -78,17 +81,20 @@ async function readmeSnippetPlays(served, build) {
   const errors = collectErrors(page);
   await page.addInitScript(recordWorkerMessages);
   await page.goto(served.server.url);
-  await page.waitForFunction(() => window.received.some((d) => typeof d === 'string' && d.startsWith('bestmove')), null, { timeout: SEARCH_MS });
-  const received = await page.evaluate(() => window.received);
-  const lines = received.filter((d) => typeof d === 'string');
-  const events = received.filter((d) => typeof d !== 'string');
+  await page.waitForFunction(() => window.received.some((d) => d?.type === 'bestmove'), null, { timeout: SEARCH_MS });
+  const events = await page.evaluate(() => window.received);
+  assert.deepEqual(events.filter((e) => typeof e?.type !== 'string'), [], 'one event per message, never a bare string');
+  assert.deepEqual(events.filter((e) => e.type !== 'workers' && typeof e.line !== 'string'), [], 'every event of a report has its line');
+  const lines = events.filter((e) => e.line !== undefined).map((e) => e.line);
   seenEvents.push(...events);
-  assert.ok(lines.includes('uciok') && lines.includes('readyok'), 'uciok and readyok');
+  assert.ok(events.some((e) => e.type === 'uciok') && events.some((e) => e.type === 'readyok'), 'uciok and readyok');
+  const hash = events.find((e) => e.type === 'option' && e.name === 'Hash');
+  assert.ok(hash?.kind === 'spin' && hash.max >= 1024 && hash.line === `option name Hash type spin default ${hash.default} min ${hash.min} max ${hash.max}`, `the Hash option's values and its line: ${JSON.stringify(hash)}`);
   const best = lines.find((l) => l.startsWith('bestmove')).split(' ')[1];
   assert.ok(START_MOVES.includes(best), `bestmove ${best} is legal from the start position`);
   assert.ok(lines.some((l) => /^info depth 6 .* pv /.test(l)), 'go depth 6 reached depth 6');
   assert.equal(events.find((e) => e.type === 'engine')?.build, build, `the ${build} build started`);
-  assert.equal(events.filter((e) => e.type === 'bestmove').at(-1)?.best, best, 'the bestmove event matches the text');
+  assert.equal(events.filter((e) => e.type === 'bestmove').at(-1)?.best, best, 'the bestmove event matches its line');
   assert.ok(events.some((e) => e.type === 'info' && e.depth === 6 && e.pv.length > 0 && Number.isInteger(e.nodes)), 'structured info events');
   assert.deepEqual(errors, []);
   return { page, lines };
@@ -111,7 +117,7 @@ async function examplePagePlays(served, build, depth) {
   seenEvents.push(...received.filter((d) => typeof d !== 'string'));
   // Deepest first, one row per depth reported (a parallel search may start reporting past depth 1).
   const depths = await page.locator('#infos tr td:first-child').allTextContents();
-  const reported = received.filter((d) => typeof d === 'string' && / pv /.test(d)).map((l) => /^info depth (\d+) /.exec(l)[1]);
+  const reported = received.filter((d) => d.type === 'info' && d.pv.length > 0).map((d) => String(d.depth));
   assert.equal(depths[0], String(depth));
   assert.deepEqual(depths, reported.reverse());
   const pool = build === 'threads' ? received.find((d) => d?.type === 'engine').poolThreads : 1;
@@ -138,12 +144,12 @@ describe('the packed npm package, installed into a scratch site', () => {
   describe('served with COOP/COEP', () => {
     const served = servedSite([]);
 
-    test("the README's start snippet plays a legal move on the threaded build, with structured events", async () => {
+    test("the README's start snippet plays a legal move on the threaded build, with events", async () => {
       const { page } = await readmeSnippetPlays(served, 'threads');
       // An error message and the bench's summary are events too (for the type check below).
       await page.evaluate(() => ['setoption name Nonexistent value 1', 'bench 1'].forEach((c) => engine.postMessage(c)));
       await page.waitForFunction(() => window.received.some((d) => d?.type === 'bench'), null, { timeout: SEARCH_MS });
-      const later = await page.evaluate(() => window.received.filter((d) => d?.type === 'bench' || d?.type === 'message'));
+      const later = await page.evaluate(() => window.received.filter((d) => ['bench', 'message', 'text'].includes(d?.type)));
       assert.ok(later.some((e) => e.type === 'message' && /^error: /.test(e.text)), 'an error is a message event');
       seenEvents.push(...later);
       await page.close();
@@ -151,6 +157,20 @@ describe('the packed npm package, installed into a scratch site', () => {
 
     test('the example page plays on every worker of the pool and shows the events', async () => {
       await examplePagePlays(served, 'threads', 8);
+    });
+
+    test("the README's stockfish.js snippet (?events=0) gets UCI lines alone, as strings", async () => {
+      const page = await served.browser.newPage();
+      const errors = collectErrors(page);
+      await page.addInitScript(recordWorkerMessages);
+      await page.goto(`${served.server.url}text.html`);
+      await page.waitForFunction(() => window.received.some((d) => typeof d === 'string' && d.startsWith('bestmove')), null, { timeout: SEARCH_MS });
+      const received = await page.evaluate(() => window.received);
+      assert.deepEqual(received.filter((d) => typeof d !== 'string'), [], 'strings only');
+      assert.ok(received.some((l) => /^info depth 6 .* pv /.test(l)), 'go depth 6 reached depth 6');
+      assert.ok(START_MOVES.includes(received.find((l) => l.startsWith('bestmove')).split(' ')[1]), 'a legal bestmove');
+      assert.deepEqual(errors, []);
+      await page.close();
     });
   });
 
@@ -169,7 +189,7 @@ describe('the packed npm package, installed into a scratch site', () => {
   });
 
   test('the types compile, and type every event the pages received', () => {
-    for (const type of ['engine', 'info', 'message', 'bestmove', 'bench', 'workers']) {
+    for (const type of ['engine', 'idName', 'idAuthor', 'option', 'uciok', 'readyok', 'info', 'message', 'bestmove', 'bench', 'text', 'workers']) {
       assert.ok(seenEvents.some((e) => e.type === type), `${type} events were seen`);
     }
     // An object literal typed as the union gets excess-property checks against its own

@@ -2,33 +2,16 @@
 // PGN/FEN import, formatting, levels, the Lab's replay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatGo, formatPosition, parseBestMove, parseInfo, parseOption } from '../src/uci.js';
+import { formatGo, formatPosition } from '../src/uci.js';
 import { Game, InputError, lineToSan } from '../src/game.js';
 import { parseGameText } from '../src/importExport.js';
 import { formatScore, numberedLine, whiteScore, whiteWinningChance } from '../src/format.js';
 import { LEVELS, levelSearch } from '../src/levels.js';
 import { DEFAULT_POSITION } from 'chess.js';
 import { Playback } from '../src/lab/playback.js';
-import { EV } from '../src/lab/eventColumns.js';
+import { EV, checkLayout } from '../src/lab/eventColumns.js';
 
-test('parseOption reads spin, check, combo and button options', () => {
-  assert.deepEqual(parseOption('option name Hash type spin default 16 min 1 max 1024'), { name: 'Hash', type: 'spin', default: '16', min: 1, max: 1024, vars: [] });
-  assert.deepEqual(parseOption('option name Algorithm type combo default serial var serial var lazy smp'), { name: 'Algorithm', type: 'combo', default: 'serial', vars: ['serial', 'lazy smp'] });
-  assert.deepEqual(parseOption('option name Clear Hash type button'), { name: 'Clear Hash', type: 'button', vars: [] });
-  assert.equal(parseOption('id name meshmate'), null);
-});
-
-test('parseInfo reads scores, bounds, pv and strings', () => {
-  const info = parseInfo('info depth 12 seldepth 18 multipv 2 score cp -35 upperbound nodes 123456 nps 789000 hashfull 42 time 156 pv e2e4 e7e5 g1f3');
-  assert.deepEqual(info, { depth: 12, seldepth: 18, multipv: 2, score: { cp: -35, bound: 'upper' }, nodes: 123456, nps: 789000, hashfull: 42, time: 156, pv: ['e2e4', 'e7e5', 'g1f3'] });
-  assert.deepEqual(parseInfo('info depth 5 score mate -3 pv a1a2').score, { mate: -3 });
-  assert.equal(parseInfo('info string error: bad fen').string, 'error: bad fen');
-  assert.equal(parseInfo('bestmove e2e4'), null);
-});
-
-test('parseBestMove and the command formatters', () => {
-  assert.deepEqual(parseBestMove('bestmove e7e8q ponder a2a3'), { best: 'e7e8q', ponder: 'a2a3' });
-  assert.deepEqual(parseBestMove('bestmove (none)'), { best: null, ponder: null });
+test('the command formatters', () => {
   assert.equal(formatGo({ infinite: true }), 'go infinite');
   assert.equal(formatGo({ wtime: 60000.4, btime: 59000, winc: 1000, binc: 1000 }), 'go wtime 60000 btime 59000 winc 1000 binc 1000');
   assert.equal(formatPosition('8/8/8/8/8/8/8/K1k5 w - - 0 1', ['a1a2']), 'position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 moves a1a2');
@@ -83,9 +66,9 @@ test('import tells FEN from PGN and refuses bad input with the reason', () => {
 });
 
 test('scores are shown from White\'s side with move numbers in lines', () => {
-  assert.equal(formatScore(whiteScore({ cp: 35 }, 'black')), '−0.35');
-  assert.equal(formatScore(whiteScore({ mate: 2 }, 'white')), '#2');
-  assert.equal(formatScore(whiteScore({ mate: 2 }, 'black')), '#−2');
+  assert.equal(formatScore(whiteScore({ scoreCp: 35 }, 'black')), '−0.35');
+  assert.equal(formatScore(whiteScore({ scoreMate: 2 }, 'white')), '#2');
+  assert.equal(formatScore(whiteScore({ scoreMate: 2 }, 'black')), '#−2');
   assert.ok(whiteWinningChance({ cp: 300 }) > 0.7 && whiteWinningChance({ cp: -300 }) < 0.3);
   const fen = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
   assert.equal(numberedLine(lineToSan(fen, ['e7e5', 'g1f3', 'b8c6', 'zz']), fen), '1… e5 2. Nf3 Nc6');
@@ -214,4 +197,13 @@ test('lecture stops are found in order in the replay columns, and their facts ar
   const back = replay.rewound();
   back.seek(stops[0].index);
   assert.deepEqual([back.cursor, back.totals().messages], [2, 1]);
+});
+
+test('the Lab refuses a simulator whose replay layout is not the one its columns read', () => {
+  const layout = { wordsPerEvent: 7, codes: Object.entries(EV) };
+  assert.doesNotThrow(() => checkLayout(layout));
+  assert.throws(() => checkLayout({ ...layout, wordsPerEvent: 8 }), /event layout/);
+  assert.throws(() => checkLayout({ ...layout, codes: layout.codes.map(([name, code]) => [name, name === 'hop' ? 10 : code]) }), /event layout/);
+  assert.throws(() => checkLayout({ ...layout, codes: [...layout.codes, ['probe', 10]] }), /event layout/);
+  assert.throws(() => checkLayout(undefined), /event layout/);
 });

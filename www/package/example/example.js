@@ -1,6 +1,6 @@
 // @ts-check
 // The example page of the meshmate package: starts the engine worker, sends UCI over
-// postMessage and shows the structured events beside the text. No framework, no bundler:
+// postMessage and shows the events it posts, each with its UCI line. No framework, no bundler:
 // serve the package's folder (with COOP/COEP for the threaded build) and open this page.
 
 /** @typedef {import('../index.d.ts').EngineWorker} EngineWorker */
@@ -20,12 +20,12 @@ const form = /** @type {HTMLFormElement} */ (element('#search'));
 const log = element('#log');
 
 engine.onmessage = ({ data }) => {
-  if (typeof data === 'string') {
-    log.textContent += data + '\n';
+  if (typeof data === 'string') return; // a bare UCI line comes only with ?events=0
+  if ('line' in data) {
+    log.textContent += data.line + '\n';
     log.scrollTop = log.scrollHeight;
-  } else {
-    show(data);
   }
+  show(data);
 };
 
 /** @param {EngineEvent} event */

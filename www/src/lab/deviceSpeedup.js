@@ -79,7 +79,7 @@ export class DeviceSpeedup {
         gameId: `device-speedup-${++this.searches}`,
         options: { ...options, MultiPV: 1, UCI_LimitStrength: false },
         onInfo: (info) => {
-          if (info.depth && info.score && !info.score.bound) last = { ms: info.time, nodes: info.nodes, depth: info.depth };
+          if (info.depth && (info.scoreCp !== undefined || info.scoreMate !== undefined) && !info.bound) last = { ms: info.timeMs, nodes: info.nodes, depth: info.depth };
         },
         onBestMove: () => end(last),
         onDropped: () => {

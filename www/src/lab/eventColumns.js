@@ -4,13 +4,26 @@
 // Lab worker sends them as numbers (crate/wasm/lab.rs `replay_words`), so nothing is
 // parsed here; the JSON lines themselves stay in the worker for the export.
 
-/** Event codes, as crate/wasm/lab.rs writes them. */
+/** Event codes by name. crate/wasm/lab.rs declares them (`Code`) and sends them in the
+ * catalogue; `checkLayout` refuses a simulator whose layout differs from these. */
 export const EV = { state: 1, nodes: 2, send: 3, hop: 4, deliver: 5, end: 6, node: 7, leave: 8, split: 9 };
-/** Numbers per event: code, time, a, b, c, e, d. */
-export const WORDS_PER_EVENT = 7;
+/** The columns, one number each per event, in the order the worker sends them. */
+const COLUMNS = ['code', 'time', 'a', 'b', 'c', 'e', 'd'];
+const WORDS_PER_EVENT = COLUMNS.length;
 /** Processor states by index (the simulator's order), as the drawing colours them. */
 export const STATES = ['busy', 'waiting', 'done'];
 const INITIAL_CAPACITY = 1 << 16;
+
+/**
+ * Throws unless the simulator's replay layout (its catalogue's `replay`: numbers per event,
+ * and each code's name and number) is the one these columns read.
+ * @param {{ wordsPerEvent: number, codes: [string, number][] }} replay
+ */
+export function checkLayout(replay) {
+  const codes = Object.fromEntries(replay?.codes ?? []);
+  const same = replay?.wordsPerEvent === WORDS_PER_EVENT && Object.keys(codes).length === Object.keys(EV).length && Object.entries(EV).every(([name, code]) => codes[name] === code);
+  if (!same) throw new Error(`the simulator's event layout (${JSON.stringify(replay)}) is not the one the Lab reads (${WORDS_PER_EVENT} numbers, codes ${JSON.stringify(EV)}): rebuild the page and the wasm together`);
+}
 
 /**
  * Column meaning by code (time is when the event happens, for ordering the replay):
@@ -32,7 +45,7 @@ export class EventColumns {
   /** Drops the first `count` events held (applied ones), keeping the rest from slot 0. */
   drop(count) {
     if (count <= 0) return;
-    for (const name of ['code', 'time', 'a', 'b', 'c', 'e', 'd']) this[name].copyWithin(0, count, this.length);
+    for (const name of COLUMNS) this[name].copyWithin(0, count, this.length);
     this.length -= count;
     this.offset += count;
   }

@@ -1,6 +1,7 @@
 // The page's side of the Lab worker (www/engine/lab-worker.js): typed requests, one run at
 // a time, trace text handed on as it streams in. A crashed worker is replaced by a fresh
 // one on the next request.
+import { checkLayout } from './eventColumns.js';
 
 /** How long the simulator may take to load before the Lab says so. */
 const LOAD_TIMEOUT_MS = 60000;
@@ -28,7 +29,12 @@ export class LabClient {
         const message = e.data;
         if (message.type === 'ready') {
           clearTimeout(timer);
-          resolve(message.catalogue);
+          try {
+            checkLayout(message.catalogue.replay);
+            resolve(message.catalogue);
+          } catch (error) {
+            reject(error);
+          }
         } else this.receive(message);
       };
       worker.onerror = (e) => {
