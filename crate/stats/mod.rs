@@ -4,6 +4,7 @@
 //! These drivers sit above `parallel` (they choose and run the algorithms) and above
 //! `machine` (they build the machines), so neither of those imports anything from here.
 
+pub mod papers;
 mod sim_speed;
 mod sim_suite;
 mod speedup;
