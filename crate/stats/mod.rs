@@ -6,6 +6,7 @@
 
 pub mod papers;
 mod sim_speed;
+pub mod reproduce;
 mod sim_suite;
 mod speedup;
 
