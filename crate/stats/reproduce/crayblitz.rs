@@ -24,7 +24,7 @@ pub(super) fn plan(quick: bool) -> Plan {
         net: None,
         algorithms: &[Algorithm::Dts],
         placement: Placement::Global,
-        hash_mib: 64,
+        hash_mib: if quick { 16 } else { 64 },
         positions,
         depth,
         procs: CRAY_BLITZ_PROCESSORS.to_vec(),

@@ -25,7 +25,7 @@ pub(super) fn plan(quick: bool) -> Plan {
         net: None,
         algorithms: &[Algorithm::Tdsab],
         placement: Placement::Tds,
-        hash_mib: 64,
+        hash_mib: if quick { 16 } else { 64 },
         positions,
         depth,
         procs,
