@@ -16,6 +16,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::chess::parse_fen;
 use crate::machine::sim::{node_kind_index, presets::PRESETS, Event, Sim, TraceSink};
+use crate::stats::reproduce::{reproduce, Paper, Report};
 use crate::stats::{simulate_suite, SimRow, SimSuite};
 use crate::machine::MessageKind;
 use crate::search::TreeEvent;
@@ -74,6 +75,15 @@ struct Catalogue {
     tt_modes: Vec<&'static str>,
     #[serde(rename = "maxDepth")]
     max_depth: i32,
+    /// The papers `labReproduce` runs, each with the EPD file of its positions.
+    papers: Vec<PaperEntry>,
+}
+
+/// One paper of the Lab's Reproduce: its name and the file of its positions.
+#[derive(Serialize)]
+struct PaperEntry {
+    name: &'static str,
+    suite: &'static str,
 }
 
 /// The algorithms, networks, presets and message kinds the Lab can show.
@@ -86,6 +96,7 @@ pub fn lab_catalogue() -> JsValue {
         message_kinds: MessageKind::ALL.iter().map(|k| k.name()).collect(),
         tt_modes: Placement::ALL.iter().map(|p| p.name()).collect(),
         max_depth: MAX_LAB_DEPTH,
+        papers: Paper::ALL.iter().map(|p| PaperEntry { name: p.name(), suite: p.suite_file() }).collect(),
     };
     serde_wasm_bindgen::to_value(&catalogue).unwrap_or(JsValue::UNDEFINED)
 }
@@ -438,4 +449,27 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize, lin
         simulation_ms,
     };
     Ok(LabRun { header: machine.trace_header(), report })
+}
+
+/// A paper's experiment with its conditions, for the Lab's Reproduce.
+#[derive(Serialize)]
+struct Reproduction {
+    report: Report,
+    notes: Vec<String>,
+}
+
+/// `meshmate reproduce NAME [--quick]` in the browser: the paper's experiment on the
+/// positions of `suite` (the text of its EPD file, `papers` of the catalogue names it),
+/// `progress(done, total)` called after each search. The rows carry the published figures
+/// from the crate's own copy of the papers' tables.
+#[wasm_bindgen(js_name = labReproduce)]
+pub fn lab_reproduce(name: &str, suite: &str, quick: bool, seed: u32, progress: &js_sys::Function) -> Result<JsValue, JsError> {
+    keep_panic_messages();
+    let paper = Paper::by_name(name).map_err(|e| JsError::new(&e))?;
+    let report = reproduce(paper, suite, quick, u64::from(seed), &mut |done, total| {
+        let _ = progress.call2(&JsValue::NULL, &JsValue::from(done as u32), &JsValue::from(total as u32));
+    })
+    .map_err(|e| JsError::new(&e))?;
+    let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+    Ok(Reproduction { report, notes: paper.notes(quick) }.serialize(&serializer)?)
 }

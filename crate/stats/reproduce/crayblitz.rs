@@ -4,7 +4,7 @@
 //! and parallel alike. Measures: Table 3's mean of the per-position speedups at 2, 4, 8
 //! and 16 CPUs, Table 6's speedup per position, and Table 5's node ratio.
 
-use super::{group, position_row, row, Lab, Plan, Totals};
+use super::{group, position_row, row, Runner, Plan, Totals};
 use crate::chess::Epd;
 use crate::parallel::Algorithm;
 use crate::stats::papers::{CRAY_BLITZ_NODE_RATIO, CRAY_BLITZ_PROCESSORS, CRAY_BLITZ_TABLE_3, CRAY_BLITZ_TABLE_6};
@@ -34,9 +34,9 @@ pub(super) fn plan(quick: bool) -> Plan {
     }
 }
 
-pub(super) fn run(lab: &mut Lab<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
-    let plan = lab.plan;
-    let rows = lab.run(positions, plan.depth)?;
+pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
+    let plan = runner.plan;
+    let rows = runner.run(positions, plan.depth)?;
     let mut out = Vec::new();
     for (column, &p) in plan.procs.iter().enumerate() {
         let runs = group(&rows, Algorithm::Dts, p);

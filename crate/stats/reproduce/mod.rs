@@ -128,13 +128,13 @@ pub fn reproduce(paper: Paper, suite_text: &str, quick: bool, seed: u64, progres
         return Err(format!("{} needs {} positions of {}; the text holds {}", paper.name(), plan.positions.len(), paper.suite_file(), records.len()));
     }
     let positions: Vec<Epd> = plan.positions.iter().map(|&i| records[i].clone()).collect();
-    let mut lab = Lab { plan: &plan, seed, done: 0, total: plan.searches(), progress };
+    let mut runner = Runner { plan: &plan, seed, done: 0, total: plan.searches(), progress };
     let rows = match paper {
-        Paper::Zugzwang => zugzwang::run(&mut lab, &positions)?,
-        Paper::CrayBlitz => crayblitz::run(&mut lab, &positions)?,
-        Paper::StarTech => startech::run(&mut lab, &positions)?,
-        Paper::Tdsab => tdsab::run(&mut lab, &positions)?,
-        Paper::PvSplit => pvsplit::run(&mut lab, &positions)?,
+        Paper::Zugzwang => zugzwang::run(&mut runner, &positions)?,
+        Paper::CrayBlitz => crayblitz::run(&mut runner, &positions)?,
+        Paper::StarTech => startech::run(&mut runner, &positions)?,
+        Paper::Tdsab => tdsab::run(&mut runner, &positions)?,
+        Paper::PvSplit => pvsplit::run(&mut runner, &positions)?,
     };
     Ok(Report { paper: paper.name(), rows })
 }
@@ -184,7 +184,7 @@ impl Plan {
 }
 
 /// A running experiment: its plan, seed and progress.
-struct Lab<'a> {
+struct Runner<'a> {
     plan: &'a Plan,
     seed: u64,
     done: usize,
@@ -192,7 +192,7 @@ struct Lab<'a> {
     progress: &'a mut dyn FnMut(usize, usize),
 }
 
-impl Lab<'_> {
+impl Runner<'_> {
     /// The plan's positions to `depth` on its machines (the serial reference first).
     fn run(&mut self, positions: &[Epd], depth: i32) -> Result<Vec<SimRow>, String> {
         let plan = self.plan;

@@ -3,7 +3,7 @@
 //! from a pool ordered by predicted CPU availability, against plain PV-splitting. The
 //! measure is the reply time to the same move on one PC over the time on three.
 
-use super::{group, position_row, row, Lab, Plan, Totals, NS};
+use super::{group, position_row, row, Runner, Plan, Totals, NS};
 use crate::chess::Epd;
 use crate::parallel::Algorithm;
 use crate::stats::papers::{HASAN_NODES_PER_SECOND, HASAN_STATES};
@@ -32,9 +32,9 @@ pub(super) fn plan(quick: bool) -> Plan {
     }
 }
 
-pub(super) fn run(lab: &mut Lab<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
-    let plan = lab.plan;
-    let rows = lab.run(positions, plan.depth)?;
+pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
+    let plan = runner.plan;
+    let rows = runner.run(positions, plan.depth)?;
     let mut out = Vec::new();
     for (algorithm, measure) in [(Algorithm::PvSplitAware, "reply_speedup"), (Algorithm::PvSplit, "reply_speedup_plain")] {
         let runs = group(&rows, algorithm, 3);

@@ -6,7 +6,7 @@
 //! T(1)/T(p) are against the same program on one processor, as Figure 5's. Also W, C,
 //! W/C and the fit T ≈ c1·W/P + c2·C of Eq. 2, and the share of cycles in chess work.
 
-use super::{group, position_row, row, Lab, Plan, Row, NS};
+use super::{group, position_row, row, Runner, Plan, Row, NS};
 use crate::chess::{parse_san, Epd, Move};
 use crate::machine::sim::{fit_work_span, WorkSpan};
 use crate::parallel::Algorithm;
@@ -40,13 +40,13 @@ pub(super) fn plan(quick: bool) -> Plan {
     }
 }
 
-pub(super) fn run(lab: &mut Lab<'_>, positions: &[Epd]) -> Result<Vec<Row>, String> {
-    let plan = lab.plan;
+pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<Row>, String> {
+    let plan = runner.plan;
     let correct: Vec<Vec<Move>> = positions
         .iter()
         .map(|e| e.get("bm").unwrap_or("").split_whitespace().map(|san| parse_san(&e.board, san)).collect::<Result<Vec<_>, _>>())
         .collect::<Result<_, _>>()?;
-    let by_depth: Vec<Vec<SimRow>> = plan.depths.iter().map(|&d| lab.run(positions, d)).collect::<Result<_, _>>()?;
+    let by_depth: Vec<Vec<SimRow>> = plan.depths.iter().map(|&d| runner.run(positions, d)).collect::<Result<_, _>>()?;
     let deepest = by_depth.last().ok_or("no depth to search")?;
     let mut out = Vec::new();
     let mut sums: Vec<(usize, f64, f64)> = Vec::new();
@@ -55,9 +55,10 @@ pub(super) fn run(lab: &mut Lab<'_>, positions: &[Epd]) -> Result<Vec<Row>, Stri
         let mut unsolved = 0;
         for (i, good) in correct.iter().enumerate() {
             let runs: Vec<&SimRow> = by_depth.iter().map(|rows| group(rows, Algorithm::Jamboree, p)[i]).collect();
-            let settled = runs.iter().rposition(|r| !r.best.is_some_and(|m| good.contains(&m))).map_or(0, |last_wrong| last_wrong + 1);
-            let run = runs.get(settled).unwrap_or_else(|| &runs[runs.len() - 1]);
-            unsolved += usize::from(settled == runs.len());
+            let bests: Vec<Option<Move>> = runs.iter().map(|r| r.best).collect();
+            let settled = settled_depth(&bests, good);
+            let run = runs[settled.unwrap_or(runs.len() - 1)];
+            unsolved += usize::from(settled.is_none());
             let id = positions[i].get("id").unwrap_or("-").replace("position ", "k");
             out.push(position_row("settle_time", p, &id, run.time_ns as f64 / NS, None));
             times.push(run.time_ns as f64 / NS);
@@ -83,6 +84,14 @@ pub(super) fn run(lab: &mut Lab<'_>, positions: &[Epd]) -> Result<Vec<Row>, Stri
     Ok(out)
 }
 
+/// Of the best moves of the searches to depth 1, 2, ..., the index of the first from which
+/// every best move is a correct one (the program has settled on it); `None` when the
+/// deepest is wrong.
+fn settled_depth(bests: &[Option<Move>], correct: &[Move]) -> Option<usize> {
+    let first_right = bests.iter().rposition(|m| !m.is_some_and(|m| correct.contains(&m))).map_or(0, |last_wrong| last_wrong + 1);
+    (first_right < bests.len()).then_some(first_right)
+}
+
 /// W, C and W/C at the largest p, the fit of Eq. 2, and the chess-work share of cycles.
 fn work_and_span(plan: &Plan, deepest: &[SimRow]) -> Vec<Row> {
     let mut out = Vec::new();
@@ -105,4 +114,20 @@ fn work_and_span(plan: &Plan, deepest: &[SimRow]) -> Vec<Row> {
         out.push(Row { p: None, ..row("fit_c2", 0, fit.b, Some(c2)) });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::settled_depth;
+    use crate::chess::{parse_san, parse_fen, START_FEN};
+
+    #[test]
+    fn the_time_to_settle_counts_from_the_last_change_to_the_correct_move() {
+        let board = parse_fen(START_FEN).unwrap();
+        let [e4, d4] = ["e4", "d4"].map(|m| parse_san(&board, m).unwrap());
+        assert_eq!(settled_depth(&[Some(e4), Some(e4), Some(e4)], &[e4]), Some(0));
+        assert_eq!(settled_depth(&[Some(e4), Some(d4), Some(e4), Some(e4)], &[e4]), Some(2));
+        assert_eq!(settled_depth(&[Some(e4), Some(d4)], &[e4]), None, "wrong at the deepest: not settled");
+        assert_eq!(settled_depth(&[None, Some(d4)], &[e4, d4]), Some(1));
+    }
 }

@@ -5,7 +5,7 @@
 //! overhead. The paper searched Awari and Amazons, not chess: each of our chess figures
 //! is printed beside both games' (the `_amazons` measures).
 
-use super::{group, row, Lab, Plan, Totals};
+use super::{group, row, Runner, Plan, Totals};
 use crate::chess::Epd;
 use crate::parallel::Algorithm;
 use crate::stats::papers::{TdsabRow, TDSAB_AMAZONS, TDSAB_AWARI};
@@ -35,9 +35,9 @@ pub(super) fn plan(quick: bool) -> Plan {
     }
 }
 
-pub(super) fn run(lab: &mut Lab<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
-    let plan = lab.plan;
-    let rows = lab.run(positions, plan.depth)?;
+pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
+    let plan = runner.plan;
+    let rows = runner.run(positions, plan.depth)?;
     let mut out = Vec::new();
     for &p in &plan.procs {
         let totals = Totals::of(&group(&rows, Algorithm::Tdsab, p));
