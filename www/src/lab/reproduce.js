@@ -35,7 +35,7 @@ const figure = (x) => {
 export function reproductionRows(report) {
   return report.rows.map(({ measure, p, position, ours, published }) => [
     measure,
-    p ?? '–',
+    p === null || p === undefined ? '–' : String(p),
     position ?? 'all',
     figure(ours),
     figure(published),
