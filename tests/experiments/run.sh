@@ -25,6 +25,8 @@ DIR=${DIR:-$ROOT/docs/experiments}
 OUT=${OUT:-$ROOT/docs/experiments.md}
 BIN="$ROOT/target/release/meshmate"
 mkdir -p "$DIR"
+WORK=$(mktemp -d /tmp/experiments-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
 
 (cd "$ROOT" && nice cargo build --release --quiet --bin meshmate)
 COMMIT=$(git -C "$ROOT" rev-parse --short HEAD)
@@ -33,21 +35,20 @@ COMMIT=$(git -C "$ROOT" rev-parse --short HEAD)
 for name in $NAMES; do
   start=$SECONDS
   [ -t 2 ] && echo "$name ($MODE)" >&2
-  nice "$BIN" reproduce "$name" $FLAG --json > "$DIR/$name.run.json"
-  "$BIN" reproduce "$name" $FLAG --notes > "$DIR/$name.notes.txt"
-  python3 - "$DIR" "$name" "$MODE" "$COMMIT" $((SECONDS - start)) "meshmate reproduce $name $FLAG" <<'PY'
+  nice "$BIN" reproduce "$name" $FLAG --json > "$WORK/$name.run.json"
+  "$BIN" reproduce "$name" $FLAG --notes > "$WORK/$name.notes.txt"
+  python3 - "$WORK" "$DIR" "$name" "$MODE" "$COMMIT" $((SECONDS - start)) "meshmate reproduce $name $FLAG" <<'PY'
 import json, sys
-directory, name, mode, commit, seconds, command = sys.argv[1:]
-with open(f"{directory}/{name}.run.json") as f:
+work, directory, name, mode, commit, seconds, command = sys.argv[1:]
+with open(f"{work}/{name}.run.json") as f:
     report = json.load(f)
-with open(f"{directory}/{name}.notes.txt") as f:
+with open(f"{work}/{name}.notes.txt") as f:
     notes = [line.rstrip("\n") for line in f if line.strip()]
 record = {"paper": report["paper"], "mode": mode, "commit": commit, "seconds": int(seconds), "command": command.strip(), "notes": notes, "rows": report["rows"]}
 with open(f"{directory}/{name}.json", "w") as f:
     json.dump(record, f, indent=1)
     f.write("\n")
 PY
-  rm "$DIR/$name.run.json" "$DIR/$name.notes.txt"
   echo "$name: $((SECONDS - start)) s"
 done
 
