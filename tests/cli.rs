@@ -20,7 +20,7 @@ fn help_lists_every_command_and_exits_zero() {
     for help in [&["--help"][..], &["help"], &["-h"]] {
         let (code, out, _) = meshmate(help);
         assert_eq!(code, Some(0), "{help:?}");
-        for command in ["uci", "bench", "perft", "suite", "speedup", "sim"] {
+        for command in ["uci", "bench", "perft", "suite", "speedup", "sim", "reproduce"] {
             assert!(out.contains(&format!("  {command} ")), "{command} in {out}");
         }
     }

@@ -19,7 +19,7 @@ fn experiment(preset: &str, procs: &[usize], boards: &[Board], depth: i32, algor
     let mut serial = Sim::from_names(preset, None, 1, 1).unwrap();
     let mut machines: Vec<Sim> = procs.iter().map(|&p| Sim::from_names(preset, None, p, 1).unwrap()).collect();
     let settings = SearchSettings { options: SearchOptions { pure }, ..SearchSettings::default() };
-    let suite = SimSuite { boards, depth, hash_mib: 4, placement: Placement::Global, settings };
+    let suite = SimSuite { boards, depth, hash_mib: 4, placement: Placement::Global, settings, carry: false };
     simulate_suite(&mut serial, &mut machines, &suite, algorithms, &mut |_| {}).unwrap()
 }
 

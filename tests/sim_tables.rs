@@ -27,7 +27,7 @@ fn pure() -> SearchSettings {
 /// Runs `algorithms` on `machines` with the table placed as `placement`.
 fn simulate(machines: &mut [Sim], boards: &[Board], depth: i32, placement: Placement, settings: SearchSettings, algorithms: &[Algorithm]) -> Result<Vec<SimRow>, String> {
     let mut serial = Sim::new(presets::MULTICORE, Kind::Full, 1, 3).unwrap();
-    let suite = SimSuite { boards, depth, hash_mib: 4, placement, settings };
+    let suite = SimSuite { boards, depth, hash_mib: 4, placement, settings, carry: false };
     simulate_suite(&mut serial, machines, &suite, algorithms, &mut |_| {})
 }
 

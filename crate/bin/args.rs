@@ -9,6 +9,7 @@ use meshmate::machine::sim::presets::PRESETS;
 use meshmate::machine::sim::Preset;
 use meshmate::net::{Kind, MAX_PROCESSORS};
 use meshmate::parallel::Algorithm;
+use meshmate::stats::reproduce::Paper;
 use meshmate::tt::Placement;
 use std::path::PathBuf;
 
@@ -39,6 +40,34 @@ pub enum Command {
     Speedup(SpeedupArgs),
     /// The same experiment on a simulated parallel computer, in virtual time (Zugzwang's Figure 5).
     Sim(SimArgs),
+    /// One paper's experiment under its own conditions on the simulator, our table beside the published one.
+    Reproduce(ReproduceArgs),
+}
+
+/// `reproduce`.
+#[derive(Args, Debug)]
+#[command(after_help = "Prints each measure (speedups, overheads, per-position columns...) with the paper's printed figure beside ours, \
+then the conditions and where ours depart from the paper's.\n\n\
+Examples:\n  meshmate reproduce zugzwang --quick\n  meshmate reproduce crayblitz --json > crayblitz.json\n  meshmate reproduce startech --notes")]
+pub struct ReproduceArgs {
+    /// The paper: zugzwang, crayblitz, startech, tdsab or pvsplit.
+    #[arg(value_name = "NAME", value_parser = paper())]
+    pub paper: Paper,
+    /// A smaller version (fewer positions, plies and processors), for tests and lectures.
+    #[arg(long)]
+    pub quick: bool,
+    /// Print `{"paper": NAME, "rows": [{"measure", "p", "position", "ours", "published"}, ...]}` instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Print only the experiment's conditions and deviations (runs nothing).
+    #[arg(long, conflicts_with = "json")]
+    pub notes: bool,
+    /// Seed of the machines' random work requests and node times.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// The folder of the papers' EPD files.
+    #[arg(long, value_name = "DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"))]
+    pub data: PathBuf,
 }
 
 /// `bench`.
@@ -166,6 +195,10 @@ fn preset() -> Named<Preset> {
     Named { values: || PRESETS.iter().map(|p| PossibleValue::new(p.name).help(p.title)).collect(), parse: |name| Preset::by_name(name).map_err(|e| e.to_string()) }
 }
 
+fn paper() -> Named<Paper> {
+    Named { values: || Paper::ALL.iter().map(|p| PossibleValue::new(p.name()).help(p.suite_file())).collect(), parse: Paper::by_name }
+}
+
 fn network() -> Named<Kind> {
     Named { values: || Kind::ALL.iter().map(|k| PossibleValue::new(k.name()).help(k.summary())).collect(), parse: |name| name.parse::<Kind>().map_err(|e| e.to_string()) }
 }
@@ -182,8 +215,8 @@ mod tests {
     }
 
     /// Words of the command line, for the property below.
-    const WORDS: [&str; 24] = [
-        "sim", "speedup", "perft", "suite", "bench", "--algo", "--procs", "--preset", "--suite", "--depth", "--net", "--tt", "--seed", "--hash",
+    const WORDS: [&str; 27] = [
+        "sim", "reproduce", "zugzwang", "--quick", "speedup", "perft", "suite", "bench", "--algo", "--procs", "--preset", "--suite", "--depth", "--net", "--tt", "--seed", "--hash",
         "--pure", "--trace", "--json", "--bench", "--signature", "--threads", "--rounds", "--csv", "--max-depth", "--help",
     ];
 

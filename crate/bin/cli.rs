@@ -31,6 +31,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Suite(args)) => run_suite(args),
         Some(Command::Speedup(args)) => speedup_on_threads(args),
         Some(Command::Sim(args)) => run_sim(args),
+        Some(Command::Reproduce(args)) => crate::reproduce::run_reproduce(args),
     };
     match result {
         Ok(()) => 0,

@@ -18,6 +18,7 @@ native! {
     mod output;
     mod progress;
     mod report;
+    mod reproduce;
     mod sim;
     mod speedup;
     mod trace_file;

@@ -42,7 +42,7 @@ pub fn run_sim(args: SimArgs) -> Result<(), String> {
     }
     let boards = suite_boards(suite)?;
     let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.pure }, ..SearchSettings::default() };
-    let suite = SimSuite { boards: &boards, depth, hash_mib: args.hash, placement: args.tt, settings };
+    let suite = SimSuite { boards: &boards, depth, hash_mib: args.hash, placement: args.tt, settings, carry: false };
     let experiment = SimExperiment { preset, net: args.net, procs: &procs, algorithms: &args.algorithms, suite: &suite, table: !args.json };
     let mut trace = args.trace.as_deref().map(TraceFile::new);
     // Each seed's rows; with several seeds the totals pool them (ΣT(1) / ΣT(p) over all).

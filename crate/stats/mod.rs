@@ -4,7 +4,9 @@
 //! These drivers sit above `parallel` (they choose and run the algorithms) and above
 //! `machine` (they build the machines), so neither of those imports anything from here.
 
+pub mod papers;
 mod sim_speed;
+pub mod reproduce;
 mod sim_suite;
 mod speedup;
 

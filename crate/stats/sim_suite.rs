@@ -12,7 +12,7 @@ use crate::machine::{Counters, Machine, MessageKind};
 use crate::parallel::{search, Algorithm, SearchRequest};
 use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher, Task};
 use crate::tt::{Placement, Tables, TranspositionTable};
-use cozy_chess::Board;
+use cozy_chess::{Board, Move};
 use std::sync::Arc;
 
 /// What to search, and how.
@@ -28,6 +28,10 @@ pub struct SimSuite<'a> {
     pub placement: Placement,
     /// Search switches (pure mode, say).
     pub settings: SearchSettings,
+    /// Play the positions as the moves of one game: each machine and algorithm keeps its
+    /// table, killers and history from one position to the next (Cray Blitz's test),
+    /// instead of a fresh table and cleared heuristics for every search.
+    pub carry: bool,
 }
 
 /// One position searched by one algorithm on p processors, beside the serial search.
@@ -70,6 +74,8 @@ pub struct SimRow {
     pub links: LinkUse,
     /// The score found (the same for every algorithm in pure mode).
     pub score: i32,
+    /// The move found.
+    pub best: Option<Move>,
 }
 
 impl SimRow {
@@ -105,19 +111,33 @@ pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'
     let most = machines.iter().map(|m| m.processors()).chain([1]).max().unwrap_or(1);
     let counters = Counters::new(most);
     let limits = Limits { depth: Some(suite.depth), ..Limits::default() };
-    let mut searchers: Vec<Searcher> = Vec::new();
+    // One searcher set and table per run slot (serial, then each machine's algorithms)
+    // when the suite is a game; otherwise one set for all, its heuristics cleared.
+    let slots = if suite.carry { 1 + machines.len() * algorithms.len() } else { 1 };
+    let mut searchers: Vec<Vec<Searcher>> = (0..slots).map(|_| Vec::new()).collect();
+    let mut carried: Vec<Option<Tables>> = (0..slots).map(|_| None).collect();
     let mut rows = Vec::new();
     for (position, board) in suite.boards.iter().enumerate() {
-        let mut run = |sim: &mut Sim, algorithm: Algorithm| -> Result<SimRow, String> {
-            for s in searchers.iter_mut() {
-                s.clear_heuristics();
+        let mut run = |sim: &mut Sim, algorithm: Algorithm, slot: usize| -> Result<SimRow, String> {
+            let slot = if suite.carry { slot } else { 0 };
+            let searchers = &mut searchers[slot];
+            if !suite.carry {
+                for s in searchers.iter_mut() {
+                    s.clear_heuristics();
+                }
             }
             let p = if algorithm == Algorithm::Serial { 1 } else { sim.processors() };
             let placement = if algorithm == Algorithm::Serial { Placement::Global } else { suite.placement };
-            let tables = Tables::new(placement, suite.hash_mib, p).map_err(|e| e.to_string())?;
+            let tables = match &carried[slot] {
+                Some(tables) if suite.carry => tables.clone(),
+                _ => Tables::new(placement, suite.hash_mib, p).map_err(|e| e.to_string())?,
+            };
+            if suite.carry {
+                carried[slot] = Some(tables.clone());
+            }
             let table = if placement == Placement::Global { String::new() } else { format!(" table={placement}") };
             sim.label_next_run(format!("position {} {} p={p}{table}", position + 1, algorithm.name()));
-            let result = search(sim, &mut searchers, tables, &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &suite.settings } }, &Control::default(), &mut NoReports, &counters);
+            let result = search(sim, searchers, tables, &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &suite.settings } }, &Control::default(), &mut NoReports, &counters);
             let report = sim.last_run().expect("the search ran on the machine");
             let processors = counters.snapshot();
             let messages_by_kind = std::array::from_fn(|k| processors[..p].iter().map(|c| c.sent[k]).sum());
@@ -138,15 +158,17 @@ pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'
                 overheads: report.overheads(),
                 links: report.links,
                 score: result.score,
+                best: result.best,
             })
         };
-        let mut reference = run(serial, Algorithm::Serial)?;
+        let mut reference = run(serial, Algorithm::Serial, 0)?;
         (reference.serial_nodes, reference.serial_ns) = (reference.nodes, reference.time_ns);
         progress(&reference);
         rows.push(reference.clone());
-        for machine in machines.iter_mut() {
-            for &algorithm in algorithms.iter().filter(|&&a| a != Algorithm::Serial) {
-                let row = SimRow { serial_nodes: reference.nodes, serial_ns: reference.time_ns, ..run(machine, algorithm)? };
+        let parallel = algorithms.iter().filter(|&&a| a != Algorithm::Serial);
+        for (m, machine) in machines.iter_mut().enumerate() {
+            for (a, &algorithm) in parallel.clone().enumerate() {
+                let row = SimRow { serial_nodes: reference.nodes, serial_ns: reference.time_ns, ..run(machine, algorithm, 1 + m * algorithms.len() + a)? };
                 progress(&row);
                 rows.push(row);
             }

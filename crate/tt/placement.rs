@@ -78,6 +78,7 @@ impl std::fmt::Display for Placement {
 }
 
 /// The tables of one search on p processors, placed as asked.
+#[derive(Clone)]
 pub struct Tables {
     placement: Placement,
     /// One table (global, distributed) or one per processor (local, tds).

@@ -16,6 +16,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::chess::parse_fen;
 use crate::machine::sim::{node_kind_index, presets::PRESETS, Event, Sim, TraceSink};
+use crate::stats::reproduce::{reproduce, Paper, Report};
 use crate::stats::{simulate_suite, SimRow, SimSuite};
 use crate::machine::MessageKind;
 use crate::search::TreeEvent;
@@ -76,6 +77,8 @@ struct Catalogue {
     max_depth: i32,
     /// How the replay's numbers are laid out ([`ReplayLayout`]).
     replay: ReplayLayout,
+    /// The papers `labReproduce` runs, each with the EPD file of its positions.
+    papers: Vec<PaperEntry>,
 }
 
 /// The replay's layout, declared here once: the Lab worker reads the event size from it
@@ -86,6 +89,13 @@ struct ReplayLayout {
     words_per_event: usize,
     /// Each event code's name and number, as [`replay_words`] writes them.
     codes: Vec<(&'static str, u8)>,
+}
+
+/// One paper of the Lab's Reproduce: its name and the file of its positions.
+#[derive(Serialize)]
+struct PaperEntry {
+    name: &'static str,
+    suite: &'static str,
 }
 
 /// The algorithms, networks, presets and message kinds the Lab can show.
@@ -99,6 +109,7 @@ pub fn lab_catalogue() -> JsValue {
         tt_modes: Placement::ALL.iter().map(|p| p.name()).collect(),
         max_depth: MAX_LAB_DEPTH,
         replay: ReplayLayout { words_per_event: WORDS_PER_EVENT, codes: Code::ALL.iter().map(|&c| (c.name(), c as u8)).collect() },
+        papers: Paper::ALL.iter().map(|p| PaperEntry { name: p.name(), suite: p.suite_file() }).collect(),
     };
     serde_wasm_bindgen::to_value(&catalogue).unwrap_or(JsValue::UNDEFINED)
 }
@@ -455,7 +466,7 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize, lin
     machine.stream_trace(Box::new(BatchSink(batcher.clone())));
     let boards = [board];
     let settings = SearchSettings { options: SearchOptions { pure: request.pure }, ..SearchSettings::default() };
-    let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, placement, settings };
+    let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, placement, settings, carry: false };
     let started = js_sys::Date::now();
     let rows = simulate_suite(&mut serial, std::slice::from_mut(&mut machine), &suite, &[algorithm], &mut |_| {}).map_err(|e| JsError::new(&e))?;
     let simulation_ms = js_sys::Date::now() - started;
@@ -478,4 +489,27 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize, lin
         simulation_ms,
     };
     Ok(LabRun { header: machine.trace_header(), report })
+}
+
+/// A paper's experiment with its conditions, for the Lab's Reproduce.
+#[derive(Serialize)]
+struct Reproduction {
+    report: Report,
+    notes: Vec<String>,
+}
+
+/// `meshmate reproduce NAME [--quick]` in the browser: the paper's experiment on the
+/// positions of `suite` (the text of its EPD file, `papers` of the catalogue names it),
+/// `progress(done, total)` called after each search. The rows carry the published figures
+/// from the crate's own copy of the papers' tables.
+#[wasm_bindgen(js_name = labReproduce)]
+pub fn lab_reproduce(name: &str, suite: &str, quick: bool, seed: u32, progress: &js_sys::Function) -> Result<JsValue, JsError> {
+    keep_panic_messages();
+    let paper = Paper::by_name(name).map_err(|e| JsError::new(&e))?;
+    let report = reproduce(paper, suite, quick, u64::from(seed), &mut |done, total| {
+        let _ = progress.call2(&JsValue::NULL, &JsValue::from(done as u32), &JsValue::from(total as u32));
+    })
+    .map_err(|e| JsError::new(&e))?;
+    let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+    Ok(Reproduction { report, notes: paper.notes(quick) }.serialize(&serializer)?)
 }

@@ -27,7 +27,7 @@
 // then says how long it waited (`waitedMs`, taken out of `simulationMs`). The export runs
 // the last experiment again with the trace as JSON lines, handed over piece by piece as
 // Blobs (same seed, same trace: the hash is checked).
-import init, { labCatalogue, labNetwork, labPanicMessage, labSimulate } from '../pkg/single/meshmate.js';
+import init, { labCatalogue, labNetwork, labPanicMessage, labReproduce, labSimulate } from '../pkg/single/meshmate.js';
 import { inbox } from './inbox.js';
 
 /** Events per call of the simulator's sink. */
@@ -60,6 +60,10 @@ function handle(message) {
       run(id, message.request, message.replay !== false, message.pace ?? null);
     } else if (type === 'export') {
       exportTrace(id);
+    } else if (type === 'reproduce') {
+      const progress = (done, total) => self.postMessage({ id, type: 'progress', done, total });
+      const result = labReproduce(String(message.paper), String(message.suite), message.quick !== false, Number(message.seed ?? 1) >>> 0, progress);
+      self.postMessage({ id, type: 'reproduce', ...result });
     } else {
       self.postMessage({ id, type: 'error', message: `unknown Lab request '${type}'` });
     }

@@ -299,22 +299,23 @@ describe('Lab', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('the Zugzwang preset runs at browser scale and shows its table beside the published figure', { timeout: 600000 }, async (t) => {
+  test('Reproduce Zugzwang runs the quick experiment and shows the published figures beside ours', { timeout: 300000 }, async (t) => {
     const { page, errors } = await openLab(t);
+    const started = Date.now();
     await page.click('[data-lab="reproduce"]');
-    await page.waitForFunction(() => window.__lab.snapshot().table.some((row) => String(row[0]).startsWith('Zugzwang')), null, { timeout: 300000 });
-    const { table, statusText } = await snapshot(page);
-    const mean = table.find((row) => row[0] === 'mean');
-    assert.ok(mean, 'no mean row');
-    assert.ok(Number(mean[7]) > 0);
-    // Each position has its serial and its 16-processor row, or one row saying it failed (with the reason in the status).
-    const positions = table.filter((row) => String(row[0]).startsWith('BK.'));
-    const failed = positions.filter((row) => row[3] === 'failed').map((row) => row[0]);
-    assert.equal(positions.length - failed.length, 2 * (4 - failed.length));
-    if (failed.length) figures.push(`Zugzwang preset: failed positions ${failed.join(', ')}: ${statusText}`);
-    assert.match(await page.textContent('.lab-table'), /34\.77/);
-    assert.equal(await page.inputValue('select[name="search"]'), 'period', "Zugzwang's full-width search");
-    figures.push(`Zugzwang preset: mean SPE ${mean[7]} on ${mean[2]} processors (LD ${mean[5]}, SO ${mean[6]})`);
+    await page.waitForFunction(() => ['done', 'error'].includes(window.__lab.snapshot().status) && window.__lab.snapshot().table.length > 0, null, { timeout: 240000 });
+    const seconds = (Date.now() - started) / 1000;
+    const { table, statusText, status } = await snapshot(page);
+    assert.equal(status, 'done', statusText);
+    // The command's rows: measure, p, position, ours, published, ours / published.
+    const spe = table.filter((row) => row[0] === 'spe' && row[2] === 'all');
+    assert.deepEqual(spe.map((row) => [row[1], row[4]]), [['16', '15.77'], ['64', '34.77']], 'SPE beside the published 15.77 and 34.77 (from the engine)');
+    for (const row of spe) assert.ok(Number(row[3]) > 1 && Number(row[5]) > 0, `ours ${row[3]}, ratio ${row[5]}`);
+    const b01 = table.find((row) => row[0] === 'n1' && row[2] === 'B01');
+    assert.equal(b01?.[4], '279', "Figure 5's B01 row beside ours");
+    assert.match(statusText, /--pure/);
+    assert.ok(seconds < 60, `the quick version took ${seconds} s`);
+    figures.push(`Reproduce Zugzwang (quick) in ${seconds.toFixed(1)} s: ${spe.map((row) => `SPE ${row[3]} at ${row[1]} (paper ${row[4]})`).join(', ')}`);
     assert.deepEqual(errors, []);
   });
 
@@ -460,32 +461,26 @@ describe('Lab', () => {
 });
 
 describe('Lab: the papers\' presets and the sweep over p', () => {
-  // Zugzwang's preset has its own test above; these are the others (button data-lab="reproduce-<id>").
+  // Zugzwang's has its own test above; these are the others (button data-lab="reproduce-<id>"),
+  // each with its headline measure and a published figure the engine's copy of the paper gives.
   const PRESETS = [
-    { id: 'crayblitz', prefix: 'CB.', algorithms: ['dts'], published: /11\.1/ },
-    { id: 'startech', prefix: 'BK.', algorithms: ['jamboree'], published: /StarTech/ },
-    { id: 'tdsab', prefix: 'BK.', algorithms: ['tdsab'], published: /TDSAB/ },
-    { id: 'lan', prefix: 'BK.', algorithms: ['pvsplit', 'pvsplit-aware'], published: null },
+    { id: 'crayblitz', measure: 'mean_speedup', p: '16', published: '11.1' },
+    { id: 'startech', measure: 't20_ratio', p: '16', published: '7.2' },
+    { id: 'tdsab', measure: 'spe', p: '16', published: '8.59' },
+    { id: 'pvsplit', measure: 'reply_speedup', p: '3', published: '2.84' },
   ];
 
   for (const preset of PRESETS) {
-    test(`the ${preset.id} preset runs at browser scale to a table with its means`, { timeout: 600000 }, async (t) => {
+    test(`Reproduce ${preset.id} shows ${preset.measure} beside the published figure`, { timeout: 300000 }, async (t) => {
       const { page, errors } = await openLab(t);
       await page.click(`[data-lab="reproduce-${preset.id}"]`);
-      await page.waitForFunction(() => window.__lab.snapshot().table.some((row) => row[0] === 'mean') && window.__lab.snapshot().status !== 'running', null, { timeout: 480000 });
+      await page.waitForFunction(() => ['done', 'error'].includes(window.__lab.snapshot().status) && window.__lab.snapshot().table.length > 0, null, { timeout: 240000 });
       const { table, statusText, status } = await snapshot(page);
       assert.equal(status, 'done', statusText);
-      const means = table.filter((row) => row[0] === 'mean');
-      assert.deepEqual(means.map((row) => row[1]), preset.algorithms);
-      for (const mean of means) {
-        assert.equal(mean.length, 11, 'the preset table has the W/C, sync and comm columns');
-        assert.ok(Number(mean[7]) > 0, `SPE ${mean[7]}`);
-        for (const cell of [mean[9], mean[10]]) assert.ok(Number(cell) >= 0 && Number(cell) <= 1, `overhead ${cell}`);
-      }
-      const runs = table.filter((row) => String(row[0]).startsWith(preset.prefix));
-      assert.ok(runs.length >= 2 * preset.algorithms.length, `${runs.length} rows`);
-      if (preset.published) assert.match(await page.textContent('.lab-table'), preset.published);
-      figures.push(`${preset.id} preset: ${means.map((m) => `${m[1]} mean SPE ${m[7]} on ${m[2]} (LD ${m[5]}, SO ${m[6]}, W/C ${m[8]}, sync ${m[9]}, comm ${m[10]})`).join('; ')}`);
+      const rows = table.filter((row) => row[0] === preset.measure && row[1] === preset.p);
+      assert.ok(rows.some((row) => row[4] === preset.published), `${preset.measure} at ${preset.p} beside ${preset.published}: ${JSON.stringify(rows)}`);
+      for (const row of rows) assert.ok(Number(row[3]) > 0, `ours ${row[3]}`);
+      figures.push(`Reproduce ${preset.id} (quick): ${rows.map((row) => `${row[0]} ${row[2]} ${row[3]} (paper ${row[4]})`).join(', ')}`);
       assert.deepEqual(errors, []);
     });
   }

@@ -47,9 +47,9 @@ const JITTER: u32 = 100;
 /// Zugzwang's Transputer network (Feldmann, Monien, Mysliwietz, Vornberger 1990; Figure 5
 /// of the 1990 paper is what `meshmate sim` prints).
 ///
-/// - Node time 2 ms: an estimate. A 20–25 MHz T800 running Zugzwang's Occam code with a
-///   full evaluation searched a few hundred to a thousand positions per second; the
-///   papers report speedups, not single-processor rates.
+/// - Node time 3.128 ms: Zugzwang's own rate, Figure 5's totals on one processor
+///   (73,888,253 nodes in 231,112 s, about 320 nodes per second; the text says "about
+///   350"), ../shared/data/published-figures.md.
 /// - Hop 100 µs: an estimate. A T800 link moves about 1.7 MB/s one way (Inmos data
 ///   sheet, 20 Mbit/s links), so a work message of ~100 bytes is ~60 µs on the wire, plus
 ///   the store-and-forward of Zugzwang's router process on each processor it passes.
@@ -59,7 +59,7 @@ const JITTER: u32 = 100;
 pub const T800: Preset = Preset {
     name: "t800",
     title: "T800 Transputers on a DeBruijn network, 1990 (Zugzwang)",
-    node_ns: &[2_000_000],
+    node_ns: &[3_128_000],
     step_ns: 10_000,
     send_overhead_ns: 30_000,
     hop_ns: 100_000,
@@ -94,8 +94,10 @@ pub const CM5: Preset = Preset {
 /// Cray Blitz's Cray C916 (Hyatt, Suter, Nelson 1989; Hyatt's DTS paper, 1994): 16
 /// vector CPUs on one shared memory.
 ///
-/// - Node time 3 µs: an estimate, about 330,000 positions per second per CPU (some
-///   5 million on all 16, the order reported for Cray Blitz on the C90 series).
+/// - Node time 32 µs: Cray Blitz's own rate in the DTS test, 31,230 nodes per second
+///   per CPU (Table 5's nodes over Table 4's times on one CPU, derived in
+///   ../shared/data/published-figures.md 1.7). The paper's HELP latency, "about 30 µs"
+///   (one node searched and the tree state dumped), agrees with it.
 /// - Send overhead 1 µs: an estimate for a lock and a few shared-memory writes, which is
 ///   all DTS's "messages" are.
 /// - Hop 0: shared memory has no wire; the bus stands for it.
@@ -104,7 +106,7 @@ pub const CM5: Preset = Preset {
 pub const C916: Preset = Preset {
     name: "c916",
     title: "Cray C916, 16 CPUs on shared memory, 1994 (Cray Blitz, DTS)",
-    node_ns: &[3_000],
+    node_ns: &[32_000],
     step_ns: 100,
     send_overhead_ns: 1_000,
     hop_ns: 0,

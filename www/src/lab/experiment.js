@@ -11,7 +11,7 @@ import { Playback, WINDOW_EVENTS } from './playback.js';
 import { ScalingCurve } from './scalingCurve.js';
 import { MARK_COLORS, TYPE_COLORS, processorColor } from './treeView.js';
 import { COLUMNS, rowCells } from './resultsTable.js';
-import { PRESET_COLUMNS, presetCells, reproduceRows } from './reproduce.js';
+import { REPRODUCE_COLUMNS, reproductionRows, suiteText } from './reproduce.js';
 import { SUITES } from './positions.js';
 
 /** The methods this part adds to the Lab (lab.js); `this` is the Lab and its state (state.js). */
@@ -105,7 +105,7 @@ export const Experiment = {
     }
     this.lastRequest = request;
     this.lastPosition = position ?? this.lastPosition;
-    if (!this.reproducing) history.replaceState(null, '', experimentHash(this.controls.values()));
+    history.replaceState(null, '', experimentHash(this.controls.values()));
     this.playback = null;
     this.report = null;
     this.showResult(null);
@@ -122,15 +122,13 @@ export const Experiment = {
       this.report = { ...report, wallMs, memoryMiB };
       this.runs++;
       if (this.playback) this.playback.complete = true;
-      const cells = this.reproducing ? presetCells : rowCells;
-      const rows = report.rows.map((row) => cells(this.lastPosition, row));
-      this.tableRows = this.reproducing ? this.tableRows.concat(rows) : rows;
-      this.table.show(this.tableRows, this.reproducing ? PRESET_COLUMNS : COLUMNS);
+      this.tableRows = report.rows.map((row) => rowCells(this.lastPosition, row));
+      this.table.show(this.tableRows, COLUMNS);
       this.setExportsEnabled(true);
       this.showResult(report.rows[report.rows.length - 1]);
       const rate = report.events / Math.max(0.001, report.simulationMs / 1000);
       this.setStatus('done', `Simulated ${report.events} events in ${report.simulationMs.toFixed(0)} ms (${Math.round(rate)} events/s); trace ${report.hash}. Replaying.`);
-      if (!this.reproducing) this.sweep(request);
+      this.sweep(request);
       return this.report;
     } catch (error) {
       this.setStatus('error', error.message);
@@ -151,34 +149,23 @@ export const Experiment = {
     this.playback.append(words);
   },
 
-  /** Runs a paper's experiment at browser scale, position after position (each algorithm
-   * of the preset on each), into one table; a position the simulator fails on gets a row
-   * saying so, and the means leave it out. Presets that need it sweep p afterwards. */
+  /** Runs a paper's experiment as `meshmate reproduce NAME --quick` does, in the Lab worker,
+   * and shows every measure with the published figure beside ours. */
   async reproduce(preset) {
     if (this.reproducing || !this.catalogue) return;
     this.reproducing = true;
-    this.controls.set({ ...preset.settings, position: preset.positions[0].id });
-    await this.formChanged();
-    const { request } = this.controls.read();
-    this.tableRows = [];
-    const reports = [];
-    const failures = [];
-    for (const position of preset.positions) {
-      for (const algorithm of preset.algorithms ?? [request.algorithm]) {
-        const report = await this.run({ ...request, algorithm, fen: position.fen }, position.id);
-        if (report) reports.push(report);
-        else {
-          failures.push(`${position.id} ${algorithm}: ${this.el.status.textContent}`);
-          this.tableRows.push([position.id, algorithm, request.processors, 'failed', '', '', '', '', '', '', '']);
-        }
-      }
+    this.setStatus('running', `${preset.title}: starting…`);
+    try {
+      const onProgress = (done, total) => this.setStatus('running', `${preset.title}: search ${done} of ${total}…`);
+      const { report, notes } = await this.client.reproduce(preset.id, suiteText(this.catalogue, preset.id), { quick: true, seed: 1, onProgress });
+      this.tableRows = reproductionRows(report);
+      this.table.show(this.tableRows, REPRODUCE_COLUMNS);
+      this.setStatus('done', notes.join(' · '));
+    } catch (error) {
+      this.setStatus('error', `${preset.title}: ${error.message}`);
+    } finally {
+      this.reproducing = false;
     }
-    this.reproducing = false;
-    if (reports.length) this.tableRows = reproduceRows(preset, this.tableRows, reports);
-    this.table.show(this.tableRows, PRESET_COLUMNS);
-    const failed = failures.length ? ` ${failures.length} run(s) failed: ${failures.join(' · ')}` : '';
-    this.setStatus(failures.length ? 'error' : 'done', `${preset.title}: ${preset.note}${failed}`);
-    if (preset.sweep && reports.length) this.sweep({ ...request, fen: preset.positions[0].fen });
   },
 
   /** The legends of the network (states, message kinds, links) and of the tree. */

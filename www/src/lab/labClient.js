@@ -12,6 +12,8 @@ export class LabClient {
     this.onTrace = onTrace;
     this.nextId = 1;
     this.pending = new Map();
+    /** Progress listeners of the running reproductions, by request id. */
+    this.progress = new Map();
     this.worker = null;
     this.ready = null;
     /** The paced run's shared words [events applied, cancelled], or null. */
@@ -90,6 +92,18 @@ export class LabClient {
     this.pace = null;
   }
 
+  /**
+   * Runs a paper's experiment (`meshmate reproduce NAME`) on the positions of `suite` (the text
+   * of its EPD file); resolves with `{ report: { paper, rows }, notes }`, the rows carrying the
+   * published figures from the engine's copy of the papers. `onProgress(done, total)` hears
+   * each search.
+   */
+  reproduce(paper, suite, { quick = true, seed = 1, onProgress = () => {} } = {}) {
+    const id = this.nextId;
+    this.progress.set(id, onProgress);
+    return this.request({ type: 'reproduce', paper, suite, quick, seed }).finally(() => this.progress.delete(id));
+  }
+
   /** The last run's trace as JSON lines (a Blob). */
   exportTrace() {
     return this.request({ type: 'export' }).then((m) => m.blob);
@@ -112,6 +126,10 @@ export class LabClient {
   receive(message) {
     if (message.type === 'trace') {
       this.onTrace(message.id, message.words);
+      return;
+    }
+    if (message.type === 'progress') {
+      this.progress.get(message.id)?.(message.done, message.total);
       return;
     }
     if (message.type === 'crashed') {

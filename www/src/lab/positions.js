@@ -21,6 +21,9 @@ export function parseEpd(text) {
   return positions;
 }
 
+/** The EPD files' texts by file name, for the papers' experiments (the catalogue's `papers`). */
+export const EPD_FILES = { 'bratko-kopec.epd': bratkoKopec, 'crayblitz-1993.epd': crayBlitz, 'kaufman.epd': kaufman };
+
 /** The suites by name, as the position menu groups them. */
 export const SUITES = [
   { name: 'Bratko-Kopec', positions: parseEpd(bratkoKopec) },

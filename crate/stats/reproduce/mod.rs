@@ -1,0 +1,274 @@
+//! `meshmate reproduce NAME`: each paper's experiment run on the simulator under the
+//! paper's own conditions (its search, positions, measure and machine), every measure a
+//! row with our figure beside the published one ([`super::papers`]). The command line and
+//! the browser Lab both call [`reproduce`]; it reads its positions from the EPD text
+//! they give it. `quick` is a smaller version (fewer positions, plies, processors) for
+//! tests and lectures; each paper's notes say how its conditions depart from the paper's.
+
+mod crayblitz;
+mod pvsplit;
+mod startech;
+mod tdsab;
+mod zugzwang;
+
+use super::sim_suite::{simulate_suite, SimRow, SimSuite};
+use crate::chess::{parse_epd_file, Epd};
+use crate::machine::sim::Sim;
+use crate::parallel::Algorithm;
+use crate::search::{SearchOptions, SearchSettings};
+use crate::tt::Placement;
+use serde::Serialize;
+
+/// The five papers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paper {
+    /// Feldmann, Mysliwietz, Monien: Zugzwang's YBWC on T800 Transputers.
+    Zugzwang,
+    /// Hyatt: Cray Blitz's Dynamic Tree Splitting on a Cray C916.
+    CrayBlitz,
+    /// Kuszmaul: StarTech's Jamboree on a CM-5.
+    StarTech,
+    /// Kishimoto and Schaeffer: TDSAB on a Pentium III cluster.
+    Tdsab,
+    /// Hasan: PV-splitting on three unequal PCs.
+    PvSplit,
+}
+
+impl Paper {
+    /// Every paper, in the order the command lists them.
+    pub const ALL: [Paper; 5] = [Paper::Zugzwang, Paper::CrayBlitz, Paper::StarTech, Paper::Tdsab, Paper::PvSplit];
+
+    /// The name on the command line and in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::Zugzwang => "zugzwang",
+            Paper::CrayBlitz => "crayblitz",
+            Paper::StarTech => "startech",
+            Paper::Tdsab => "tdsab",
+            Paper::PvSplit => "pvsplit",
+        }
+    }
+
+    /// The paper called `name`, or an error listing the names.
+    pub fn by_name(name: &str) -> Result<Paper, String> {
+        Paper::ALL.into_iter().find(|p| p.name().eq_ignore_ascii_case(name.trim())).ok_or_else(|| {
+            let names: Vec<&str> = Paper::ALL.iter().map(|p| p.name()).collect();
+            format!("no paper called '{name}': choose one of {}", names.join(", "))
+        })
+    }
+
+    /// The EPD file of ../shared/data holding the paper's positions.
+    pub fn suite_file(self) -> &'static str {
+        match self {
+            Paper::CrayBlitz => "crayblitz-1993.epd",
+            Paper::StarTech => "kaufman.epd",
+            Paper::Zugzwang | Paper::Tdsab | Paper::PvSplit => "bratko-kopec.epd",
+        }
+    }
+
+    /// What the experiment is, and how ours departs from the paper's conditions.
+    pub fn notes(self, quick: bool) -> Vec<String> {
+        let plan = self.plan(quick);
+        let mut notes = vec![plan.title.to_string(), plan.describe()];
+        notes.extend(match self {
+            Paper::Zugzwang => zugzwang::NOTES,
+            Paper::CrayBlitz => crayblitz::NOTES,
+            Paper::StarTech => startech::NOTES,
+            Paper::Tdsab => tdsab::NOTES,
+            Paper::PvSplit => pvsplit::NOTES,
+        }.iter().map(|n| n.to_string()));
+        if quick {
+            notes.push("--quick: fewer positions, plies and processors than the paper; the figures are comparable in kind, not equal".into());
+        }
+        notes
+    }
+
+    fn plan(self, quick: bool) -> Plan {
+        match self {
+            Paper::Zugzwang => zugzwang::plan(quick),
+            Paper::CrayBlitz => crayblitz::plan(quick),
+            Paper::StarTech => startech::plan(quick),
+            Paper::Tdsab => tdsab::plan(quick),
+            Paper::PvSplit => pvsplit::plan(quick),
+        }
+    }
+}
+
+/// One measure: ours beside the paper's where it prints one.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// `spe`, `mean_speedup`, `t20_ratio`, `reply_speedup`, `so_pct`...
+    pub measure: &'static str,
+    /// The processor count it was measured on (`None` for measures over several).
+    pub p: Option<usize>,
+    /// The position's id, or `None` for a measure over the suite.
+    pub position: Option<String>,
+    /// Our figure.
+    pub ours: f64,
+    /// The paper's, where it prints one.
+    pub published: Option<f64>,
+}
+
+/// One paper's experiment: `{"paper": NAME, "rows": [...]}` as JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// The paper's name.
+    pub paper: &'static str,
+    /// Every measure.
+    pub rows: Vec<Row>,
+}
+
+/// Runs `paper`'s experiment (`quick`: the small version) on the positions of
+/// `suite_text` (the paper's EPD file, [`Paper::suite_file`]); `seed` seeds the machines.
+/// `progress` hears (searches done, searches in all) after each search.
+pub fn reproduce(paper: Paper, suite_text: &str, quick: bool, seed: u64, progress: &mut dyn FnMut(usize, usize)) -> Result<Report, String> {
+    let records = parse_epd_file(suite_text)?;
+    let plan = paper.plan(quick);
+    if records.len() < plan.positions.iter().copied().max().map_or(0, |i| i + 1) {
+        return Err(format!("{} needs {} positions of {}; the text holds {}", paper.name(), plan.positions.len(), paper.suite_file(), records.len()));
+    }
+    let positions: Vec<Epd> = plan.positions.iter().map(|&i| records[i].clone()).collect();
+    let mut runner = Runner { plan: &plan, seed, done: 0, total: plan.searches(), progress };
+    let rows = match paper {
+        Paper::Zugzwang => zugzwang::run(&mut runner, &positions)?,
+        Paper::CrayBlitz => crayblitz::run(&mut runner, &positions)?,
+        Paper::StarTech => startech::run(&mut runner, &positions)?,
+        Paper::Tdsab => tdsab::run(&mut runner, &positions)?,
+        Paper::PvSplit => pvsplit::run(&mut runner, &positions)?,
+    };
+    Ok(Report { paper: paper.name(), rows })
+}
+
+/// What an experiment runs: the machine, the search, the positions and sizes.
+struct Plan {
+    title: &'static str,
+    preset: &'static str,
+    net: Option<&'static str>,
+    algorithms: &'static [Algorithm],
+    placement: Placement,
+    hash_mib: usize,
+    /// Indices of the suite's records searched.
+    positions: Vec<usize>,
+    depth: i32,
+    procs: Vec<usize>,
+    /// The depths each position is searched to (the final one, and where the measure
+    /// needs them, shallower ones: the last iteration, the time to settle on a move).
+    depths: Vec<i32>,
+    carry: bool,
+    /// Searches beyond the suite runs (Zugzwang's table-cost runs).
+    extra_searches: usize,
+}
+
+impl Plan {
+    fn searches(&self) -> usize {
+        let parallel = self.algorithms.len() * self.procs.len();
+        self.depths.len() * self.positions.len() * (1 + parallel) + self.extra_searches
+    }
+
+    fn describe(&self) -> String {
+        let algorithms: Vec<&str> = self.algorithms.iter().map(|a| a.name()).collect();
+        let procs: Vec<String> = self.procs.iter().map(|p| p.to_string()).collect();
+        format!(
+            "{} on the {} preset{}, p = {}; {} positions to depth {}; the period's full-width search (--pure); table {}, {}{}",
+            algorithms.join(" and "),
+            self.preset,
+            self.net.map(|n| format!(" ({n})")).unwrap_or_default(),
+            procs.join(", "),
+            self.positions.len(),
+            self.depth,
+            self.placement,
+            if self.hash_mib == 0 { "one bucket".to_string() } else { format!("{} MiB", self.hash_mib) },
+            if self.carry { "; positions in game order, table, killers and history carried from one to the next" } else { "; a fresh table for every search" }
+        )
+    }
+}
+
+/// A running experiment: its plan, seed and progress.
+struct Runner<'a> {
+    plan: &'a Plan,
+    seed: u64,
+    done: usize,
+    total: usize,
+    progress: &'a mut dyn FnMut(usize, usize),
+}
+
+impl Runner<'_> {
+    /// The plan's positions to `depth` on its machines (the serial reference first).
+    fn run(&mut self, positions: &[Epd], depth: i32) -> Result<Vec<SimRow>, String> {
+        let plan = self.plan;
+        let build = |p: usize| Sim::from_names(plan.preset, plan.net, p, self.seed).map_err(|e| e.to_string());
+        let mut serial = build(1)?;
+        let mut machines: Vec<Sim> = plan.procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
+        let boards: Vec<_> = positions.iter().map(|e| e.board.clone()).collect();
+        let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+        let suite = SimSuite { boards: &boards, depth, hash_mib: plan.hash_mib, placement: plan.placement, settings, carry: plan.carry };
+        simulate_suite(&mut serial, &mut machines, &suite, plan.algorithms, &mut |_| self.step())
+    }
+
+    fn step(&mut self) {
+        self.done += 1;
+        (self.progress)(self.done, self.total.max(self.done));
+    }
+}
+
+/// The rows of one algorithm on p processors.
+fn group<'a>(rows: &'a [SimRow], algorithm: Algorithm, p: usize) -> Vec<&'a SimRow> {
+    rows.iter().filter(|r| r.algorithm == algorithm.name() && r.processors == p).collect()
+}
+
+/// A suite's sums over its positions.
+#[derive(Clone, Copy, Debug, Default)]
+struct Totals {
+    t1: f64,
+    tp: f64,
+    n1: f64,
+    np: f64,
+    work: f64,
+    load: f64,
+    sync: f64,
+    comm: f64,
+}
+
+impl Totals {
+    fn of(rows: &[&SimRow]) -> Totals {
+        let sum = |f: fn(&SimRow) -> f64| rows.iter().map(|r| f(r)).sum::<f64>();
+        let n = rows.len().max(1) as f64;
+        Totals {
+            t1: sum(|r| r.serial_ns as f64),
+            tp: sum(|r| r.time_ns as f64),
+            n1: sum(|r| r.serial_nodes as f64),
+            np: sum(|r| r.nodes as f64),
+            work: sum(|r| r.work_ns as f64),
+            load: sum(|r| r.load) / n,
+            sync: sum(|r| r.overheads.synchronization) / n,
+            comm: sum(|r| r.overheads.communication) / n,
+        }
+    }
+
+    /// ΣT(1) / ΣT(p).
+    fn speedup(&self) -> f64 {
+        self.t1 / self.tp.max(1.0)
+    }
+
+    /// ΣN(p) / ΣN(1) − 1, in %.
+    fn search_overhead_pct(&self) -> f64 {
+        100.0 * (self.np / self.n1.max(1.0) - 1.0)
+    }
+}
+
+/// A row of a suite measure.
+fn row(measure: &'static str, p: usize, ours: f64, published: Option<&str>) -> Row {
+    Row { measure, p: Some(p), position: None, ours: rounded(ours), published: published.map(super::papers::number) }
+}
+
+/// A row of one position's measure.
+fn position_row(measure: &'static str, p: usize, position: &str, ours: f64, published: Option<&str>) -> Row {
+    Row { position: Some(position.to_string()), ..row(measure, p, ours, published) }
+}
+
+/// Four significant decimals: the JSON stays readable and stable.
+fn rounded(x: f64) -> f64 {
+    if x.is_finite() { (x * 1e4).round() / 1e4 } else { x }
+}
+
+const NS: f64 = 1e9;

@@ -1,0 +1,53 @@
+//! Hasan ("A Distributed Chess Playing Software System Model Using Dynamic CPU
+//! Availability Prediction"): PV-splitting on a LAN of three unequal PCs, workers taken
+//! from a pool ordered by predicted CPU availability, against plain PV-splitting. The
+//! measure is the reply time to the same move on one PC over the time on three.
+
+use super::{group, position_row, row, Runner, Plan, Totals, NS};
+use crate::chess::Epd;
+use crate::parallel::Algorithm;
+use crate::stats::papers::{HASAN_NODES_PER_SECOND, HASAN_STATES};
+use crate::tt::Placement;
+
+pub(super) const NOTES: &[&str] = &[
+    "States: the paper's states 1, 9, 15 and 24 come from its own unpublished set; we search the Bratko-Kopec positions with the same numbers (BK.01, BK.09, BK.15, BK.24) as stand-ins",
+    "Search: the paper's workers ran plain alpha-beta with no table; ours search pure mode (full width, quiescence, no table cutoffs, null move or reductions) with NegaScout windows, and a table of one bucket (4 entries), the smallest the engine has, so it neither cuts nor orders beyond the last few nodes",
+    "Machine: the lan preset's three PCs (their node times and background load); one PC is processor 0 of it, the paper does not say which PC it used alone. The measure reply_speedup is for the availability-aware pool (pvsplit-aware), reply_speedup_plain for plain PV-splitting",
+];
+
+pub(super) fn plan(quick: bool) -> Plan {
+    Plan {
+        title: "Hasan: PV-splitting on three unequal PCs, availability-aware and plain, the reply time of four states",
+        preset: "lan",
+        net: None,
+        algorithms: &[Algorithm::PvSplitAware, Algorithm::PvSplit],
+        placement: Placement::Global,
+        hash_mib: 0,
+        positions: HASAN_STATES.iter().map(|s| s.0 - 1).collect(),
+        depth: if quick { 6 } else { 8 },
+        procs: vec![3],
+        depths: vec![if quick { 6 } else { 8 }],
+        carry: false,
+        extra_searches: 0,
+    }
+}
+
+pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
+    let plan = runner.plan;
+    let rows = runner.run(positions, plan.depth)?;
+    let mut out = Vec::new();
+    for (algorithm, measure) in [(Algorithm::PvSplitAware, "reply_speedup"), (Algorithm::PvSplit, "reply_speedup_plain")] {
+        let runs = group(&rows, algorithm, 3);
+        for r in &runs {
+            let (state, _, _, speedup) = HASAN_STATES[r.position];
+            let published = (algorithm == Algorithm::PvSplitAware).then_some(speedup);
+            out.push(position_row(measure, 3, &format!("state {state}"), r.speedup(), published));
+        }
+        out.push(row(measure, 3, Totals::of(&runs).speedup(), None));
+    }
+    let aware = Totals::of(&group(&rows, Algorithm::PvSplitAware, 3));
+    let [one_pc, three_pcs] = HASAN_NODES_PER_SECOND;
+    out.push(row("nps_one_pc", 1, aware.n1 * NS / aware.t1.max(1.0), Some(one_pc)));
+    out.push(row("nps_three_pcs", 3, aware.np * NS / aware.tp.max(1.0), Some(three_pcs)));
+    Ok(out)
+}

@@ -1,0 +1,74 @@
+//! Zugzwang (Feldmann, Mysliwietz, Monien, "A Fully Distributed Chess Program"): YBWC on
+//! T800s wired as a DeBruijn network, the distributed table, Bratko-Kopec to 7 plies.
+//! Measures: SPE, LD and SO of the whole iterative deepening at 16, 32 and 64 processors;
+//! the last iteration alone (Figure 4: the 1–d totals minus the 1–(d−1) totals, as the
+//! paper computes it); Figure 5's per-position columns at 64. Figure 3's cost of the
+//! distributed table to one searcher is not measured yet (see NOTES).
+
+use super::{group, position_row, row, Plan, Runner, Totals, NS};
+use crate::chess::Epd;
+use crate::parallel::Algorithm;
+use crate::tt::Placement;
+use crate::stats::papers::{ZUGZWANG_AVERAGES, ZUGZWANG_FIGURE_5, ZUGZWANG_LAST_ITERATION, ZUGZWANG_SPEEDUPS};
+
+pub(super) const NOTES: &[&str] = &[
+    "Search: pure mode is full width with quiescence and check extensions, no table cutoffs (the table still orders moves), no null move or reductions; Zugzwang's NegaScout took table cutoffs, so our serial tree is larger per ply",
+    "Time: our T800 node time is Figure 5's own (231,112 s for 73,888,253 nodes), so virtual seconds compare with the paper's seconds; the tree shapes differ (our evaluation and move ordering are not Zugzwang's)",
+    "Last iteration: each position is searched to d and to d-1 plies; the last iteration is the difference of the totals, as Figure 4 computes it; its load is the extra busy time over p times the extra time",
+    "Table cost (Figure 3, 4.81 % for one searcher among 31 idle owners of the table): not measured; the simulator serves a distributed table's entries only from processors that run a program, so a lone searcher's table has one owner, itself (the machine needs idle owners first)",
+];
+
+pub(super) fn plan(quick: bool) -> Plan {
+    let (positions, depth, procs) = if quick { ((0..8).collect(), 5, vec![16, 64]) } else { ((0..24).collect(), 7, vec![16, 32, 64]) };
+    Plan {
+        title: "Zugzwang (Feldmann, Mysliwietz, Monien): YBWC on T800 Transputers, Bratko-Kopec, Figures 3-5",
+        preset: "t800",
+        net: Some("debruijn"),
+        algorithms: &[Algorithm::Ybwc],
+        placement: Placement::Distributed,
+        hash_mib: 16,
+        positions,
+        depth,
+        procs,
+        depths: vec![depth - 1, depth],
+        carry: false,
+        extra_searches: 0,
+    }
+}
+
+pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
+    let plan = runner.plan;
+    let shallower = runner.run(positions, plan.depth - 1)?;
+    let rows = runner.run(positions, plan.depth)?;
+    let mut out = Vec::new();
+    for &p in &plan.procs {
+        let totals = Totals::of(&group(&rows, Algorithm::Ybwc, p));
+        let published = ZUGZWANG_SPEEDUPS.iter().find(|(q, _)| *q == p).map(|(_, s)| *s);
+        out.push(row("spe", p, totals.speedup(), published));
+        let at_64 = |s: &'static str| (p == 64).then_some(s);
+        out.push(row("ld_pct", p, 100.0 * totals.load, at_64(ZUGZWANG_AVERAGES[0])));
+        out.push(row("so_pct", p, totals.search_overhead_pct(), at_64(ZUGZWANG_AVERAGES[1])));
+        let before = Totals::of(&group(&shallower, Algorithm::Ybwc, p));
+        let (t1, tp) = (totals.t1 - before.t1, totals.tp - before.tp);
+        out.push(row("spe_last_iteration", p, t1 / tp.max(1.0), at_64(ZUGZWANG_LAST_ITERATION[0])));
+        let load = (totals.work - before.work) / (p as f64 * tp.max(1.0));
+        out.push(row("ld_last_iteration_pct", p, 100.0 * load, at_64(ZUGZWANG_LAST_ITERATION[1])));
+    }
+    let largest = *plan.procs.iter().max().unwrap_or(&1);
+    for r in group(&rows, Algorithm::Ybwc, largest) {
+        let index = plan.positions[r.position];
+        let paper = ZUGZWANG_FIGURE_5.get(index).filter(|_| largest == 64);
+        let id = ZUGZWANG_FIGURE_5.get(index).map_or_else(|| format!("B{:02}", index + 1), |f| f.id.to_string());
+        let cells: [(&'static str, f64, Option<&str>); 7] = [
+            ("n1", r.serial_nodes as f64, paper.map(|f| f.nodes_1)),
+            ("t1", r.serial_ns as f64 / NS, paper.map(|f| f.time_1)),
+            ("np", r.nodes as f64, paper.map(|f| f.nodes_64)),
+            ("tp", r.time_ns as f64 / NS, paper.map(|f| f.time_64)),
+            ("ld_pct", 100.0 * r.load, paper.map(|f| f.load)),
+            ("so_pct", 100.0 * r.search_overhead(), paper.map(|f| f.search_overhead)),
+            ("spe", r.speedup(), paper.map(|f| f.speedup)),
+        ];
+        out.extend(cells.into_iter().map(|(measure, ours, published)| position_row(measure, largest, &id, ours, published)));
+    }
+    Ok(out)
+}
