@@ -23,6 +23,7 @@ const LAB: Preset = Preset {
     send_overhead_ns: 100,
     hop_ns: 1_000,
     line_ns: None,
+    overlaps_table_reads: true,
     net: Kind::Full,
     load: None,
     jitter_permille: 0,

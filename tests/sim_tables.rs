@@ -260,7 +260,12 @@ impl Program for Scripted {
 /// Runs processor 0's `script` beside processor 1 working `work` nodes on two LAB
 /// processors; returns the machine and the counters.
 fn scripted(script: &[Access], work: u64) -> (Sim, Counters) {
-    let mut sim = Sim::new(LAB, Kind::Full, 2, 1).unwrap();
+    scripted_on(LAB, script, work)
+}
+
+/// [`scripted`] on a machine of `preset`.
+fn scripted_on(preset: Preset, script: &[Access], work: u64) -> (Sim, Counters) {
+    let mut sim = Sim::new(preset, Kind::Full, 2, 1).unwrap();
     sim.set_trace(TraceMode::Full);
     let done = Arc::new(AtomicBool::new(false));
     let mut main = Scripted { script: script.iter().rev().copied().collect(), work: 0, nodes: 0, done: done.clone() };
@@ -318,4 +323,19 @@ fn serving_the_table_interrupts_a_busy_owner() {
     assert_eq!(report.busy_ns[1], 10_000 + 110 + 10, "its nodes, the service, and its last step");
     assert_eq!(report.busy_ns[1] + report.idle_ns[1], report.end_ns);
     assert_eq!(report.busy_ns[0] + report.idle_ns[0], report.end_ns);
+}
+
+/// On a machine whose program waited for its reads (StarTech's CM-5), the node's work does
+/// not hide the lookup's round trip: the request leaves after the work.
+#[test]
+fn a_machine_that_waits_for_its_reads_adds_the_round_trip_to_the_work() {
+    let probe = Access { kind: AccessKind::Probe, hash: held_by(1) };
+    // Work 1000, the request's send overhead (100), a link (1000), the owner's service
+    // (10 + 100) and the link back (1000): 3210, then a step without nodes.
+    let waiting = Preset { overlaps_table_reads: false, ..LAB };
+    let (sim, _) = scripted_on(waiting, &[probe], 0);
+    let report = sim.last_run().unwrap();
+    assert_eq!(report.elapsed_ns, 3_210 + 10);
+    assert_eq!(report.idle_ns[0], 2_110 + (report.end_ns - report.elapsed_ns), "idle from the end of its work to the answer");
+    assert!(!presets::CM5.overlaps_table_reads && presets::T800.overlaps_table_reads);
 }

@@ -39,7 +39,7 @@
 //!   than dumped on request); HELP remains on message-passing machines.
 
 use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};
-use crate::search::{NodeKind, SplitCandidate, SplitWindow};
+use crate::search::{NodeKind, SplitCandidate, SplitWindow, StarTechRules};
 
 /// Node type first, then remaining depth: `4·depth + type bonus`.
 fn merit(c: &SplitCandidate) -> Option<i32> {
@@ -53,4 +53,4 @@ fn merit(c: &SplitCandidate) -> Option<i32> {
 }
 
 /// Cray Blitz's choices.
-pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::Broadcast, merit, tests_first: false };
+pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::Broadcast, merit, tests_first: false, startech: StarTechRules::OFF };

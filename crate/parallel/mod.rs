@@ -43,7 +43,7 @@ mod ybwc;
 
 use crate::machine::wire::WireError;
 use crate::machine::{Counters, Machine, Program, Remote};
-use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher, Task};
+use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher, StarTechRules, Task};
 use crate::tt::{Placement, Tables, TranspositionTable};
 use program::{Deepest, DeepeningProgram, NoMessage};
 use split::{Policy, SplitProgram};
@@ -212,6 +212,8 @@ pub fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut Vec<Searcher>, 
     for (id, s) in searchers.iter_mut().enumerate() {
         s.set_table(tables.of_processor(id).clone());
         s.set_busy_table(None);
+        // The serial search's rules; a work-splitting program sets its own.
+        s.set_startech_rules(StarTechRules::OFF);
         s.set_tree_plies(tree_plies);
     }
     // A helper trains processor 0's history only in a search that shares it; otherwise
@@ -234,6 +236,9 @@ pub fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut Vec<Searcher>, 
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let summing = SummingListener { inner: listener, counters };
     if let Some(policy) = algorithm.split_policy() {
+        if policy.startech.deferred_reads {
+            abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..local - 1]);
+        }
         let mut main = SplitProgram::main(&mut main_searcher[0], tables.of_processor(0), policy, &task, control, &helpers_stop, summing);
         let helpers: Vec<Box<dyn Program<Message = message::Message> + Send + '_>> = helper_searchers[..local - 1]
             .iter_mut()

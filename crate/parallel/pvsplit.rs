@@ -7,7 +7,7 @@
 //! its giver's killers for its first plies).
 
 use super::split::{Policy, Seek, MIN_SPLIT_DEPTH};
-use crate::search::{NodeKind, SplitCandidate, SplitWindow};
+use crate::search::{NodeKind, SplitCandidate, SplitWindow, StarTechRules};
 
 /// Only principal-variation nodes, the one nearest the root first.
 fn merit(c: &SplitCandidate) -> Option<i32> {
@@ -15,4 +15,4 @@ fn merit(c: &SplitCandidate) -> Option<i32> {
 }
 
 /// The principal variation's choices.
-pub(super) const POLICY: Policy = Policy { window: SplitWindow::Full, seek: Seek::AskRandom, merit, tests_first: false };
+pub(super) const POLICY: Policy = Policy { window: SplitWindow::Full, seek: Seek::AskRandom, merit, tests_first: false, startech: StarTechRules::OFF };

@@ -51,7 +51,7 @@ use super::program::{forward_tree_events, pass_accesses};
 use crate::search::Task;
 use super::work_by_speed::{self, Speedometer};
 use crate::machine::{broadcast, random_other, Activity, Note, Processor, Program};
-use crate::search::{Control, Deepening, Listener, NoReports, Notice, Progress, SearchOptions, SearchResult, Searcher, SplitCandidate, SplitWindow, Subproblem, TreePath};
+use crate::search::{Control, Deepening, Listener, NoReports, Notice, Progress, SearchOptions, SearchResult, Searcher, SplitCandidate, SplitWindow, StarTechRules, Subproblem, TreePath};
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
 
@@ -71,8 +71,11 @@ pub(super) struct Policy {
     pub seek: Seek,
     /// How good a node is to split (higher is better; `None`: never split there).
     pub merit: fn(&SplitCandidate) -> Option<i32>,
-    /// Whether failed tests are re-searched only when all tests of the node are back.
+    /// Whether a failed test is re-searched only when the tests before it are back, in
+    /// list order and with the full window (Jamboree).
     pub tests_first: bool,
+    /// StarTech's move ordering, serialization and deferred reads (off for the others).
+    pub startech: StarTechRules,
 }
 
 /// The merit of Zugzwang's and StarTech's split points: any node deep enough, the one
@@ -211,6 +214,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     /// Processor 0: searches the task's root and reports to `listener`.
     pub(super) fn main(searcher: &'a mut Searcher, tt: &'a Arc<TranspositionTable>, policy: &'a Policy, task: &Task<'_>, control: &'a Control, helpers_stop: &'a Control, listener: L) -> Self {
         searcher.set_tests_first(policy.tests_first);
+        searcher.set_startech_rules(policy.startech);
         let deepening = Deepening::new(task.board, task.history, task.limits, task.settings);
         let mut program = SplitProgram::new(None, searcher.tree_plies(), tt, policy, task, helpers_stop);
         program.contexts.push(Context { searcher: Slot::Own(searcher), job: None, waiting: false });
@@ -378,6 +382,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
             })),
         };
         searcher.set_tests_first(self.policy.tests_first);
+        searcher.set_startech_rules(self.policy.startech);
         searcher.set_options(self.options);
         searcher.start_subproblem(problem);
         let nodes_at_start = searcher.nodes();
@@ -606,6 +611,14 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
             }
         }
         let mut worked = false;
+        // A search waiting for a position another processor is still searching (a
+        // deferred read) hears no message when it is done: it looks again whenever
+        // nothing else here can go on.
+        if self.contexts.iter().all(|c| c.waiting) {
+            for c in self.contexts.iter_mut().filter(|c| c.searcher.waits_for_busy_position()) {
+                c.waiting = false;
+            }
+        }
         if let Some(i) = self.contexts.iter().position(|c| !c.waiting) {
             let mut stepped = self.step_context(i, cpu);
             // Where the machine allows, more nodes of the same search before the
@@ -638,7 +651,8 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         }
         // Waiting promises the machine that only a message can give this processor
         // something to do: not so when it just finished or another search can go on.
-        if worked || self.finished() || self.contexts.iter().any(|c| !c.waiting) {
+        let polling = self.contexts.iter().any(|c| c.searcher.waits_for_busy_position());
+        if worked || polling || self.finished() || self.contexts.iter().any(|c| !c.waiting) {
             Activity::Working
         } else {
             Activity::Waiting

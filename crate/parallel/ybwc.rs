@@ -29,7 +29,7 @@
 //!   stay per processor, and a subproblem carries its giver's killers for its first plies.
 
 use super::split::{nearest_the_root, Policy, Seek};
-use crate::search::SplitWindow;
+use crate::search::{SplitWindow, StarTechRules};
 
 /// Zugzwang's choices: the highest level first, the split point nearest the root.
-pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::AskRandom, merit: nearest_the_root, tests_first: false };
+pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::AskRandom, merit: nearest_the_root, tests_first: false, startech: StarTechRules::OFF };

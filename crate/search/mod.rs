@@ -17,7 +17,7 @@ pub use driver::{search, Task, Control, Deepening, Info, Line, Listener, NoRepor
 pub use ordering::is_tactical;
 pub use qsearch::{quiescence, QuiescenceStats};
 pub use score::{Score, INFINITY, MATE, MAX_PLY};
-pub use searcher::{NodeKind, Notice, Progress, RootMove, SearchOptions, Searcher, SplitCandidate, SplitWindow, Subproblem, TreeEvent, TreePath, MAX_TREE_PLY};
+pub use searcher::{NodeKind, Notice, Progress, RootMove, SearchOptions, Searcher, SplitCandidate, StarTechRules, SplitWindow, Subproblem, TreeEvent, TreePath, MAX_TREE_PLY};
 pub use see::see;
 pub use strength::{Strength, CANDIDATE_LINES, MAX_ELO, MIN_ELO};
 pub use time::{Budget, Limits};

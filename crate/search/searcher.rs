@@ -70,6 +70,34 @@ pub struct SearchOptions {
     pub pure: bool,
 }
 
+/// How StarTech ordered and serialized its search (Kuszmaul 1995, section "Improving
+/// the search"): a parallel program sets them for its searchers; the serial search and
+/// the other algorithms keep them off. None changes a value at fixed depth in Pure mode,
+/// only the order in which moves are searched and when they are given away.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StarTechRules {
+    /// Recursive iterative deepening: a node the table knows nothing of from a search at
+    /// least one ply shallower is first searched one ply shallower, to find its best
+    /// move (in place of internal iterative reduction).
+    pub recursive_deepening: bool,
+    /// The serialization heuristic: at a node expected to be cut whose shallower search
+    /// beat alpha, a first move that fails low is followed by a second one searched
+    /// alone before any move is given away. Needs `recursive_deepening`.
+    pub serialize: bool,
+    /// Deferred reads (with a busy table): a move whose position another processor is
+    /// searching is put off, as ABDADA does, and then waited for until that processor
+    /// has finished it, rather than searched a second time beside it.
+    pub deferred_reads: bool,
+    /// Moves ordered by the table's move and the captures' order alone: no killers, no
+    /// counter moves, no history ("StarTech uses no other move-ordering tables").
+    pub table_ordering_only: bool,
+}
+
+impl StarTechRules {
+    /// The serial search's ordering, no serialization.
+    pub const OFF: StarTechRules = StarTechRules { recursive_deepening: false, serialize: false, deferred_reads: false, table_ordering_only: false };
+}
+
 /// What the child being searched is for, decided when it was pushed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pending {
@@ -83,6 +111,9 @@ enum Pending {
     Reduced,
     /// A move searched at full depth with a zero window (PV nodes only).
     ZeroWindow,
+    /// Recursive iterative deepening: this same node searched one ply shallower, to find
+    /// the best move to try first (StarTech).
+    Deepen,
     /// The move's final search; its value counts.
     Final,
 }
@@ -144,6 +175,14 @@ pub struct Frame {
     phase: Phase,
     moves: MoveList,
     tt_move: Option<Move>,
+    /// The depth of the search that left the table's entry for this node (-1: none).
+    table_depth: i32,
+    /// This frame searches its parent's position one ply shallower (recursive iterative
+    /// deepening): it is not on the path a second time and is not reported.
+    repeats_parent: bool,
+    /// Moves searched one at a time before any is given away: 1 (Young Brothers Wait),
+    /// or 2 where StarTech's serialization heuristic applies.
+    serial_moves: usize,
     best_score: i32,
     best_move: Option<Move>,
     /// The best score known to be a lower bound (from a child that beat alpha). Windows
@@ -164,23 +203,46 @@ pub struct Frame {
     /// Moves put off because another processor is searching their position (ABDADA).
     deferred: [Move; MAX_DEFERRED],
     /// The positions ABDADA's deferred moves lead to, beside them in `deferred` (the
-    /// work-splitting algorithms' re-searches, also kept there, leave it unset).
+    /// work-splitting algorithms' re-searches, also kept there, have 0).
     deferred_hashes: [u64; MAX_DEFERRED],
+    /// Where each deferred move stands in the node's list (its iteration of the loop).
+    deferred_order: [u16; MAX_DEFERRED],
+    /// What a failed test proved of each deferred move (a lower bound; `-INFINITY`: none).
+    deferred_bound: [i32; MAX_DEFERRED],
     deferred_count: usize,
     /// Deferred moves already taken up, at the front of `deferred`: in list order in the
     /// second pass, or earlier once another processor has finished them (ABDADA).
     deferred_taken: usize,
     /// Whether the first pass over the move list is done and deferred moves are next.
     second_pass: bool,
+    /// Looks at a deferred move another processor is still searching (deferred reads).
+    busy_polls: u32,
+    /// It waits for such a move (deferred reads), not for a message.
+    polling: bool,
+    /// Moves started so far, here or elsewhere: the next one's place in the list.
+    started: u16,
     /// Its critical path so far (the `span` submodule).
     span: Span,
 }
+
+/// Looks a node takes at a deferred move another processor still searches before it
+/// searches the move itself: two processors can wait for each other's positions (a
+/// transposition leads each into the other's path), and this ends such a wait.
+const MAX_BUSY_POLLS: u32 = 256;
 
 /// Moves a node can put off (ABDADA) or get back from other processors for a
 /// re-search; further busy moves are searched at once, and no more moves are given away.
 const MAX_DEFERRED: usize = 64;
 
 impl Frame {
+    /// Exchanges two entries of the deferred list.
+    fn swap_deferred(&mut self, i: usize, j: usize) {
+        self.deferred.swap(i, j);
+        self.deferred_hashes.swap(i, j);
+        self.deferred_order.swap(i, j);
+        self.deferred_bound.swap(i, j);
+    }
+
     fn empty() -> Frame {
         let a1 = cozy_chess::Square::A1;
         Frame {
@@ -202,6 +264,9 @@ impl Frame {
             phase: Phase::Enter,
             moves: MoveList::default(),
             tt_move: None,
+            table_depth: -1,
+            repeats_parent: false,
+            serial_moves: 1,
             best_score: -INFINITY,
             best_move: None,
             proven: -INFINITY,
@@ -216,9 +281,14 @@ impl Frame {
             marked: false,
             deferred: [Move { from: a1, to: a1, promotion: None }; MAX_DEFERRED],
             deferred_hashes: [0; MAX_DEFERRED],
+            deferred_order: [0; MAX_DEFERRED],
+            deferred_bound: [-INFINITY; MAX_DEFERRED],
             deferred_count: 0,
             deferred_taken: 0,
             second_pass: false,
+            busy_polls: 0,
+            polling: false,
+            started: 0,
             span: Span::default(),
         }
     }
@@ -274,8 +344,13 @@ pub struct Searcher {
     notices: Vec<Notice>,
     /// The root's value, when it became known outside `step` (a remote result cut it).
     done: Option<i32>,
-    /// Jamboree: failed tests are searched again only when every test of the node is in.
+    /// Jamboree: a failed test is searched again only when the tests before it are in.
     tests_first: bool,
+    /// StarTech's move ordering and serialization (off: the serial search's own).
+    startech: StarTechRules,
+    /// Looks at positions other processors were still searching (deferred reads), since
+    /// the last `reset_counters`.
+    deferred_read_polls: u64,
     /// Critical path of the root searches since `reset_counters`, and of the last one.
     span_total: u64,
     root_span: u64,
@@ -328,6 +403,8 @@ impl Searcher {
             notices: Vec::with_capacity(64),
             done: None,
             tests_first: false,
+            startech: StarTechRules::default(),
+            deferred_read_polls: 0,
             span_total: 0,
             root_span: 0,
             record_accesses: tt.parts() > 1,
@@ -345,10 +422,21 @@ impl Searcher {
         self.busy = busy;
     }
 
-    /// Whether a node re-searches moves whose tests failed high only after all its
-    /// tests at other processors are back (Jamboree), rather than as soon as it can.
+    /// Whether a node re-searches a move whose test failed high only once the tests
+    /// before it in the list are back, earliest first, with the full window at once when
+    /// the test beat alpha (Jamboree), rather than as soon as it can and by a zero-window
+    /// test first.
     pub fn set_tests_first(&mut self, tests_first: bool) {
         self.tests_first = tests_first;
+    }
+
+    /// Sets StarTech's rules for the following searches (see [`StarTechRules`]).
+    pub fn set_startech_rules(&mut self, rules: StarTechRules) {
+        if rules.table_ordering_only && !self.startech.table_ordering_only {
+            // Nothing trains them from now on: empty, they order nothing.
+            self.heuristics.clear();
+        }
+        self.startech = rules;
     }
 
     /// Uses another table (after a Hash resize).
@@ -399,6 +487,19 @@ impl Searcher {
         self.nodes
     }
 
+    /// Times since the last [`Searcher::reset_counters`] a node found a position it had
+    /// deferred still searched by another processor and waited for it (deferred reads).
+    pub fn deferred_read_polls(&self) -> u64 {
+        self.deferred_read_polls
+    }
+
+    /// Whether the search waits for another processor to finish a position (a deferred
+    /// read), which no message will announce: its program must step it again to look.
+    pub fn waits_for_busy_position(&self) -> bool {
+        let f = &self.frames[self.top];
+        f.phase == Phase::Waiting && f.polling
+    }
+
     /// Deepest ply reached since the last [`Searcher::reset_counters`].
     pub fn seldepth(&self) -> usize {
         self.seldepth
@@ -409,6 +510,7 @@ impl Searcher {
         self.nodes = 0;
         self.seldepth = 0;
         self.span_total = 0;
+        self.deferred_read_polls = 0;
     }
 
     /// The root move being searched.
@@ -456,11 +558,15 @@ impl Searcher {
     fn push(&mut self, board: Board, alpha: i32, beta: i32, depth: i32, pv_node: bool, null_allowed: bool) {
         let parent = &self.frames[self.top];
         let (kind, follows) = (child_kind(parent.kind, pv_node), parent.current.and_then(|mv| FollowUp::of(&board, mv)));
+        let ply = parent.ply + 1;
         self.top += 1;
         self.init_frame(board, alpha, beta, depth, pv_node, null_allowed);
         let f = &mut self.frames[self.top];
         f.kind = kind;
         f.follows = follows;
+        // A frame's ply is its parent's plus one, not its index: a frame repeating its
+        // parent (recursive iterative deepening) takes a frame but no ply.
+        f.ply = ply;
     }
 
     /// Sets up the top frame for a node of `board` to search to `depth` within `alpha..beta`.
@@ -487,10 +593,16 @@ impl Searcher {
         f.remote = 0;
         f.quiets_count = 0;
         f.current = None;
+        f.table_depth = -1;
+        f.repeats_parent = false;
+        f.serial_moves = 1;
         f.marked = false;
         f.deferred_count = 0;
         f.deferred_taken = 0;
         f.second_pass = false;
+        f.busy_polls = 0;
+        f.polling = false;
+        f.started = 0;
         f.span = Span::entered();
     }
 
@@ -538,7 +650,7 @@ impl Searcher {
                 return self.finish_node_with_cutoff(v);
             }
         }
-        if !pure && f.depth >= 4 && f.tt_move.is_none() && f.kind != NodeKind::All {
+        if !pure && !self.startech.recursive_deepening && f.depth >= 4 && f.tt_move.is_none() && f.kind != NodeKind::All {
             // Internal iterative reduction: without a table move, ordering is poor and
             // a shallower search is the cheaper way to find one for next time. Not at an
             // expected ALL node, where every move is searched whatever the order: there
@@ -597,8 +709,10 @@ impl Searcher {
         let pure = self.options.pure;
         let f = &mut self.frames[top];
         let hash = f.board.hash();
-        f.on_path = true;
-        self.hashes.push(hash);
+        if !f.repeats_parent {
+            f.on_path = true;
+            self.hashes.push(hash);
+        }
         if let Some(busy) = &self.busy {
             f.marked = f.depth >= MIN_BUSY_DEPTH && busy.mark(hash);
         }
@@ -609,6 +723,7 @@ impl Searcher {
         let f = &mut self.frames[top];
         let ply = f.ply;
         f.tt_move = entry.and_then(|e| e.mv).filter(|&m| f.board.is_legal(m));
+        f.table_depth = entry.map_or(-1, |e| i32::from(e.depth));
         if let Some(e) = entry {
             let score = from_table(e.score, ply);
             let usable = match e.bound {
@@ -714,6 +829,9 @@ impl Searcher {
     /// others are generated once it has not cut the node off ([`Searcher::generate_rest`]).
     fn generate(&mut self) -> Progress {
         let top = self.top;
+        if self.needs_deepening(top) {
+            return self.deepen(top);
+        }
         let refutations = self.heuristics.refutations(self.frames[top].ply, self.frames[top].follows);
         self.heuristics.clear_killers(self.frames[top].ply + 2);
         let f = &mut self.frames[top];
@@ -725,6 +843,52 @@ impl Searcher {
         }
         f.phase = Phase::NextMove;
         Progress::Running
+    }
+
+    /// Recursive iterative deepening (StarTech): whether the node at `top` should first be
+    /// searched a ply shallower, the table holding nothing from a search that deep (its
+    /// best move, or that none stood out: a shallower search would not find one either). Not at the root of the whole search, which the iterative deepening already
+    /// searched a ply shallower, nor so deep in the stack that the extra frames would not fit.
+    fn needs_deepening(&self, top: usize) -> bool {
+        let f = &self.frames[top];
+        self.startech.recursive_deepening && f.depth >= 2 && f.ply > 0 && f.table_depth < f.depth - 1 && top < MAX_PLY / 2
+    }
+
+    /// Searches the node at `top` one ply shallower with its own window, in a frame above
+    /// it; its best move is then tried first ([`Searcher::deepened`]).
+    fn deepen(&mut self, top: usize) -> Progress {
+        let f = &mut self.frames[top];
+        let (board, alpha, beta, depth, pv_node, null_allowed) = (f.board.clone(), f.alpha, f.beta, f.depth, f.pv_node, f.null_allowed);
+        let (kind, follows, ply) = (f.kind, f.follows, f.ply);
+        f.phase = Phase::Awaiting(Pending::Deepen);
+        self.push(board, alpha, beta, depth - 1, pv_node, null_allowed);
+        let copy = &mut self.frames[self.top];
+        copy.repeats_parent = true;
+        copy.kind = kind;
+        copy.follows = follows;
+        copy.ply = ply;
+        Progress::Running
+    }
+
+    /// The shallower search of the top frame returned `value`: its best move goes first,
+    /// and StarTech's serialization heuristic decides how many moves go before any is
+    /// given away: two at a node expected to be cut (Knuth and Moore's type 2) whose
+    /// shallower search beat alpha, where a first move that fails low means the
+    /// ordering was wrong and a second is likely the refutation.
+    fn deepened(&mut self, value: i32) -> Progress {
+        let top = self.top;
+        let best = self.frames[top + 1].best_move;
+        let f = &mut self.frames[top];
+        // Without a move (every one pruned, or the table settled it) the table's stays:
+        // the node is not searched a ply shallower again either way.
+        f.tt_move = best.or(f.tt_move);
+        f.table_depth = f.depth - 1;
+        if self.startech.serialize && f.kind == NodeKind::Cut && value > f.alpha {
+            f.serial_moves = 2;
+        }
+        // The shallower search's line is not this node's.
+        self.pv_len[f.ply] = 0;
+        self.generate()
     }
 
     /// The moves of frame `index` after its table move, if they are still to generate.
@@ -741,6 +905,7 @@ impl Searcher {
     fn next_move(&mut self) -> Progress {
         let top = self.top;
         let f = &mut self.frames[top];
+        f.polling = false;
         let finished_elsewhere = self.busy.as_ref().and_then(|busy| take_finished_elsewhere(f, busy));
         let mv = if let Some(mv) = finished_elsewhere {
             mv
@@ -757,15 +922,30 @@ impl Searcher {
                     return Progress::Running;
                 }
             }
-        } else if f.deferred_taken < f.deferred_count && !(self.tests_first && f.remote > 0) {
-            f.deferred_taken += 1;
-            f.deferred[f.deferred_taken - 1]
+        } else if f.deferred_taken < f.deferred_count {
+            match self.take_deferred(top) {
+                Some(mv) => mv,
+                None => {
+                    self.frames[top].phase = Phase::Waiting;
+                    return Progress::Waiting;
+                }
+            }
         } else if f.remote > 0 {
             f.phase = Phase::Waiting;
             return Progress::Waiting;
         } else {
             return self.finish_node();
         };
+        let f = &mut self.frames[top];
+        let order = f.started;
+        if !f.second_pass && finished_elsewhere.is_none() {
+            f.started = f.started.saturating_add(1);
+        }
+        if self.tests_first && f.second_pass && f.deferred_bound[f.deferred_taken - 1] > f.alpha {
+            // Jamboree: a test that failed high above alpha is searched again with the
+            // full window at once (a zero-window test at this alpha would fail high too).
+            return self.search_again_in_full(top, mv);
+        }
         if self.pruned(top, mv) {
             return Progress::Running;
         }
@@ -786,11 +966,23 @@ impl Searcher {
             if markable && may_wait && !f.second_pass && f.deferred_count < MAX_DEFERRED && busy.busy_elsewhere(child.hash()) {
                 f.deferred[f.deferred_count] = mv;
                 f.deferred_hashes[f.deferred_count] = child.hash();
+                f.deferred_order[f.deferred_count] = order;
+                f.deferred_bound[f.deferred_count] = -INFINITY;
                 f.deferred_count += 1;
+                if self.startech.deferred_reads && self.record_accesses {
+                    // StarTech kept the mark in the position's table entry: finding it
+                    // busy took a read there (a read that finds it free is the child's own).
+                    self.accesses.push(Access { kind: AccessKind::Probe, hash: child.hash() });
+                }
                 return Progress::Running;
             }
         }
         let plan = self.plan(top, mv, child, SplitWindow::Test);
+        self.start_child(top, mv, plan)
+    }
+
+    /// Pushes the child `mv` of the node at `top`, searched as `plan` says.
+    fn start_child(&mut self, top: usize, mv: Move, plan: ChildPlan) -> Progress {
         let f = &mut self.frames[top];
         f.current = Some(mv);
         f.current_depth = plan.full_depth;
@@ -802,6 +994,50 @@ impl Searcher {
         f.phase = Phase::Awaiting(plan.pending);
         self.push(plan.child, plan.alpha, plan.beta, plan.depth, plan.pv_child, true);
         Progress::Running
+    }
+
+    /// The second pass: the next deferred move of the node at `top`, or `None` when it must
+    /// wait. Jamboree takes the earliest in the list first, once every test before it in
+    /// the list is back (the earlier iterations of its parallel loop), so that full-window
+    /// re-searches go one at a time, in order. With deferred reads, a move another
+    /// processor still searches is waited for (a bounded number of looks).
+    fn take_deferred(&mut self, top: usize) -> Option<Move> {
+        let f = &mut self.frames[top];
+        let next = f.deferred_taken;
+        if self.tests_first {
+            let earliest = (next..f.deferred_count).min_by_key(|&i| f.deferred_order[i]).expect("a deferred move is left");
+            f.swap_deferred(earliest, next);
+            let (serial, order) = (f.serial, f.deferred_order[next]);
+            if self.remotes.iter().any(|r| r.is_earlier_test(top, serial, order)) {
+                return None;
+            }
+        }
+        let hash = f.deferred_hashes[next];
+        if self.startech.deferred_reads && f.busy_polls < MAX_BUSY_POLLS && hash != 0 && self.busy.as_ref().is_some_and(|b| b.busy_elsewhere(hash)) {
+            // A deferred read: wait for the other processor's search of this move. Each
+            // look reads the position's entry (where StarTech kept the mark) again.
+            f.busy_polls += 1;
+            f.polling = true;
+            self.deferred_read_polls += 1;
+            if self.record_accesses {
+                self.accesses.push(Access { kind: AccessKind::Probe, hash });
+            }
+            return None;
+        }
+        f.deferred_taken += 1;
+        Some(f.deferred[next])
+    }
+
+    /// Searches move `mv` of the node at `top` with the node's full window at full depth,
+    /// its value final (Jamboree's re-search of a failed test).
+    fn search_again_in_full(&mut self, top: usize, mv: Move) -> Progress {
+        let f = &mut self.frames[top];
+        let mut child = f.board.clone();
+        child.play_unchecked(mv);
+        let plan = self.plan(top, mv, child, SplitWindow::Test);
+        let f = &self.frames[top];
+        let plan = ChildPlan { alpha: -f.beta, beta: -f.alpha, depth: plan.full_depth, pending: Pending::Final, pv_child: f.pv_node, ..plan };
+        self.start_child(top, mv, plan)
     }
 
     /// Whether pruning skips move `mv` of frame `index`: only late moves, at a non-PV node
@@ -924,7 +1160,7 @@ impl Searcher {
         let f = &mut self.frames[top];
         let Phase::Awaiting(pending) = f.phase else { unreachable!("only awaiting frames receive values") };
         match pending {
-            Pending::NullMove | Pending::NullVerify | Pending::ProbCut => f.span.add_serial(span),
+            Pending::NullMove | Pending::NullVerify | Pending::ProbCut | Pending::Deepen => f.span.add_serial(span),
             Pending::Reduced | Pending::ZeroWindow | Pending::Final => f.span.add_to_move(span),
         }
         match pending {
@@ -984,6 +1220,8 @@ impl Searcher {
                 Progress::Running
             }
             Pending::Final => self.take_score(-child_value),
+            // The same position: its value is not negated.
+            Pending::Deepen => self.deepened(child_value),
         }
     }
 
@@ -1009,7 +1247,7 @@ impl Searcher {
                 self.pv_len[ply] = child_len + 1;
                 if score >= self.frames[top].beta {
                     let f = &self.frames[top];
-                    if f.current_quiet {
+                    if f.current_quiet && !self.startech.table_ordering_only {
                         self.heuristics.reward(f.board.side_to_move(), f.ply, f.depth, f.follows, mv, &f.quiets_tried[..f.quiets_count]);
                     }
                     return self.finish_node();
@@ -1085,9 +1323,9 @@ impl Searcher {
 /// may cut this node off before the rest of the list is searched for nothing (the serial
 /// search would have searched it in its place).
 fn take_finished_elsewhere(f: &mut Frame, busy: &BusyMarks) -> Option<Move> {
-    let i = (f.deferred_taken..f.deferred_count).find(|&i| !busy.busy_elsewhere(f.deferred_hashes[i]))?;
-    f.deferred.swap(i, f.deferred_taken);
-    f.deferred_hashes.swap(i, f.deferred_taken);
+    // A hash of 0 marks a move sent back for a re-search, not a busy position.
+    let i = (f.deferred_taken..f.deferred_count).find(|&i| f.deferred_hashes[i] != 0 && !busy.busy_elsewhere(f.deferred_hashes[i]))?;
+    f.swap_deferred(i, f.deferred_taken);
     f.deferred_taken += 1;
     Some(f.deferred[f.deferred_taken - 1])
 }
@@ -1238,5 +1476,122 @@ mod tests {
         let order = root_order(Some(finished));
         assert_eq!(order[..2], while_busy[..2]);
         assert_eq!(order[2], finished, "the finished move comes before the deferred moves still busy ({:?})", &while_busy[2..4]);
+    }
+
+    /// The pure value of `problem`, and the nodes it took, searched with `rules`.
+    fn pure_search(problem: &Subproblem, rules: StarTechRules) -> (i32, u64) {
+        let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
+        searcher.set_options(SearchOptions { pure: true });
+        searcher.set_startech_rules(rules);
+        searcher.start_subproblem(problem);
+        loop {
+            if let Progress::Done(value) = searcher.step() {
+                return (value, searcher.nodes());
+            }
+        }
+    }
+
+    const RECURSIVE_DEEPENING: StarTechRules = StarTechRules { recursive_deepening: true, ..StarTechRules::OFF };
+
+    /// Recursive iterative deepening: a node without a table move from a search a ply
+    /// shallower first searches its own position a ply shallower (a frame above it, at the
+    /// same ply and off the path), and the value stays the serial one.
+    #[test]
+    fn recursive_deepening_searches_a_node_a_ply_shallower_first() {
+        let problem = Subproblem { ply: 1, ..failing_low(NodeKind::Pv) };
+        let problem = Subproblem { alpha: -INFINITY, beta: INFINITY, depth: 4, ..problem };
+        let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
+        searcher.set_options(SearchOptions { pure: true });
+        searcher.set_startech_rules(RECURSIVE_DEEPENING);
+        searcher.start_subproblem(&problem);
+        while searcher.top == 0 {
+            assert_eq!(searcher.step(), Progress::Running);
+        }
+        let (node, copy) = (&searcher.frames[0], &searcher.frames[1]);
+        assert_eq!(node.phase, Phase::Awaiting(Pending::Deepen));
+        assert!(copy.repeats_parent && copy.board == node.board && copy.depth == 3 && copy.ply == node.ply);
+        assert_eq!(searcher.hashes.len(), 1, "the position is on the path once");
+        let (plain, plain_nodes) = pure_search(&problem, StarTechRules::OFF);
+        let (deepened, deepened_nodes) = pure_search(&problem, RECURSIVE_DEEPENING);
+        assert_eq!(deepened, plain);
+        assert_ne!(deepened_nodes, plain_nodes, "another tree");
+    }
+
+    /// StarTech's serialization heuristic: at a node expected to be cut (type 2) whose
+    /// search a ply shallower beat alpha but whose first move fails low, a second move is
+    /// searched before the node offers any to other processors.
+    #[test]
+    fn a_type_2_node_whose_first_move_fails_low_searches_a_second_one_before_splitting() {
+        let at = |board: &Board, alpha: i32, depth: i32| Subproblem { board: board.clone(), alpha, beta: alpha + 1, depth, ply: 1, ..failing_low(NodeKind::Cut) };
+        let exact = |board: &Board, depth| pure_search(&Subproblem { alpha: -INFINITY, beta: INFINITY, kind: NodeKind::Pv, ..at(board, 0, depth) }, StarTechRules::OFF).0;
+        // A position whose value falls from one depth to the next.
+        let fens = ["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"];
+        let falling = fens.iter().map(|fen| fen.parse::<Board>().unwrap()).flat_map(|b| (3..=4).map(move |d| (b.clone(), d)));
+        let (board, depth, full) = falling.into_iter().find_map(|(b, d)| (exact(&b, d - 1) > exact(&b, d)).then(|| (b.clone(), d, exact(&b, d)))).expect("a value that falls with depth");
+        // Between the two: the shallower search beats alpha and the full one fails low.
+        let problem = at(&board, full, depth);
+        for (serialize, serial_moves) in [(false, 1), (true, 2)] {
+            let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
+            searcher.set_options(SearchOptions { pure: true });
+            searcher.set_startech_rules(StarTechRules { serialize, ..RECURSIVE_DEEPENING });
+            searcher.start_subproblem(&problem);
+            let mut first_offer = None;
+            while !matches!(searcher.step(), Progress::Done(_)) {
+                if first_offer.is_none() && searcher.split_candidates().any(|c| c.frame == 0) {
+                    first_offer = Some(searcher.frames[0].moves_searched);
+                }
+            }
+            assert_eq!(first_offer, Some(serial_moves), "serialize: {serialize}");
+        }
+    }
+
+    /// Deferred reads: where ABDADA searches a move another processor is still searching
+    /// once the rest of the list is done, StarTech's node waits for that processor to
+    /// finish it (looking again at each step), then goes on.
+    #[test]
+    fn a_deferred_read_waits_for_the_other_processor() {
+        let problem = failing_low(NodeKind::All);
+        let first = order_at(NodeKind::All, None)[0];
+        let busy = Arc::new(BusyTable::new(16));
+        let other = BusyMarks::new(busy.clone(), 1);
+        assert!(other.mark(child_hash(&problem.board, first)));
+        let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
+        searcher.set_busy_table(Some(BusyMarks::new(busy, 0)));
+        searcher.set_options(SearchOptions { pure: true });
+        searcher.set_startech_rules(StarTechRules { deferred_reads: true, ..StarTechRules::OFF });
+        searcher.start_subproblem(&problem);
+        let waited = loop {
+            match searcher.step() {
+                Progress::Running => {}
+                Progress::Waiting => break searcher.deferred_read_polls(),
+                Progress::Done(_) => panic!("the busy move was searched without waiting"),
+            }
+        };
+        assert!(waited == 1 && searcher.waits_for_busy_position());
+        assert_eq!(searcher.step(), Progress::Waiting, "still busy: it waits again");
+        other.unmark(child_hash(&problem.board, first));
+        let value = loop {
+            if let Progress::Done(value) = searcher.step() {
+                break value;
+            }
+        };
+        assert_eq!(searcher.deferred_read_polls(), 2);
+        assert_eq!(value, pure_search(&problem, StarTechRules::OFF).0);
+    }
+
+    /// StarTech's ordering by the table alone: its search trains no killers (nor history),
+    /// where the engine's own search learns them in the same tree.
+    #[test]
+    fn ordering_by_the_table_alone_learns_no_killers() {
+        for table_ordering_only in [false, true] {
+            let problem = Subproblem { depth: 4, ..failing_low(NodeKind::Pv) };
+            let problem = Subproblem { alpha: -INFINITY, beta: INFINITY, ..problem };
+            let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
+            searcher.set_startech_rules(StarTechRules { table_ordering_only, ..StarTechRules::OFF });
+            searcher.start_subproblem(&problem);
+            moves_started(&mut searcher, |_| {});
+            let killers: [[Option<Move>; 2]; 3] = searcher.heuristics.killers_from(1);
+            assert_eq!(killers.iter().flatten().any(Option::is_some), !table_ordering_only);
+        }
     }
 }

@@ -206,6 +206,7 @@ impl Machine for Sim {
             send_overhead_ns: self.preset.send_overhead_ns,
             hop_ns: self.preset.hop_ns,
             line_ns: self.preset.line_ns,
+            overlaps_table_reads: self.preset.overlaps_table_reads,
             seed: self.seed,
         };
         let report = Run::new(hardware, programs, counters, self.trace.as_mut()).run();

@@ -30,6 +30,10 @@ pub struct Preset {
     /// share one memory (`None`: message passing only). Work-splitting programs read and
     /// write their offer board at this price (`crate::machine::Processor::best_offer`).
     pub line_ns: Option<u64>,
+    /// Whether a processor goes on with a node's work while its lookup in another
+    /// processor's part of a distributed table travels (Zugzwang), or waits for the answer
+    /// before doing anything (StarTech on the CM-5: Figure 8 counts those waits apart).
+    pub overlaps_table_reads: bool,
     /// The network it had (the command line may choose another).
     pub net: Kind,
     /// A background load varying over time, if the machine was shared.
@@ -64,17 +68,29 @@ pub const T800: Preset = Preset {
     send_overhead_ns: 30_000,
     hop_ns: 100_000,
     line_ns: None,
+    overlaps_table_reads: true,
     net: Kind::DeBruijn,
     load: None,
     jitter_permille: JITTER,
 };
 
-/// StarTech's CM-5 (Kuszmaul 1994, a 512-node CM-5 at MIT/NCSA).
+/// StarTech's CM-5 (Kuszmaul, "The StarTech Massively Parallel Chess Program", MIT LCS,
+/// January 11, 1995; ../shared/data/published-figures.md, Paper 2).
 ///
-/// - Node time 200 µs: an estimate for a 33 MHz SPARC node running StarTech's C code
-///   without the vector units (a few thousand positions per second).
-/// - Send overhead 1.6 µs: Active Messages on the CM-5 (von Eicken, Culler, Goldstein,
-///   Schauser, ISCA 1992) sends a small message in about 50 cycles at 33 MHz.
+/// - Node time 200 µs: an estimate, which the paper brackets but does not fix. Figure 4's
+///   best serial run visited 40,805,974 positions for all 25 Kaufman positions (2^23
+///   entries) with t20 = 6120.18 s for the 20 fastest, so a position took at least
+///   6120.18 s / 40.8 M = 150 µs on that (unnamed) serial machine; the 20 fastest took
+///   23 % of the 1-processor CM-5's time for all 25 (Figure 5: 8936.95 of 38261.91 s), and
+///   with that share the serial machine took about 640 µs. Berliner's C code, StarTech's
+///   start, ran at 2,000–5,000 positions per second (200–500 µs, paper 2.1) before it was
+///   sped up. 200 µs sits in that bracket; Figure 8's 14.4 % of cycles waiting for table
+///   reads is the check on the ratio of node time to message time below.
+/// - Send overhead 10 µs: "Messages cost about 10 microseconds of overhead" (paper 2.1).
+/// - Table reads waited for: StarTech looked an entry up by a request to the owning node
+///   and waited for the reply (paper 2.6); Figure 8 counts 14.4 % of all cycles waiting for
+///   those reads, and names them among the cycles a context-switching scheduler could
+///   recover, so the node's work did not overlap them.
 /// - Hop 0.5 µs: an estimate, so that a message across a 512-node fat tree (10 hops)
 ///   takes about 5 µs, the order of the CM-5 data network's one-way latency.
 /// - Network: the CM-5's 4-ary fat tree.
@@ -83,9 +99,10 @@ pub const CM5: Preset = Preset {
     title: "CM-5 with its fat-tree data network, 1993 (StarTech)",
     node_ns: &[200_000],
     step_ns: 1_000,
-    send_overhead_ns: 1_600,
+    send_overhead_ns: 10_000,
     hop_ns: 500,
     line_ns: None,
+    overlaps_table_reads: false,
     net: Kind::FatTree,
     load: None,
     jitter_permille: JITTER,
@@ -111,6 +128,7 @@ pub const C916: Preset = Preset {
     send_overhead_ns: 1_000,
     hop_ns: 0,
     line_ns: Some(250),
+    overlaps_table_reads: true,
     net: Kind::Bus,
     load: None,
     jitter_permille: JITTER,
@@ -132,6 +150,7 @@ pub const P3_ETHERNET: Preset = Preset {
     send_overhead_ns: 25_000,
     hop_ns: 60_000,
     line_ns: None,
+    overlaps_table_reads: true,
     net: Kind::Full,
     load: None,
     jitter_permille: JITTER,
@@ -153,6 +172,7 @@ pub const LAN: Preset = Preset {
     send_overhead_ns: 200_000,
     hop_ns: 500_000,
     line_ns: None,
+    overlaps_table_reads: true,
     net: Kind::Bus,
     load: Some(Load { period_ns: 50_000_000, min_permille: 300, max_permille: 1000 }),
     jitter_permille: JITTER,
@@ -174,6 +194,7 @@ pub const MULTICORE: Preset = Preset {
     send_overhead_ns: 100,
     hop_ns: 50,
     line_ns: Some(100),
+    overlaps_table_reads: true,
     net: Kind::Bus,
     load: None,
     jitter_permille: JITTER,
@@ -189,6 +210,7 @@ pub const IDEAL: Preset = Preset {
     send_overhead_ns: 0,
     hop_ns: 0,
     line_ns: None,
+    overlaps_table_reads: true,
     net: Kind::Full,
     load: None,
     jitter_permille: 0,

@@ -42,6 +42,8 @@ pub(super) struct Hardware<'h> {
     /// Cost of moving one cache line between processors, if they share memory (the
     /// offer board is read and written at this price); `None`: no shared memory.
     pub(super) line_ns: Option<u64>,
+    /// Whether a step's work overlaps its lookups in other processors' table parts.
+    pub(super) overlaps_table_reads: bool,
     pub(super) seed: u64,
 }
 
@@ -364,10 +366,13 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         self.counters.set_nodes(id, nodes);
         let compute = self.hardware.cpus.cost(id, time, visited) + shared_ns;
         let overhead = self.hardware.send_overhead_ns;
-        // Table messages it served for others while busy delay this step; its own table
-        // requests leave first, so that the node's work overlaps their round trips.
+        // Table messages it served for others while busy delay this step. Its own table
+        // requests leave first, so that the node's work overlaps their round trips; on a
+        // machine that waits for its reads the round trips follow the work instead (the
+        // step lasts the same: work, then waiting, in one order or the other).
         let start = time + std::mem::take(&mut proc.debt_ns);
         let requests = self.remote.probes.len() as u64;
+        let requests_leave = if self.hardware.overlaps_table_reads { start } else { start + compute };
         let work_end = start + overhead * requests + compute;
         let end = work_end + overhead * (self.outbox.len() + self.remote.puts.len()) as u64;
         proc.busy_ns += end - time;
@@ -383,7 +388,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         }
         let mut remote = std::mem::take(&mut self.remote);
         for (k, &owner) in remote.probes.iter().enumerate() {
-            self.send(id, owner, Cargo::Table(TableMessage::Request), start + overhead * (k as u64 + 1));
+            self.send(id, owner, Cargo::Table(TableMessage::Request), requests_leave + overhead * (k as u64 + 1));
         }
         let mut depart = work_end;
         if !self.outbox.is_empty() {

@@ -10,7 +10,10 @@
 //!   answer are done: the wait is overlapped with the work of that node, as Zugzwang
 //!   overlapped its table requests with the node's expansion. Any wait beyond the work is
 //!   idle time (traced as `waiting`). The overlap is therefore the node's own work time:
-//!   the preset's node time (`node_ns`, with its load and jitter), no new constant.
+//!   the preset's node time (`node_ns`, with its load and jitter), no new constant. A
+//!   preset whose program waited for its reads (`Preset::overlaps_table_reads` off: the
+//!   CM-5's StarTech) sends the request after the node's work and waits the whole round
+//!   trip: the step lasts as long as work followed by the wait.
 //! - **Store.** A finished node's result goes to the owner as a `tt-put`, sent after the
 //!   step's work like any other message; nobody waits for it.
 //! - **The owner** serves a message when it arrives, interrupting its own work as the

@@ -13,7 +13,7 @@
 
 use super::{Frame, NodeKind, Pending, Phase, Progress, Searcher, TreePath, MAX_DEFERRED};
 use crate::chess::to_standard_castling;
-use crate::search::score::MAX_PLY;
+use crate::search::score::{INFINITY, MAX_PLY};
 use cozy_chess::{Board, Move};
 
 /// The window a move given to another processor is searched with, at a node on the
@@ -91,6 +91,16 @@ pub(super) struct Remote {
     full: bool,
     /// Searched at reduced depth: beating `test_alpha` asks for a full-depth re-search.
     reduced: bool,
+    /// Its place in the node's list (its iteration of Jamboree's parallel loop).
+    order: u16,
+}
+
+impl Remote {
+    /// Whether this is a child of node `frame` (numbered `serial`) that comes before the
+    /// move in place `order` of its list.
+    pub(super) fn is_earlier_test(&self, frame: usize, serial: u32, order: u16) -> bool {
+        self.frame == frame && self.serial == serial && self.order < order
+    }
 }
 
 /// What a processor looking for a split point can see of a node on another's stack.
@@ -145,6 +155,8 @@ impl Searcher {
         let plan = self.plan(frame, mv, child, window);
         let f = &mut self.frames[frame];
         f.remote += 1;
+        let order = f.started;
+        f.started = f.started.saturating_add(1);
         self.remotes.push(Remote {
             job,
             processor,
@@ -154,6 +166,7 @@ impl Searcher {
             test_alpha: f.alpha,
             full: plan.pv_child,
             reduced: plan.pending == Pending::Reduced,
+            order,
         });
         let on_path = self.frames[..=frame].iter().filter(|f| f.on_path).count();
         let path = &self.hashes[..self.game_len + on_path];
@@ -191,6 +204,10 @@ impl Searcher {
         if (r.reduced && score > r.test_alpha) || test_failed_high {
             // Search it again here.
             f.deferred[f.deferred_count] = r.mv;
+            f.deferred_hashes[f.deferred_count] = 0;
+            f.deferred_order[f.deferred_count] = r.order;
+            // A reduced search's value says nothing of the full depth's.
+            f.deferred_bound[f.deferred_count] = if r.reduced { -INFINITY } else { score };
             f.deferred_count += 1;
             return true;
         }
@@ -341,7 +358,7 @@ impl Searcher {
 fn can_split(f: &Frame) -> bool {
     let settled = matches!(f.phase, Phase::Awaiting(Pending::Final | Pending::Reduced | Pending::ZeroWindow) | Phase::NextMove);
     settled
-        && f.moves_searched > 0
+        && f.moves_searched >= f.serial_moves
         && !f.second_pass
         && f.moves.remaining() > 0
         && f.alpha < f.beta
@@ -406,5 +423,40 @@ mod tests {
         assert!(giver.top >= frame && f.serial == serial, "the node was cut by a reduced search");
         assert!(f.deferred[..f.deferred_count].contains(&mv), "the move waits for its full-depth search");
         assert!(giver.done.is_none());
+    }
+
+    /// Jamboree: a test that fails high waits for the tests before it in the list only
+    /// (the earlier iterations of its parallel loop), not for the later ones, and is then
+    /// searched again with the node's full window at once.
+    #[test]
+    fn a_failed_test_waits_for_the_earlier_tests_only_then_is_searched_with_the_full_window() {
+        for failing in ["first", "last"] {
+            let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
+            let mut giver = Searcher::new(tt);
+            giver.set_tests_first(true);
+            giver.set_options(crate::search::SearchOptions { pure: true });
+            giver.start(&Board::default(), &[], -30_000, 30_000, 4, &[]);
+            while !giver.split_candidates().any(|c| c.frame == 0) {
+                assert_eq!(giver.step(), Progress::Running, "the root's first move is searched");
+            }
+            let mut jobs = Vec::new();
+            while giver.give_away(0, 1, SplitWindow::Test, jobs.len() as u32).is_some() {
+                jobs.push(jobs.len() as u32);
+            }
+            assert!(jobs.len() > 2 && giver.top == 0);
+            assert_eq!(giver.step(), Progress::Running, "the list is done: the second pass");
+            assert_eq!(giver.step(), Progress::Waiting, "every test is out");
+            let alpha = giver.frames[0].alpha;
+            let job = if failing == "first" { jobs[0] } else { *jobs.last().unwrap() };
+            assert!(giver.deliver(job, -(alpha + 10), &[], 1), "a test failing high above alpha");
+            let stepped = giver.step();
+            if failing == "first" {
+                assert_eq!(stepped, Progress::Running, "no test before it is out: its re-search starts");
+                let child = &giver.frames[1];
+                assert!(giver.top == 1 && child.pv_node && child.beta - child.alpha > 1, "searched again with the full window");
+            } else {
+                assert_eq!(stepped, Progress::Waiting, "the tests before it are still out");
+            }
+        }
     }
 }

@@ -170,6 +170,8 @@ impl Searcher {
         let mut path = self.tree_base;
         for f in &self.frames[..index] {
             match (f.phase, f.current) {
+                // The frame above searches the same position.
+                (Phase::Awaiting(Pending::Deepen), _) => {}
                 (Phase::Awaiting(Pending::NullMove | Pending::NullVerify), _) | (_, None) => path.push_null(),
                 (_, Some(mv)) => path.push(to_standard_castling(&f.board, mv)),
             }
@@ -188,6 +190,7 @@ impl Searcher {
         }
         for f in self.frames[..self.top].iter().take(MAX_TREE_PLY.saturating_sub(path.len())) {
             match (f.phase, f.current) {
+                (Phase::Awaiting(Pending::Deepen), _) => {}
                 (Phase::Awaiting(Pending::NullMove | Pending::NullVerify), _) | (_, None) => break,
                 (_, Some(mv)) => path.push(to_standard_castling(&f.board, mv)),
             }
@@ -198,7 +201,8 @@ impl Searcher {
     /// The path to frame `index`, if its nodes are reported.
     fn reported_path(&self, index: usize) -> Option<TreePath> {
         let path = self.path_to(index);
-        (self.frames[index].ply < self.tree_plies && path.is_moves()).then_some(path)
+        let f = &self.frames[index];
+        (f.ply < self.tree_plies && !f.repeats_parent && path.is_moves()).then_some(path)
     }
 
     /// Frame `top` was entered.
