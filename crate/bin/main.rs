@@ -21,6 +21,7 @@ native! {
     mod sim;
     mod speedup;
     mod trace_file;
+    mod train;
     mod values;
 
     fn main() {

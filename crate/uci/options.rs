@@ -1,6 +1,7 @@
 //! The UCI options: their declarations for `uci`, their values, and `setoption`.
 
 use super::site::Site;
+use crate::eval::Evaluation;
 use crate::parallel::Algorithm;
 use crate::search::{MAX_ELO, MIN_ELO};
 
@@ -39,6 +40,8 @@ pub struct Options {
     pub pure: bool,
     /// The search algorithm.
     pub algorithm: Algorithm,
+    /// The static evaluation (`Eval`: classic or nnue).
+    pub evaluation: Evaluation,
 }
 
 impl Default for Options {
@@ -55,6 +58,7 @@ impl Default for Options {
             // ABDADA: on one thread it is the serial search, and `Threads` alone puts
             // more processors to work.
             algorithm: Algorithm::Abdada,
+            evaluation: Evaluation::Classic,
         }
     }
 }
@@ -89,7 +93,12 @@ pub fn declarations(site: &Site) -> Vec<String> {
         format!("option name UCI_Elo type spin default {} min {MIN_ELO} max {MAX_ELO}", d.elo),
         "option name Pure type check default false".to_string(),
         format!("option name Algorithm type combo default {} var {}", d.algorithm.name(), algorithm_names().join(" var ")),
+        format!("option name Eval type combo default {} var {}", d.evaluation.name(), evaluation_names().join(" var ")),
     ]
+}
+
+fn evaluation_names() -> Vec<&'static str> {
+    Evaluation::ALL.iter().map(|e| e.name()).collect()
 }
 
 fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
@@ -173,6 +182,15 @@ impl Options {
                 self.algorithm = Algorithm::from_name(text)
                     .ok_or_else(|| format!("option Algorithm value '{text}' is not one of {}", algorithm_names().join(", ")))?;
                 Ok(Effect::None)
+            }
+            "eval" => {
+                let text = value.unwrap_or("");
+                let evaluation = Evaluation::from_name(text)
+                    .ok_or_else(|| format!("option Eval value '{text}' is not one of {}", evaluation_names().join(", ")))?;
+                let changed = evaluation != self.evaluation;
+                self.evaluation = evaluation;
+                // The table keeps static evaluations: those of the other evaluation would mislead pruning.
+                Ok(if changed { Effect::ClearHash } else { Effect::None })
             }
             _ => Err(format!("unknown option '{name}'")),
         }
