@@ -67,10 +67,10 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Passes over the training positions.
-    #[arg(long, value_name = "N", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, value_name = "N", default_value_t = 25, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub epochs: u32,
     /// Weight of the search score in the target (the rest is the game result), 0 to 1.
-    #[arg(long, value_name = "L", default_value_t = 0.5)]
+    #[arg(long, value_name = "L", default_value_t = 1.0)]
     pub lambda: f32,
     /// Positions per Adam step.
     #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]

@@ -8,7 +8,7 @@
 # Usage: tests/tuning/nnue.sh   (settings by environment, defaults in brackets:
 #   GAMES [10000], NODES [1500], PLIES (random opening plies) [8], WORKERS [2], SEED [7],
 #   EVAL, the evaluation that plays the games (classic or nnue) [classic],
-#   EPOCHS [30], LAMBDA [0.5], DATA, where the positions go [target/nnue-positions.txt])
+#   EPOCHS [25], LAMBDA [1.0], DATA, where the positions go [target/nnue-positions.txt])
 # Everything is seeded: the same engine and settings give the same positions and network.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,8 +18,8 @@ PLIES=${PLIES:-8}
 WORKERS=${WORKERS:-2}
 SEED=${SEED:-7}
 EVAL=${EVAL:-classic}
-EPOCHS=${EPOCHS:-30}
-LAMBDA=${LAMBDA:-0.5}
+EPOCHS=${EPOCHS:-25}
+LAMBDA=${LAMBDA:-1.0}
 DATA=${DATA:-target/nnue-positions.txt}
 cargo build --release
 cp target/release/meshmate target/nnue-datagen-engine

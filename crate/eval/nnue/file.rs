@@ -9,7 +9,7 @@
 //! | feature bias | hidden × i16 |
 //! | output weights, the mover's half then the other's | 2 × hidden × i16 |
 //! | output bias (scaled by QA · QB) | i32 |
-use super::network::ROWS;
+use super::features::INPUTS as ROWS;
 use super::{Network, HIDDEN, QA, QB, SCALE};
 
 const MAGIC: &[u8; 4] = b"MMNN";

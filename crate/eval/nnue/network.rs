@@ -1,5 +1,4 @@
 //! The network's weights and its integer output layer.
-use super::features::INPUTS;
 use super::{side, Accumulator, HIDDEN, QA, QB, SCALE};
 use cozy_chess::Color;
 
@@ -52,6 +51,3 @@ fn screlu_dot(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     }
     total
 }
-
-/// Inputs of one perspective, for the file reader.
-pub(super) const ROWS: usize = INPUTS;
