@@ -23,7 +23,7 @@ fn positions() -> Vec<Board> {
 fn every_algorithm_returns_the_serial_minimax_value_in_pure_mode() {
     let boards = positions();
     assert!(boards.len() >= 30);
-    let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+    let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
     let limits = Limits { depth: Some(4), ..Limits::default() };
     let algorithms: Vec<Algorithm> = Algorithm::ALL.into_iter().filter(|&a| a != Algorithm::Serial).collect();
     for (i, board) in boards.iter().enumerate() {

@@ -313,7 +313,7 @@ fn one_processor_of_an_ideal_machine_does_exactly_the_serial_search() {
 
 #[test]
 fn every_algorithm_returns_the_serial_minimax_value_on_the_simulator() {
-    let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+    let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
     let limits = Limits { depth: Some(3), ..Limits::default() };
     let counters = Counters::new(64);
     let mut positions = boards("bratko-kopec.epd", 3);
@@ -453,7 +453,7 @@ fn a_program_waiting_for_nothing_is_a_deadlock_not_a_hang() {
 /// Zugzwang's Transputers, whose idle processors ask at random.
 #[test]
 fn work_splitting_is_exact_with_nested_split_points() {
-    let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+    let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
     let limits = Limits { depth: Some(5), ..Limits::default() };
     let p = 8;
     let counters = Counters::new(p);

@@ -18,7 +18,7 @@ fn bratko_kopec(take: usize) -> Vec<Board> {
 fn experiment(preset: &str, procs: &[usize], boards: &[Board], depth: i32, algorithms: &[Algorithm], pure: bool) -> Vec<SimRow> {
     let mut serial = Sim::from_names(preset, None, 1, 1).unwrap();
     let mut machines: Vec<Sim> = procs.iter().map(|&p| Sim::from_names(preset, None, p, 1).unwrap()).collect();
-    let settings = SearchSettings { options: SearchOptions { pure }, ..SearchSettings::default() };
+    let settings = SearchSettings { options: SearchOptions { pure, ..SearchOptions::default() }, ..SearchSettings::default() };
     let suite = SimSuite { boards, depth, hash_mib: 4, placement: Placement::Global, settings, carry: false };
     simulate_suite(&mut serial, &mut machines, &suite, algorithms, &mut |_| {}).unwrap()
 }

@@ -21,7 +21,7 @@ fn boards(file: &str, take: usize) -> Vec<Board> {
 }
 
 fn pure() -> SearchSettings {
-    SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() }
+    SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() }
 }
 
 /// Runs `algorithms` on `machines` with the table placed as `placement`.

@@ -141,7 +141,7 @@ async fn every_algorithm_on_2_and_4_workers_returns_the_serial_value_in_pure_mod
     let mut boards: Vec<_> = parse_epd_file(BRATKO_KOPEC_EPD).unwrap().into_iter().map(|e| e.board).collect();
     boards.extend(parse_epd_file(CRAY_BLITZ_EPD).unwrap().into_iter().take(8).map(|e| e.board));
     assert!(boards.len() >= 30);
-    let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+    let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
     let limits = Limits { depth: Some(4), ..Limits::default() };
     let counters = Counters::new(POOL_THREADS);
     let tt = Arc::new(TranspositionTable::try_new(8).unwrap());

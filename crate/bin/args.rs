@@ -2,12 +2,13 @@
 //! text `--help` prints. Parsing only; `cli.rs` runs what was asked.
 
 pub use crate::speedup::SpeedupArgs;
-use crate::values::{algorithm, depth, hash, placement, Named};
+use crate::values::{algorithm, depth, evaluation, hash, placement, Named};
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand};
 use meshmate::machine::sim::presets::PRESETS;
 use meshmate::machine::sim::Preset;
 use meshmate::net::{Kind, MAX_PROCESSORS};
+use meshmate::eval::Evaluation;
 use meshmate::parallel::Algorithm;
 use meshmate::stats::reproduce::Paper;
 use meshmate::tt::Placement;
@@ -42,6 +43,9 @@ pub enum Command {
     Sim(SimArgs),
     /// One paper's experiment under its own conditions on the simulator, our table beside the published one.
     Reproduce(ReproduceArgs),
+    /// Fit the evaluation network to `FEN;result;score` positions (tests/tuning/selfplay.py
+    /// --scores) and write the network file (`tests/tuning/nnue.sh` runs the whole pipeline).
+    TrainNnue(TrainArgs),
 }
 
 /// `reproduce`.
@@ -76,6 +80,39 @@ pub struct BenchArgs {
     /// Search depth of each position.
     #[arg(value_name = "DEPTH", default_value_t = meshmate::search::DEFAULT_BENCH_DEPTH, value_parser = depth())]
     pub depth: i32,
+    /// The static evaluation searched with: classic (the signature's) or nnue.
+    #[arg(long, value_name = "EVAL", default_value = "classic", value_parser = evaluation())]
+    pub eval: Evaluation,
+}
+
+/// `train-nnue`.
+#[derive(Args, Debug)]
+#[command(after_help = "Example:\n  meshmate train-nnue positions.txt --out crate/eval/nnue/default.nnue")]
+pub struct TrainArgs {
+    /// The positions, one `FEN;result;score` a line (White's view).
+    #[arg(value_name = "FILE")]
+    pub data: PathBuf,
+    /// Where to write the network file.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, value_name = "N", default_value_t = 25, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub epochs: u32,
+    /// Weight of the search score in the target (the rest is the game result), 0 to 1.
+    #[arg(long, value_name = "L", default_value_t = 1.0)]
+    pub lambda: f32,
+    /// Positions per Adam step.
+    #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub batch: u32,
+    /// Adam's learning rate at the start (it falls linearly to a tenth).
+    #[arg(long, value_name = "R", default_value_t = 0.002)]
+    pub rate: f32,
+    /// Train on the positions only, not also on their mirror images (files a ↔ h).
+    #[arg(long)]
+    pub no_mirror: bool,
+    /// Seed of the initial weights and the shuffles.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// `perft`.

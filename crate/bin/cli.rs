@@ -10,6 +10,8 @@ use crate::files::read_suite;
 use crate::host::{speak_uci, StdHost};
 use crate::progress::Progress;
 use crate::sim::run_sim;
+use crate::train::run_train;
+use meshmate::eval::Evaluation;
 use crate::speedup::{processor_counts, run_speedup, SpeedupArgs};
 use meshmate::machine::Threads;
 use meshmate::tt::Placement;
@@ -24,7 +26,7 @@ pub fn run(cli: Cli) -> i32 {
             Ok(())
         }
         Some(Command::Bench(args)) => {
-            run_bench(args.depth);
+            run_bench(args.depth, args.eval);
             Ok(())
         }
         Some(Command::Perft(args)) => run_perft(args),
@@ -32,6 +34,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Speedup(args)) => speedup_on_threads(args),
         Some(Command::Sim(args)) => run_sim(args),
         Some(Command::Reproduce(args)) => crate::reproduce::run_reproduce(args),
+        Some(Command::TrainNnue(args)) => run_train(args),
     };
     match result {
         Ok(()) => 0,
@@ -54,10 +57,10 @@ pub fn speedup_on_threads(args: SpeedupArgs) -> Result<(), String> {
 
 /// `bench`: its first lines are one per position, the progress counts them; the last is
 /// the summary the UCI `bench` command ends with too.
-fn run_bench(depth: i32) {
+fn run_bench(depth: i32, evaluation: Evaluation) {
     let progress = Progress::new(BENCH_POSITIONS, "positions");
     let mut lines = 0;
-    let result = bench(depth, &mut |line| {
+    let result = bench(depth, evaluation, &mut |line| {
         progress.println(line);
         lines += 1;
         if lines <= BENCH_POSITIONS {

@@ -22,6 +22,7 @@ native! {
     mod sim;
     mod speedup;
     mod trace_file;
+    mod train;
     mod values;
 
     fn main() {

@@ -41,7 +41,7 @@ pub fn run_sim(args: SimArgs) -> Result<(), String> {
         return Err("--trace records one run: give one seed".into());
     }
     let boards = suite_boards(suite)?;
-    let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.pure }, ..SearchSettings::default() };
+    let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.pure, ..meshmate::search::SearchOptions::default() }, ..SearchSettings::default() };
     let suite = SimSuite { boards: &boards, depth, hash_mib: args.hash, placement: args.tt, settings, carry: false };
     let experiment = SimExperiment { preset, net: args.net, procs: &procs, algorithms: &args.algorithms, suite: &suite, table: !args.json };
     let mut trace = args.trace.as_deref().map(TraceFile::new);

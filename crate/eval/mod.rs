@@ -7,11 +7,15 @@
 //!
 //! The terms are written once, generic over a [`Terms`] sink: the search sums them
 //! ([`evaluate`]), the tuner records which weights a position uses and how often.
+//!
+//! Beside it, [`nnue`]: a small network whose first layer is updated move by move; the
+//! search picks one of the two by [`Evaluation`].
 use cozy_chess::{Board, Color, Piece};
 
 mod default_params;
 mod king;
 mod material;
+pub mod nnue;
 mod params;
 mod pawns;
 mod pieces;
@@ -24,6 +28,44 @@ pub const MAX_EVAL: i32 = 9_999;
 
 /// Phase of the starting position: knights and bishops count 1, rooks 2, queens 4.
 pub const PHASE_MAX: i32 = 24;
+
+/// Which evaluation the search uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The hand-written, Texel-tuned terms of this module (the papers' reproductions use it).
+    #[default]
+    Classic,
+    /// The shipped network ([`nnue`]), with an accumulator carried along the search path.
+    Nnue,
+}
+
+impl Evaluation {
+    /// Both, in the order the UCI option lists them.
+    pub const ALL: [Evaluation; 2] = [Evaluation::Classic, Evaluation::Nnue];
+
+    /// The name the UCI option and the command line use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Evaluation::Classic => "classic",
+            Evaluation::Nnue => "nnue",
+        }
+    }
+
+    /// The evaluation called `name` (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Evaluation> {
+        Evaluation::ALL.into_iter().find(|e| e.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// The value of `board` from the side to move's view: the network's from `accumulator`
+/// (the sums of `board`) when there is one, the hand-written evaluation's otherwise.
+#[inline]
+pub fn evaluate_by(board: &Board, accumulator: Option<&nnue::Accumulator>) -> i32 {
+    match accumulator {
+        Some(sums) => nnue::evaluate(board, sums),
+        None => evaluate(board),
+    }
+}
 
 /// Evaluates `board` in centipawns from the side to move's point of view, with the
 /// default weights. Allocation-free; |value| <= [`MAX_EVAL`].

@@ -315,7 +315,7 @@ pub fn help<R: Remote>(remote: &mut R, helper: &mut Helper, task: &[u8]) -> Resu
         return Err(why.to_string());
     }
     helper.prepare(remote, &task)?;
-    let settings = SearchSettings { options: crate::search::SearchOptions { pure: task.pure }, ..SearchSettings::default() };
+    let settings = SearchSettings { options: crate::search::SearchOptions { pure: task.pure, ..crate::search::SearchOptions::default() }, ..SearchSettings::default() };
     let limits = Limits::default();
     let work = Task { board: &task.board, history: &task.history, limits: &limits, settings: &settings };
     let stop = OwnLines(Control::default());

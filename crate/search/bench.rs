@@ -3,10 +3,11 @@
 //! platform, native or wasm); its speed is the engine's nodes per second.
 
 use super::driver::{search, Control, NoReports, SearchSettings, Task};
-use super::searcher::Searcher;
+use super::searcher::{SearchOptions, Searcher};
 use super::time::Limits;
 use crate::chess::parse_fen;
 use crate::clock::now_ms;
+use crate::eval::Evaluation;
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
 
@@ -50,19 +51,20 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth` with one thread and a fresh table,
-/// writing a line per position and the totals through `out`. The caller reports the
+/// Searches every bench position to `depth` with one thread, a fresh table and
+/// `evaluation` (the signature is that of the hand-written evaluation), writing a line per position and the totals through `out`. The caller reports the
 /// result's summary line (`N nodes M nps`, `uci::Event::Bench`).
-pub fn bench(depth: i32, out: &mut dyn FnMut(&str)) -> BenchResult {
+pub fn bench(depth: i32, evaluation: Evaluation, out: &mut dyn FnMut(&str)) -> BenchResult {
     let tt = Arc::new(TranspositionTable::try_new(BENCH_HASH_MIB).expect("the bench table is small"));
     let mut searcher = Searcher::new(tt.clone());
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let control = Control::default();
+    let settings = SearchSettings { options: SearchOptions { evaluation, ..SearchOptions::default() }, ..SearchSettings::default() };
     let start = now_ms();
     let mut nodes = 0;
     for (i, fen) in BENCH_FENS.iter().enumerate() {
         let board = parse_fen(fen).expect("bench positions are valid");
-        let result = search(&mut searcher, &tt, &Task { board: &board, history: &[], limits: &limits, settings: &SearchSettings::default() }, &control, &mut NoReports);
+        let result = search(&mut searcher, &tt, &Task { board: &board, history: &[], limits: &limits, settings: &settings }, &control, &mut NoReports);
         nodes += result.nodes;
         out(&format!("position {}/{}: {} nodes  {}", i + 1, BENCH_FENS.len(), result.nodes, fen));
     }

@@ -6,7 +6,8 @@
 use super::heuristics::{Heuristics, Refutations};
 use super::ordering::MoveList;
 use super::score::{MATE, MAX_PLY};
-use crate::eval::evaluate;
+use crate::eval::evaluate_by;
+use crate::eval::nnue::{default_network, Accumulator};
 use cozy_chess::Board;
 
 /// Node counters of a quiescence search.
@@ -22,17 +23,19 @@ pub struct QuiescenceStats {
 /// fail-soft. When not in check the side to move may "stand pat" on the evaluation;
 /// only captures and queen promotions that do not lose material (SEE >= 0) are tried.
 /// In check every evasion is tried, so mates at the horizon are seen.
-pub fn quiescence(board: &Board, mut alpha: i32, beta: i32, ply: usize, stats: &mut QuiescenceStats) -> i32 {
+/// With `accumulator` (the network's sums of `board`) the network evaluates, each
+/// child's sums updated from its parent's; without, the hand-written evaluation.
+pub fn quiescence(board: &Board, accumulator: Option<&Accumulator>, mut alpha: i32, beta: i32, ply: usize, stats: &mut QuiescenceStats) -> i32 {
     stats.nodes += 1;
     stats.seldepth = stats.seldepth.max(ply);
     let in_check = !board.checkers().is_empty();
     if ply >= MAX_PLY {
-        return evaluate(board);
+        return evaluate_by(board, accumulator);
     }
     let mut best = if in_check {
         -MATE + ply as i32
     } else {
-        let stand_pat = evaluate(board);
+        let stand_pat = evaluate_by(board, accumulator);
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -47,7 +50,8 @@ pub fn quiescence(board: &Board, mut alpha: i32, beta: i32, ply: usize, stats: &
         }
         let mut child = board.clone();
         child.play_unchecked(sm.mv);
-        let score = -quiescence(&child, -beta, -alpha, ply + 1, stats);
+        let child_sums = accumulator.map(|sums| Accumulator::updated(default_network(), sums, board, &child));
+        let score = -quiescence(&child, child_sums.as_ref(), -beta, -alpha, ply + 1, stats);
         if score > best {
             best = score;
             if score > alpha {

@@ -27,7 +27,8 @@ use super::qsearch::{quiescence, QuiescenceStats};
 use super::see::see_at_least;
 use super::score::{from_table, to_table, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::chess::{gives_check, has_insufficient_material};
-use crate::eval::evaluate;
+use crate::eval::nnue::{default_network, Accumulator};
+use crate::eval::{evaluate_by, Evaluation};
 use crate::tt::{Access, AccessKind, Bound, BusyMarks, Entry, TranspositionTable};
 use cozy_chess::{Board, Move, Piece};
 use span::Span;
@@ -68,6 +69,8 @@ pub struct SearchOptions {
     /// fixed depth is the exact minimax value of the search with check extensions and
     /// quiescence at the leaves.
     pub pure: bool,
+    /// The static evaluation: hand-written (the default) or the network.
+    pub evaluation: Evaluation,
 }
 
 /// How StarTech ordered and serialized its search (Kuszmaul 1995, section "Improving
@@ -150,6 +153,8 @@ pub enum NodeKind {
 /// node is here: position, window, depth, ordered moves and the best result so far.
 pub struct Frame {
     board: Board,
+    /// The network's sums of `board` (kept only when the network evaluates).
+    accumulator: Accumulator,
     /// Tells this node apart from earlier nodes in the same frame (results from other
     /// processors name it).
     serial: u32,
@@ -247,6 +252,7 @@ impl Frame {
         let a1 = cozy_chess::Square::A1;
         Frame {
             board: Board::default(),
+            accumulator: Accumulator::default(),
             serial: 0,
             kind: NodeKind::Pv,
             alpha: 0,
@@ -604,6 +610,31 @@ impl Searcher {
         f.polling = false;
         f.started = 0;
         f.span = Span::entered();
+        if self.options.evaluation == Evaluation::Nnue {
+            self.update_accumulator(index);
+        }
+    }
+
+    /// Brings the network's sums of frame `index` up to date: updated from its parent's
+    /// with the move between them, or computed afresh at the bottom of the stack.
+    #[inline(always)]
+    fn update_accumulator(&mut self, index: usize) {
+        let network = default_network();
+        if index == 0 {
+            let f = &mut self.frames[0];
+            f.accumulator.refresh(network, &f.board);
+        } else {
+            let (below, above) = self.frames.split_at_mut(index);
+            let (parent, child) = (&below[index - 1], &mut above[0]);
+            child.accumulator = parent.accumulator;
+            child.accumulator.update(network, &parent.board, &child.board);
+        }
+    }
+
+    /// The network's sums of a frame, when the network evaluates.
+    #[inline(always)]
+    fn sums<'f>(options: &SearchOptions, f: &'f Frame) -> Option<&'f Accumulator> {
+        (options.evaluation == Evaluation::Nnue).then_some(&f.accumulator)
     }
 
     /// Advances the search by one node (entering it, or taking a child's value and
@@ -679,7 +710,7 @@ impl Searcher {
                 return Some(0);
             }
             if ply >= MAX_PLY - 1 {
-                return Some(evaluate(&f.board));
+                return Some(evaluate_by(&f.board, Self::sums(&self.options, f)));
             }
         }
         let f = &mut self.frames[top];
@@ -692,7 +723,7 @@ impl Searcher {
         }
         if f.depth <= 0 {
             let mut stats = QuiescenceStats::default();
-            let v = quiescence(&f.board, f.alpha, f.beta, ply, &mut stats);
+            let v = quiescence(&f.board, Self::sums(&self.options, f), f.alpha, f.beta, ply, &mut stats);
             self.nodes += stats.nodes.saturating_sub(1);
             f.span.add_own(stats.nodes.saturating_sub(1));
             self.seldepth = self.seldepth.max(stats.seldepth);
@@ -738,7 +769,7 @@ impl Searcher {
         f.static_eval = if f.in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| evaluate(&f.board), |e| e.eval as i32)
+            entry.map_or_else(|| evaluate_by(&f.board, Self::sums(&self.options, f)), |e| e.eval as i32)
         };
         f.eval_estimate = f.static_eval;
         if let Some(e) = entry.filter(|_| !f.in_check) {
@@ -809,7 +840,8 @@ impl Searcher {
             let mut child = f.board.clone();
             child.play_unchecked(sm.mv);
             let mut stats = QuiescenceStats::default();
-            let value = -quiescence(&child, -beta, -beta + 1, f.ply + 1, &mut stats);
+            let child_sums = Self::sums(&self.options, f).map(|sums| Accumulator::updated(default_network(), sums, &f.board, &child));
+            let value = -quiescence(&child, child_sums.as_ref(), -beta, -beta + 1, f.ply + 1, &mut stats);
             self.nodes += stats.nodes;
             f.span.add_own(stats.nodes);
             self.seldepth = self.seldepth.max(stats.seldepth);
@@ -1424,7 +1456,7 @@ mod tests {
         }
         let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
         searcher.set_busy_table(Some(BusyMarks::new(busy, 0)));
-        searcher.set_options(SearchOptions { pure: true });
+        searcher.set_options(SearchOptions { pure: true, ..SearchOptions::default() });
         searcher.start_subproblem(&problem);
         moves_started(&mut searcher, |_| {})
     }
@@ -1481,7 +1513,7 @@ mod tests {
     /// The pure value of `problem`, and the nodes it took, searched with `rules`.
     fn pure_search(problem: &Subproblem, rules: StarTechRules) -> (i32, u64) {
         let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
-        searcher.set_options(SearchOptions { pure: true });
+        searcher.set_options(SearchOptions { pure: true, ..crate::search::SearchOptions::default() });
         searcher.set_startech_rules(rules);
         searcher.start_subproblem(problem);
         loop {
@@ -1501,7 +1533,7 @@ mod tests {
         let problem = Subproblem { ply: 1, ..failing_low(NodeKind::Pv) };
         let problem = Subproblem { alpha: -INFINITY, beta: INFINITY, depth: 4, ..problem };
         let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
-        searcher.set_options(SearchOptions { pure: true });
+        searcher.set_options(SearchOptions { pure: true, ..crate::search::SearchOptions::default() });
         searcher.set_startech_rules(RECURSIVE_DEEPENING);
         searcher.start_subproblem(&problem);
         while searcher.top == 0 {
@@ -1532,7 +1564,7 @@ mod tests {
         let problem = at(&board, full, depth);
         for (serialize, serial_moves) in [(false, 1), (true, 2)] {
             let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
-            searcher.set_options(SearchOptions { pure: true });
+            searcher.set_options(SearchOptions { pure: true, ..crate::search::SearchOptions::default() });
             searcher.set_startech_rules(StarTechRules { serialize, ..RECURSIVE_DEEPENING });
             searcher.start_subproblem(&problem);
             let mut first_offer = None;
@@ -1557,7 +1589,7 @@ mod tests {
         assert!(other.mark(child_hash(&problem.board, first)));
         let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
         searcher.set_busy_table(Some(BusyMarks::new(busy, 0)));
-        searcher.set_options(SearchOptions { pure: true });
+        searcher.set_options(SearchOptions { pure: true, ..crate::search::SearchOptions::default() });
         searcher.set_startech_rules(StarTechRules { deferred_reads: true, ..StarTechRules::OFF });
         searcher.start_subproblem(&problem);
         let waited = loop {

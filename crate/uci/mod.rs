@@ -142,7 +142,7 @@ impl Engine {
                     settings: SearchSettings {
                         multipv: self.options.multipv,
                         move_overhead: self.options.move_overhead,
-                        options: SearchOptions { pure: self.options.pure },
+                        options: SearchOptions { pure: self.options.pure, evaluation: self.options.evaluation },
                     },
                     strength: self.options.limit_strength.then(|| Strength::new(self.options.elo)),
                     algorithm,
@@ -166,7 +166,7 @@ impl Engine {
                 Ok(Effect::ResizeHash(mib)) => self.resize_hash(mib),
                 Err(e) => self.error(&e),
             },
-            Command::Bench(depth) => self.runner.submit(Job::Bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH)), &self.host),
+            Command::Bench(depth) => self.runner.submit(Job::Bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH), self.options.evaluation), &self.host),
             Command::Speedup(mut request) => {
                 if let Err(e) = self.site_runs(&request.plan) {
                     self.error(&format!("speedup: {e}"));

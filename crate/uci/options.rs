@@ -2,6 +2,7 @@
 
 use super::report::Event;
 use super::site::Site;
+use crate::eval::Evaluation;
 use crate::parallel::Algorithm;
 use crate::search::{MAX_ELO, MIN_ELO};
 
@@ -40,6 +41,8 @@ pub struct Options {
     pub pure: bool,
     /// The search algorithm.
     pub algorithm: Algorithm,
+    /// The static evaluation (`Eval`: classic or nnue).
+    pub evaluation: Evaluation,
 }
 
 impl Default for Options {
@@ -56,6 +59,7 @@ impl Default for Options {
             // ABDADA: on one thread it is the serial search, and `Threads` alone puts
             // more processors to work.
             algorithm: Algorithm::Abdada,
+            evaluation: Evaluation::Classic,
         }
     }
 }
@@ -90,7 +94,12 @@ pub fn declarations(site: &Site) -> Vec<Event> {
         Event::spin_option("UCI_Elo", d.elo.into(), MIN_ELO.into(), MAX_ELO.into()),
         Event::check_option("Pure", false),
         Event::combo_option("Algorithm", d.algorithm.name(), &algorithm_names()),
+        Event::combo_option("Eval", d.evaluation.name(), &evaluation_names()),
     ]
+}
+
+fn evaluation_names() -> Vec<&'static str> {
+    Evaluation::ALL.iter().map(|e| e.name()).collect()
 }
 
 fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
@@ -174,6 +183,15 @@ impl Options {
                 self.algorithm = Algorithm::from_name(text)
                     .ok_or_else(|| format!("option Algorithm value '{text}' is not one of {}", algorithm_names().join(", ")))?;
                 Ok(Effect::None)
+            }
+            "eval" => {
+                let text = value.unwrap_or("");
+                let evaluation = Evaluation::from_name(text)
+                    .ok_or_else(|| format!("option Eval value '{text}' is not one of {}", evaluation_names().join(", ")))?;
+                let changed = evaluation != self.evaluation;
+                self.evaluation = evaluation;
+                // The table keeps static evaluations: those of the other evaluation would mislead pruning.
+                Ok(if changed { Effect::ClearHash } else { Effect::None })
             }
             _ => Err(format!("unknown option '{name}'")),
         }

@@ -10,6 +10,7 @@ use super::slices::{Slice, SlicedSearch};
 use super::Host;
 use super::options::MAX_THREADS;
 use super::site::Site;
+use crate::eval::Evaluation;
 use crate::machine::{Counters, Machine, ProcessorSnapshot, Threads};
 use crate::parallel::{self, SearchRequest};
 use crate::search::{bench, Control, Searcher, Task};
@@ -24,8 +25,9 @@ pub enum Job {
     Search(Box<SearchJob>),
     /// Forget killers and history (new game).
     ForgetHeuristics,
-    /// Run the bench at this depth (queued like a search, so `isready` stays answered).
-    Bench(i32),
+    /// Run the bench at this depth with this evaluation (queued like a search, so `isready`
+    /// stays answered).
+    Bench(i32, Evaluation),
     /// Measure speedups, each row printed as `info string speedup {json}` and the end as
     /// `info string speedup done`; `stop` ends it early.
     Speedup(Box<SpeedupRequest>, Arc<TranspositionTable>, Arc<Control>),
@@ -78,7 +80,7 @@ impl Runner {
         match &job {
             Job::Search(s) => state.active.push((s.control.clone(), s.limits.infinite || s.limits.ponder)),
             Job::Speedup(_, _, control) => state.active.push((control.clone(), false)),
-            Job::Bench(_) | Job::ForgetHeuristics => {}
+            Job::Bench(..) | Job::ForgetHeuristics => {}
         }
         state.queue.push_back(job);
         if !state.draining {
@@ -133,8 +135,8 @@ impl Runner {
                 }
             };
             match job {
-                Job::Bench(depth) => {
-                    let result = bench(depth, &mut |line| host.report(Event::Text { text: line.to_string() }));
+                Job::Bench(depth, evaluation) => {
+                    let result = bench(depth, evaluation, &mut |line| host.report(Event::Text { text: line.to_string() }));
                     host.report(Event::Bench { nodes: result.nodes, nps: result.nps() });
                 }
                 Job::ForgetHeuristics => {

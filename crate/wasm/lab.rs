@@ -465,7 +465,7 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize, lin
     let batcher = Rc::new(RefCell::new(Batcher { sink: sink.clone(), stream, batch, pending: 0, words: Vec::with_capacity(batch * WORDS_PER_EVENT), lines: String::new(), failed: false }));
     machine.stream_trace(Box::new(BatchSink(batcher.clone())));
     let boards = [board];
-    let settings = SearchSettings { options: SearchOptions { pure: request.pure }, ..SearchSettings::default() };
+    let settings = SearchSettings { options: SearchOptions { pure: request.pure, ..SearchOptions::default() }, ..SearchSettings::default() };
     let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, placement, settings, carry: false };
     let started = js_sys::Date::now();
     let rows = simulate_suite(&mut serial, std::slice::from_mut(&mut machine), &suite, &[algorithm], &mut |_| {}).map_err(|e| JsError::new(&e))?;

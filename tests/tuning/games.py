@@ -43,7 +43,9 @@ def play_out(board, engines, limits):
     either of which replaces the node budget),
     max_plies, adjudicate (centipawns) and game (an id that makes the engines start a new
     game). Yields (board, move) before each move, then returns the result ('1-0', '0-1',
-    '1/2-1/2') as the generator's value. A game is adjudicated when the mover's score is
+    '1/2-1/2') as the generator's value; the mover's score of the position being left (White's
+    view, centipawns, None for a mate score or none given) is in limits["white_cp"] at each
+    yield. A game is adjudicated when the mover's score is
     beyond `adjudicate` for four plies in a row, a draw at max_plies; a side whose clock
     runs out loses. How the game ended ('rules', 'max plies', 'time', 'adjudication') is
     left in limits["ended"]."""
@@ -71,6 +73,7 @@ def play_out(board, engines, limits):
             clocks[board.turn] += tc[1]
         score = played.info.get("score")
         white_cp = score.white().score(mate_score=100000) if score else 0
+        limits["white_cp"] = score.white().score() if score else None
         yield board, played.move
         board.push(played.move)
         decisive = decisive + 1 if abs(white_cp) >= limits["adjudicate"] else 0

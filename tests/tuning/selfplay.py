@@ -8,7 +8,9 @@ adjudication (the engine's score beyond --adjudicate centipawns for four plies i
 or as a draw after --max-plies. Every quiet position after the random opening (side to
 move not in check, played move neither a capture, a promotion nor a check) is written as
 `FEN;result` with the game's result, the format `meshmate::eval::tune::load_positions`
-reads.
+reads. With --scores each line also carries the engine's score of the position (White's
+view, centipawns; positions scored as mates are left out): `FEN;result;score`, the
+format the network trainer reads (`meshmate train-nnue`).
 
 Usage: selfplay.py --engine target/release/meshmate --games 400 --out positions.txt
 Needs python-chess (build.sh setup installs it).
@@ -24,6 +26,12 @@ import chess.engine
 from games import is_quiet, random_opening, run_game
 
 
+def option(text):
+    """'NAME=VALUE' as (NAME, VALUE)."""
+    name, _, value = text.partition("=")
+    return name, value
+
+
 def play_game(engine, game_id, rng, args):
     """Plays one game; returns (result, quiet FENs), or (None, []) if the random opening ended it."""
     board = random_opening(rng, args.random_plies)
@@ -33,8 +41,12 @@ def play_game(engine, game_id, rng, args):
     limits = {"nodes": args.nodes, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": game_id}
 
     def record(position, move):
-        if is_quiet(position, move):
+        if not is_quiet(position, move):
+            return
+        if not args.scores:
             fens.append(position.fen())
+        elif limits["white_cp"] is not None:
+            fens.append(f"{position.fen()};{{result}};{limits['white_cp']}")
 
     result = run_game(board, {chess.WHITE: engine, chess.BLACK: engine}, limits, record)
     return result, fens
@@ -45,12 +57,16 @@ def worker(task):
     first, last, args = task
     lines = []
     with chess.engine.SimpleEngine.popen_uci(args.engine) as engine:
+        engine.configure(dict(option(text) for text in args.option))
         for game_id in range(first, last):
             rng = random.Random(args.seed * 1_000_003 + game_id)
             result, fens = play_game(engine, game_id, rng, args)
             if result is None:
                 continue
-            lines.extend(f"{fen};{result}" for fen in fens)
+            if args.scores:
+                lines.extend(fen.format(result=result) for fen in fens)
+            else:
+                lines.extend(f"{fen};{result}" for fen in fens)
             print(f"game {game_id}: {result}, {len(fens)} positions", file=sys.stderr, flush=True)
     return lines
 
@@ -65,6 +81,8 @@ def main():
     parser.add_argument("--adjudicate", type=int, default=1000, help="centipawns")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--option", action="append", default=[], help="NAME=VALUE, a UCI option of the engine")
+    parser.add_argument("--scores", action="store_true", help="write FEN;result;score lines")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
 

@@ -139,7 +139,7 @@ mod tests {
             ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[]),
             ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &[]),
         ];
-        let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+        let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
         let counters = Counters::new(4);
         let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
         let mut searchers: Vec<Searcher> = (0..4).map(|_| Searcher::new(tt.clone())).collect();
@@ -214,7 +214,7 @@ mod tests {
     /// the serial search's.
     #[test]
     fn multipv_lines_have_the_serial_scores() {
-        let settings = SearchSettings { multipv: 3, options: SearchOptions { pure: true }, ..SearchSettings::default() };
+        let settings = SearchSettings { multipv: 3, options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
         let limits = Limits { depth: Some(3), ..Limits::default() };
         let counters = Counters::new(2);
         let tt = Arc::new(TranspositionTable::try_new(4).unwrap());

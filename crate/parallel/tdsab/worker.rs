@@ -15,7 +15,8 @@
 use super::job::{first_search, is_repetition, move_index, re_search, rebase, repetition_window, ChildCode, Job, Queued, Signature, Target, TdsMessage, NULL_CHILD};
 use super::moves::ordered_moves;
 use crate::chess::has_insufficient_material;
-use crate::eval::evaluate;
+use crate::eval::nnue::{default_network, Accumulator};
+use crate::eval::{evaluate_by, Evaluation};
 use crate::machine::{broadcast, Activity, Note, Processor, Program};
 use crate::search::is_tactical;
 use crate::search::{quiescence, Progress, QuiescenceStats, SearchOptions, Searcher, INFINITY, MATE, MAX_PLY};
@@ -92,6 +93,9 @@ pub(super) struct Worker<'a> {
     /// Hashes of the game before the root.
     history: &'a [u64],
     pure: bool,
+    /// The network evaluates (its sums computed afresh at each node of the shared part,
+    /// which keeps no accumulator along a path).
+    network: bool,
     horizon: Horizon,
     pass: u32,
     queue: BinaryHeap<Queued>,
@@ -112,6 +116,12 @@ pub(super) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
+    /// The static evaluation of `board` the search options chose.
+    fn static_value(&self, board: &Board) -> i32 {
+        let sums = self.network.then(|| Accumulator::refreshed(default_network(), board));
+        evaluate_by(board, sums.as_ref())
+    }
+
     /// A worker searching with `searcher` (its counters start at zero), locally beyond
     /// `horizon`.
     pub(super) fn new(searcher: &'a mut Searcher, tt: &'a TranspositionTable, history: &'a [u64], options: SearchOptions, horizon: Horizon) -> Worker<'a> {
@@ -125,6 +135,7 @@ impl<'a> Worker<'a> {
             tt,
             history,
             pure: options.pure,
+            network: options.evaluation == Evaluation::Nnue,
             horizon,
             pass: 0,
             queue: BinaryHeap::new(),
@@ -264,7 +275,7 @@ impl<'a> Worker<'a> {
                 return self.answer(&job, 0, None, processor);
             }
             if job.ply >= MAX_PLY - 1 {
-                return self.answer(&job, evaluate(board), None, processor);
+                return self.answer(&job, self.static_value(board), None, processor);
             }
             // Mate-distance pruning (not in pure mode): no score here can beat a mate
             // found nearer the root.
@@ -279,7 +290,8 @@ impl<'a> Worker<'a> {
         // Step 2: leaves get their quiescence value.
         if job.depth <= 0 {
             let mut stats = QuiescenceStats::default();
-            let value = quiescence(board, job.gamma - 1, job.gamma, job.ply, &mut stats);
+            let sums = self.network.then(|| Accumulator::refreshed(default_network(), board));
+            let value = quiescence(board, sums.as_ref(), job.gamma - 1, job.gamma, job.ply, &mut stats);
             self.nodes += stats.nodes.saturating_sub(1);
             self.seldepth = self.seldepth.max(stats.seldepth);
             return self.answer(&job, value, None, processor);
@@ -315,7 +327,7 @@ impl<'a> Worker<'a> {
             let value = if in_check { -MATE + job.ply as i32 } else { 0 };
             return self.answer(&job, value, None, processor);
         }
-        let eval = if in_check { 0 } else { evaluate(board) as i16 };
+        let eval = if in_check { 0 } else { self.static_value(board) as i16 };
         let try_null = !self.pure && self.null_move_allowed(&job, in_check, eval as i32);
         let id = self.next_id;
         self.next_id += 1;

@@ -434,7 +434,7 @@ mod tests {
             let tt = Arc::new(TranspositionTable::try_new(1).unwrap());
             let mut giver = Searcher::new(tt);
             giver.set_tests_first(true);
-            giver.set_options(crate::search::SearchOptions { pure: true });
+            giver.set_options(crate::search::SearchOptions { pure: true, ..crate::search::SearchOptions::default() });
             giver.start(&Board::default(), &[], -30_000, 30_000, 4, &[]);
             while !giver.split_candidates().any(|c| c.frame == 0) {
                 assert_eq!(giver.step(), Progress::Running, "the root's first move is searched");

@@ -200,7 +200,7 @@ impl Runner<'_> {
         let mut serial = build(1)?;
         let mut machines: Vec<Sim> = plan.procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
         let boards: Vec<_> = positions.iter().map(|e| e.board.clone()).collect();
-        let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+        let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
         let suite = SimSuite { boards: &boards, depth, hash_mib: plan.hash_mib, placement: plan.placement, settings, carry: plan.carry };
         simulate_suite(&mut serial, &mut machines, &suite, plan.algorithms, &mut |_| self.step())
     }

@@ -1,0 +1,61 @@
+//! An efficiently updatable neural network (NNUE) evaluation.
+//!
+//! Architecture `768 → 2×HIDDEN → 1`: each position is seen twice, once from each side
+//! ("perspective"). A perspective's 768 inputs say which (own or enemy) piece of which kind
+//! stands on which square, with the board flipped for Black so that both sides see the same
+//! picture ([`features`]). One shared feature layer turns a perspective's active inputs into
+//! HIDDEN sums, its accumulator ([`Accumulator`]); a move changes at most four inputs, so
+//! the sums are updated with the move instead of recomputed. The output layer takes the
+//! side to move's accumulator then the other's, each through SCReLU (clip to 0..1, square).
+//!
+//! Integer inference as in Bullet-trained engines: the feature layer in i16 scaled by
+//! [`QA`], the output weights in i16 scaled by [`QB`], products summed in i32 (the trainer
+//! keeps every weight below 2 in magnitude, so no sum can overflow, see [`network`]). The
+//! network file is versioned and read once from the bytes compiled into the crate
+//! ([`file`]); [`train`] fits it to positions from the project's own games.
+use cozy_chess::{Board, Color};
+
+mod accumulator;
+pub mod features;
+pub mod file;
+mod network;
+pub mod train;
+
+pub use accumulator::Accumulator;
+pub use network::Network;
+
+/// Sums each perspective of the feature layer keeps.
+pub const HIDDEN: usize = 128;
+/// Scale of the feature layer's weights and of the clip (1.0 is `QA`).
+pub const QA: i32 = 255;
+/// Scale of the output layer's weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output (the trainer's sigmoid scale).
+pub const SCALE: i32 = 400;
+
+/// The network shipped with the engine (crate/eval/nnue/default.nnue, made by
+/// `tests/tuning/nnue.sh`).
+pub fn default_network() -> &'static Network {
+    static NETWORK: std::sync::LazyLock<Network> =
+        std::sync::LazyLock::new(|| Network::from_bytes(include_bytes!("default.nnue")).expect("the shipped network file is valid"));
+    &NETWORK
+}
+
+/// The shipped network's value of `board`, whose accumulator is `accumulator`, in
+/// centipawns from the side to move's view, within ±[`super::MAX_EVAL`].
+#[inline]
+pub fn evaluate(board: &Board, accumulator: &Accumulator) -> i32 {
+    default_network().evaluate(accumulator, board.side_to_move()).clamp(-super::MAX_EVAL, super::MAX_EVAL)
+}
+
+/// The shipped network's value of `board` computed from scratch (no accumulator kept).
+pub fn evaluate_from_scratch(board: &Board) -> i32 {
+    let network = default_network();
+    evaluate(board, &Accumulator::refreshed(network, board))
+}
+
+/// Index of a perspective's half of an accumulator.
+#[inline(always)]
+fn side(color: Color) -> usize {
+    color as usize
+}

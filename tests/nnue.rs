@@ -1,0 +1,146 @@
+//! The evaluation network: its accumulator, updated move by move, always equals one
+//! computed from scratch (a property over random games with castling, en passant,
+//! promotions and null moves); the network sees a position and its colour-flipped mirror
+//! alike; the file format reads back what it wrote and refuses what it cannot use; the
+//! trainer fits, and its integer network agrees with its floating-point one.
+//!
+//! Native only: proptest is a native dev-dependency.
+#![cfg(not(target_arch = "wasm32"))]
+
+use meshmate::chess::{legal_moves, parse_fen, Board, START_FEN};
+use meshmate::eval::nnue::{default_network, file, train, Accumulator, Network};
+use proptest::prelude::*;
+
+/// Positions where castling, en passant, promotions (also capturing) and checks are near.
+const BOARDS: [&str; 5] = [
+    START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1",
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+];
+
+/// A network with random weights (a trainer's starting point, quantised): every input
+/// moves every sum, so a wrong update cannot hide behind zero weights.
+fn random_network(seed: u64) -> Network {
+    train::Trainer::new(seed).quantise()
+}
+
+/// The colour-flipped mirror of a FEN: ranks reversed, colours swapped, the other side to move.
+fn mirror(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |s: &str| s.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect::<String>();
+    let placement = fields[0].split('/').rev().map(swap).collect::<Vec<_>>().join("/");
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    let mut castling: Vec<char> = swap(fields[2]).chars().collect();
+    castling.sort_by_key(|c| (c.is_ascii_lowercase(), "KQkq".find(c.to_ascii_uppercase()).unwrap_or(9)));
+    let castling: String = if fields[2] == "-" { "-".into() } else { castling.into_iter().collect() };
+    let en_passant = match fields[3] {
+        "-" => "-".to_string(),
+        square => format!("{}{}", &square[..1], 9 - square[1..].parse::<u32>().unwrap()),
+    };
+    format!("{placement} {side} {castling} {en_passant} {} {}", fields[4], fields[5])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn incremental_sums_equal_a_refresh(start in 0..BOARDS.len(), choices in prop::collection::vec((any::<prop::sample::Index>(), 0u8..12), 1..60), seed in 1u64..4) {
+        let network = random_network(seed);
+        let mut board = parse_fen(BOARDS[start]).unwrap();
+        let mut sums = Accumulator::refreshed(&network, &board);
+        for (choice, null_chance) in choices {
+            let moves = legal_moves(&board);
+            let child = match board.null_move() {
+                Some(passed) if null_chance == 0 => passed,
+                _ if moves.is_empty() => break,
+                _ => {
+                    let mut child = board.clone();
+                    child.play(moves[choice.index(moves.len())]);
+                    child
+                }
+            };
+            sums.update(&network, &board, &child);
+            board = child;
+            prop_assert_eq!(sums, Accumulator::refreshed(&network, &board), "after reaching {}", board);
+        }
+    }
+}
+
+#[test]
+fn a_position_and_its_mirror_evaluate_alike() {
+    let fens = BOARDS.iter().copied().chain(["r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8", "6k1/6p1/6Pp/ppp5/3pn2P/1P3K2/1PP2P2/3N4 b - - 0 1"]);
+    for fen in fens {
+        let (board, mirrored): (Board, Board) = (parse_fen(fen).unwrap(), parse_fen(&mirror(fen)).unwrap());
+        assert_ne!(board, mirrored, "{fen} is not its own mirror");
+        for network in [random_network(1), default_network().clone()] {
+            let value = |b: &Board| network.evaluate(&Accumulator::refreshed(&network, b), b.side_to_move());
+            assert_eq!(value(&board), value(&mirrored), "{fen} against {}", mirror(fen));
+        }
+    }
+}
+
+#[test]
+fn the_shipped_network_loads_and_judges_material() {
+    let network = Network::from_bytes(include_bytes!("../crate/eval/nnue/default.nnue")).expect("the shipped file is valid");
+    assert_eq!(&network, default_network());
+    let value = |fen: &str| meshmate::eval::nnue::evaluate_from_scratch(&parse_fen(fen).unwrap());
+    let start = value(START_FEN);
+    assert!(start.abs() < 100, "the start position is about even: {start}");
+    // White to move a queen up, then a queen down.
+    assert!(value("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") > 300);
+    assert!(value("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1") < -300);
+}
+
+#[test]
+fn the_file_reads_back_what_it_wrote_and_refuses_others() {
+    let network = random_network(2);
+    let bytes = file::encode(&network);
+    assert_eq!(bytes.len(), file::SIZE);
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), network);
+    let refused = |bytes: &[u8], why: &str| {
+        let error = Network::from_bytes(bytes).expect_err(why);
+        assert!(error.contains(why), "{error} does not say {why}");
+    };
+    refused(&bytes[..bytes.len() - 1], "bytes");
+    refused(b"MMN", "header");
+    let mut version = bytes.clone();
+    version[4] = 9;
+    refused(&version, "version");
+    let mut shape = bytes.clone();
+    shape[12] = 0;
+    refused(&shape, "shape");
+}
+
+#[test]
+fn training_fits_and_quantising_keeps_the_values() {
+    // Targets from the hand-written evaluation of positions along random games.
+    let mut samples = Vec::new();
+    for (i, fen) in BOARDS.iter().enumerate() {
+        let mut board = parse_fen(fen).unwrap();
+        for ply in 0..40 {
+            let moves = legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            board.play(moves[(ply * 7 + i * 3) % moves.len()]);
+            let target = train::win_probability(meshmate::eval::evaluate(&board) as f32);
+            samples.push(train::Sample::new(&board, target));
+        }
+    }
+    let mut trainer = train::Trainer::new(5);
+    let before = trainer.loss(&samples);
+    for _ in 0..40 {
+        trainer.epoch(&samples, 16, 0.002);
+    }
+    let after = trainer.loss(&samples);
+    assert!(after < before / 2.0, "loss {before} -> {after}");
+    let network = trainer.quantise();
+    for fen in BOARDS {
+        let board = parse_fen(fen).unwrap();
+        let integer = network.evaluate(&Accumulator::refreshed(&network, &board), board.side_to_move()) as f32;
+        let float = trainer.evaluate(&board);
+        assert!((integer - float).abs() <= 8.0 + float.abs() * 0.03, "{fen}: integer {integer}, floating point {float}");
+    }
+}
