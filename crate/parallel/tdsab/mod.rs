@@ -88,12 +88,12 @@ use worker::{Horizon, Worker};
 /// One TDSAB search of `task` on the processors of `machine`, those of this process
 /// searching with `searchers` (see `Machine::local_processors`).
 pub(super) fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut [Searcher], tables: &Tables, task: &Task<'_>, control: &Control, listener: &mut dyn Listener, counters: &Counters) -> SearchResult {
-    search_with_horizon(machine, searchers, tables, task, control, SummingListener { inner: listener, counters }, Horizon::MEASURED)
+    search_with_horizon(machine, searchers, tables, task, control, SummingListener { inner: listener, counters }, Horizon::for_options(task.settings.options))
 }
 
 /// The program of a TDSAB processor other than 0, for `task`.
 pub(super) fn helper<'a>(searcher: &'a mut Searcher, table: &'a TranspositionTable, task: &'a Task<'_>) -> impl Program<Message = TdsMessage> + 'a {
-    Worker::new(searcher, table, task.history, task.settings.options, Horizon::MEASURED)
+    Worker::new(searcher, table, task.history, task.settings.options, Horizon::for_options(task.settings.options))
 }
 
 /// [`search`] with nodes beyond `horizon` searched locally (tests lower it to send
@@ -206,6 +206,59 @@ mod tests {
                 });
                 assert_eq!(result.depth, 6, "{fen} with {threads} threads did not finish");
                 assert!(result.best.is_some_and(|mv| board.is_legal(mv)), "{fen} with {threads} threads");
+            }
+        }
+    }
+
+    /// In pure mode every node above the granularity is expanded at its home, not only
+    /// the top two plies: the public search expands far more nodes (each counted as a
+    /// split) than the same search with every node from ply 2 on searched locally.
+    #[test]
+    fn pure_searches_expand_nodes_below_the_top_two_plies() {
+        let board = parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+        let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+        let limits = Limits { depth: Some(Horizon::PAPER.depth + 3), ..Limits::default() };
+        let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
+        let counters = Counters::new(1);
+        let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+        let mut searchers = vec![Searcher::new(tt.clone())];
+        let mut splits = |horizon: Option<Horizon>| {
+            tt.clear();
+            counters.reset();
+            let tables = Tables::shared(tt.clone());
+            let summing = SummingListener { inner: &mut NoReports, counters: &counters };
+            let result = match horizon {
+                None => search(&mut Threads::default(), &mut searchers, &tables, &task, &Control::default(), &mut NoReports, &counters),
+                Some(horizon) => search_with_horizon(&mut Threads::default(), &mut searchers, &tables, &task, &Control::default(), summing, horizon),
+            };
+            (result.score, counters.snapshot()[0].splits)
+        };
+        let (score, shared) = splits(None);
+        let (top_score, top_two_plies) = splits(Some(Horizon { plies: 2, ..Horizon::PAPER }));
+        assert_eq!(score, top_score);
+        // Deterministic on one processor: the same passes, and beyond the top two plies'
+        // expansions those of the nodes at ply 2 and below.
+        assert!(shared > top_two_plies + top_two_plies / 4, "{shared} nodes expanded against {top_two_plies} in the top two plies");
+    }
+
+    /// With the paper's granularity, at a depth where nodes below ply 1 are expanded and
+    /// sent, pure TDSAB returns the serial minimax value on 2 and 4 processors.
+    #[test]
+    fn the_papers_granularity_gives_the_serial_value() {
+        let settings = SearchSettings { options: SearchOptions { pure: true }, ..SearchSettings::default() };
+        let limits = Limits { depth: Some(Horizon::PAPER.depth + 3), ..Limits::default() };
+        let counters = Counters::new(4);
+        let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+        let mut searchers: Vec<Searcher> = (0..4).map(|_| Searcher::new(tt.clone())).collect();
+        for fen in ["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"] {
+            let board = parse_fen(fen).unwrap();
+            let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
+            tt.clear();
+            let serial = crate::search::search(&mut searchers[0], &tt, &task, &Control::default(), &mut NoReports);
+            for threads in [2, 4] {
+                tt.clear();
+                let result = search(&mut Threads::default(), &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters);
+                assert_eq!(result.score, serial.score, "{fen} on {threads} threads");
             }
         }
     }

@@ -34,13 +34,61 @@ pub(super) struct Horizon {
 }
 
 impl Horizon {
-    /// Measured on Bratko-Kopec (see the module docs): the top two plies are shared.
+    /// With the modern search, measured on Bratko-Kopec (see the README): the top two
+    /// plies are shared.
     pub(super) const MEASURED: Horizon = Horizon { depth: 3, plies: 2 };
+
+    /// The paper's rule: a node with at most [`GRANULARITY`] plies left (or a terminal
+    /// one) is searched locally; every other node, however deep, is expanded and its
+    /// children sent to their homes.
+    pub(super) const PAPER: Horizon = Horizon { depth: GRANULARITY, plies: MAX_PLY };
+
+    /// The horizon of a search with `options`: the paper's in pure mode (the period's
+    /// search, where the shared part and the local searcher prune alike), the measured
+    /// two shared plies with the modern search, whose local searcher prunes more than
+    /// the shared part can (see the README).
+    pub(super) fn for_options(options: SearchOptions) -> Horizon {
+        if options.pure {
+            Horizon::PAPER
+        } else {
+            Horizon::MEASURED
+        }
+    }
 
     fn is_local(self, job: &Job) -> bool {
         job.depth <= self.depth || job.ply >= self.plies
     }
 }
+
+/// How the young brothers of an expanded node go out once its eldest brother failed low
+/// (the paper's YBWC inside each MTD(f) pass has two variants).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum YoungBrothers {
+    /// All at once (the paper's Awari variant does so at the root, to keep its 64
+    /// processors fed with a branching factor under 6).
+    AllAtOnce,
+    /// As many as there are processors at a time, the next batch only when the last one
+    /// failed low (the paper's Amazons variant, for its branching factor of 2,176).
+    ProcessorsAtATime,
+}
+
+impl YoungBrothers {
+    /// Children to have sent after `sent` of `moves`, on `processors` processors.
+    fn upto(self, sent: usize, moves: usize, processors: usize) -> usize {
+        match self {
+            YoungBrothers::AllAtOnce => moves,
+            YoungBrothers::ProcessorsAtATime => (sent + processors).min(moves),
+        }
+    }
+}
+
+/// Chosen by measurement: see the README.
+const YOUNG_BROTHERS: YoungBrothers = YoungBrothers::AllAtOnce;
+
+/// Plies left at which a node is searched in one piece by its home (the paper's
+/// granularity, which it leaves to the machine): chosen by measurement on the
+/// `p3-ethernet` preset, see the README.
+pub(super) const GRANULARITY: i32 = 3;
 
 /// Searcher steps between two looks at the mailbox during a local search, so a cutoff
 /// or a `stop` is seen within microseconds.
@@ -319,6 +367,7 @@ impl<'a> Worker<'a> {
         let try_null = !self.pure && self.null_move_allowed(&job, in_check, eval as i32);
         let id = self.next_id;
         self.next_id += 1;
+        processor.note(Note::Split);
         self.by_hash.entry(hash).or_default().push(id);
         let reduced = vec![false; moves.len()];
         let expansion = Expansion { job, moves, sent: 0, outstanding: 0, reduced, best: -INFINITY, best_move: None, eval, waiters: Vec::new() };
@@ -428,10 +477,10 @@ impl<'a> Worker<'a> {
                 broadcast(processor, TdsMessage::Cutoff { pass: self.pass, prefix: prefix.clone() });
                 self.apply_cutoff(&prefix, processor);
             }
-        } else if e.sent < e.moves.len() {
-            // The eldest brother failed low: the young brothers go out together.
-            let all = e.moves.len();
-            self.send_children(id, all, processor);
+        } else if e.outstanding == 0 && e.sent < e.moves.len() {
+            // The brothers sent so far failed low: the next young brothers go out.
+            let upto = YOUNG_BROTHERS.upto(e.sent, e.moves.len(), processor.count());
+            self.send_children(id, upto, processor);
         } else if e.outstanding == 0 {
             let e = self.remove(id);
             self.resolve(e, processor);
