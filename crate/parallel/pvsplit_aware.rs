@@ -20,8 +20,8 @@
 //! Departures from Hasan's paper: a measured speed instead of a prediction from run
 //! queues, requests to random processors instead of one pool at the master, and
 //! subtree sizes chosen by speed (the paper gives every worker one sibling). The
-//! measurements behind `BRANCHING` are in docs/experiments.md (2.0 chosen on the old
-//! `lan` preset).
+//! measurements behind `BRANCHING` are in docs/tdsab-and-pvsplit.md (2.0 chosen on
+//! the old `lan` preset).
 //!
 //! Shared state: only the table, as pvsplit.
 

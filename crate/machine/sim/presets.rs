@@ -114,14 +114,21 @@ pub const C916: Preset = Preset {
     jitter_permille: JITTER,
 };
 
-/// The workstation cluster of TDSAB (Kishimoto and Schaeffer 2002): Pentium III PCs on
-/// switched 100 Mb/s Ethernet.
+/// The workstation cluster of TDSAB (Kishimoto and Schaeffer, ~2002;
+/// ../shared/data/published-figures.md, section 2): up to 64 Pentium III 933 MHz PCs on
+/// 100 Mb/s Ethernet, programs in C over PVM, a 200 MB table per processor (`--hash`
+/// sets the total, split over the processors with `--tt tds`).
 ///
-/// - Node time 2 µs: an estimate, about 500,000 positions per second for a ~1 GHz
-///   Pentium III.
-/// - Send overhead 25 µs and hop 60 µs: estimates from the usual MPI-over-TCP latency on
-///   Fast Ethernet (50–100 µs one way for a small message; 100 bytes are 8 µs on the wire).
-/// - Network: a switch gives every pair its own path, which `full` models.
+/// - Node time 2 µs: an estimate (the paper prints times, not nodes): about 500,000
+///   positions per second, some 1,900 cycles of a 933 MHz Pentium III per node, the
+///   order chess programs of the period reached on such a PC. Awari's and Amazons'
+///   nodes cost less and far more; chess is what runs here.
+/// - Send overhead 25 µs and hop 60 µs: estimates for PVM's direct TCP route on Fast
+///   Ethernet (50–100 µs one way for a small message, most of it in the two protocol
+///   stacks; the paper's messages are all under 100 bytes, 8 µs on the wire, so one
+///   cost per message and no size term).
+/// - Network: the topology is not stated; a switch gives every pair its own path, which
+///   `full` models.
 pub const P3_ETHERNET: Preset = Preset {
     name: "p3-ethernet",
     title: "Pentium III cluster on switched 100 Mb/s Ethernet, 2002 (TDSAB)",

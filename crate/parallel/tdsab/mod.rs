@@ -1,36 +1,60 @@
 //! TDSAB: MTD(f) over transposition-driven scheduling.
 //!
 //! CITE: A. Kishimoto and J. Schaeffer, "Distributed game-tree search using transposition
-//! table driven work scheduling", ICPP 2002 (after Romein, Plaat, Bal and Schaeffer's TDS
-//! for IDA*, AAAI 1999).
+//! table driven work scheduling", ICPP 2002 (the text prints no year; its latest
+//! references are of 2002), after Romein, Plaat, Bal and Schaeffer's TDS for IDA*
+//! (AAAI 1999). Its tables are in ../shared/data/published-figures.md, section 2.
+//!
+//! The idea: the table is partitioned over the processors, and instead of fetching a
+//! node's entry from its owner the node itself travels there ("home" = `hash mod p`), so
+//! every table access is local, transpositions meet at one place, and hashing spreads the
+//! work. MTD(f) turns the search into null-window passes, each a synchronization point.
 //!
 //! # The algorithm
 //! - **Driver** (processor 0, `driver.rs`): iterative deepening; each iteration is an
 //!   MTD(f) sequence of null-window searches `gamma - 1 .. gamma` starting from the last
 //!   iteration's score, until the lower and upper bounds meet.
-//! - **Home processors** (`worker.rs`): a node is processed at `hash mod p`, its home, which
-//!   owns its table entry. A node arrives as a `TtRequest` message (or straight into the
-//!   queue when its home is the sender). The home decides it from the draw rules or the
-//!   table if it can; otherwise it expands it: the eldest child goes out first and, if it
-//!   does not cut, all its younger brothers at once (the young-brothers-wait idea keeps
-//!   cut nodes from flooding the machine). Values come back as `TtAnswer` messages to
-//!   the parent's home. Nobody ever waits for a child: the expanded node sits in a table
-//!   until its children's values arrive, and the processor goes on with its queue.
-//! - **Signatures and cutoffs**: a node carries its path from the root as child indices.
+//! - **Home processors** (`worker.rs`): a node arrives as a `TtRequest` message (or
+//!   straight into the queue when its home is the sender). The home decides it from the
+//!   draw rules or the table if it can; otherwise it expands it: YBWC inside each pass,
+//!   as the paper: the eldest child goes out first and, if it does not cut, all its
+//!   younger brothers at once. Values come back as `TtAnswer` messages to the parent's
+//!   home. Nobody ever waits for a child: the expanded node sits in a table until its
+//!   children's values arrive, and the processor goes on with its queue.
+//! - **Signatures and cutoffs**: a node carries its path from the root as child codes.
 //!   When a value cuts a node whose other children are still out, the home broadcasts a
 //!   `Cutoff` with the node's signature; every processor drops queued, expanded, waiting
 //!   or locally searched nodes below it, and remembers the prefix so late arrivals are
 //!   dropped too. The end of a pass is a cutoff of the empty prefix.
 //! - **Left-sidedness**: each queue is a priority queue ordered by signature, so the
 //!   leftmost node (the one the serial search would reach first) goes first.
-//! - **Local horizon** ([`worker::Horizon`]): a node with at most 3 plies left, or 2 or
-//!   more plies from the root, is searched in one piece by its home's serial `Searcher`
-//!   (a slice of steps at a time, so cutoffs and `stop` are seen at once); leaves use
-//!   quiescence directly.
+//! - **Granularity** ([`worker::Horizon`]): a node that is terminal or has at most
+//!   `GRANULARITY` (3) plies left is searched in one piece by its home's serial
+//!   `Searcher` (a slice of steps at a time, so cutoffs and `stop` are seen at once);
+//!   in pure mode every other node is expanded, at any ply, as the paper. With the
+//!   modern search only plies 0 and 1 are expanded (see "Departures").
 //! - **Pruning in the shared part** (not in pure mode): table cutoffs, mate-distance
 //!   pruning, a null move sent before the eldest child, and late quiet moves sent one or
 //!   two plies shallower and sent again at full depth if they fail high (a re-search has
 //!   its own child code, so cuts recorded for the first search never hit it).
+//!
+//! # Departures from the paper
+//! - Granularity: the paper leaves it to the machine; 3 was measured best on the
+//!   `p3-ethernet` preset (the README has the figures). With the modern search the
+//!   shared part prunes less than the serial searcher (no killers, history, futility),
+//!   so every shared ply costs nodes and only the top two plies are shared.
+//! - Young brothers: chess's branching factor (about 35) is far above Awari's (< 6) and
+//!   far below Amazons' (2,176). All brothers go out at once after the eldest at every
+//!   node (Awari's variant, but not only at the root); Amazons' P at a time, the next P
+//!   only when the last failed low, was slower on `p3-ethernet` at 8 and 16 processors
+//!   (README), and is the same thing from 35 processors up.
+//! - Priority: the paper orders queues as APHID, by how "left-sided" a node's path is,
+//!   with weights given only in Kishimoto's thesis; the lexicographic order of the
+//!   signature ranks nodes the same way along the leftmost path and in between puts the
+//!   node with the earlier deviation from it first.
+//! - Pure mode turns the table's cutoffs off everywhere (for exactness), and with them
+//!   the memory MTD(f) relies on between passes: each pass searches its tree again.
+//!   The paper's MTD(f) kept its bounds in 200 MB per processor.
 //!
 //! # The shallower-identical-node rule (no waiting cycles)
 //! A node B arriving at its home while an identical node A (same position, same window)

@@ -60,31 +60,6 @@ impl Horizon {
     }
 }
 
-/// How the young brothers of an expanded node go out once its eldest brother failed low
-/// (the paper's YBWC inside each MTD(f) pass has two variants).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum YoungBrothers {
-    /// All at once (the paper's Awari variant does so at the root, to keep its 64
-    /// processors fed with a branching factor under 6).
-    AllAtOnce,
-    /// As many as there are processors at a time, the next batch only when the last one
-    /// failed low (the paper's Amazons variant, for its branching factor of 2,176).
-    ProcessorsAtATime,
-}
-
-impl YoungBrothers {
-    /// Children to have sent after `sent` of `moves`, on `processors` processors.
-    fn upto(self, sent: usize, moves: usize, processors: usize) -> usize {
-        match self {
-            YoungBrothers::AllAtOnce => moves,
-            YoungBrothers::ProcessorsAtATime => (sent + processors).min(moves),
-        }
-    }
-}
-
-/// Chosen by measurement: see the README.
-const YOUNG_BROTHERS: YoungBrothers = YoungBrothers::AllAtOnce;
-
 /// Plies left at which a node is searched in one piece by its home (the paper's
 /// granularity, which it leaves to the machine): chosen by measurement on the
 /// `p3-ethernet` preset, see the README.
@@ -477,10 +452,11 @@ impl<'a> Worker<'a> {
                 broadcast(processor, TdsMessage::Cutoff { pass: self.pass, prefix: prefix.clone() });
                 self.apply_cutoff(&prefix, processor);
             }
-        } else if e.outstanding == 0 && e.sent < e.moves.len() {
-            // The brothers sent so far failed low: the next young brothers go out.
-            let upto = YOUNG_BROTHERS.upto(e.sent, e.moves.len(), processor.count());
-            self.send_children(id, upto, processor);
+        } else if e.sent < e.moves.len() {
+            // The eldest brother failed low: the young brothers go out together (chess's
+            // branching factor against the paper's two variants: see the module docs).
+            let all = e.moves.len();
+            self.send_children(id, all, processor);
         } else if e.outstanding == 0 {
             let e = self.remove(id);
             self.resolve(e, processor);
