@@ -33,6 +33,9 @@
 //!   `Searcher` (a slice of steps at a time, so cutoffs and `stop` are seen at once);
 //!   in pure mode every other node is expanded, at any ply, as the paper. With the
 //!   modern search only plies 0 and 1 are expanded (see "Departures").
+//! - **Bounds between passes** (pure mode, `bounds.rs`): a home decides a node from the
+//!   bounds earlier passes proved for the same node (same position, depth, ply, clock
+//!   and repetition window), as MTD(f)'s table would.
 //! - **Pruning in the shared part** (not in pure mode): table cutoffs, mate-distance
 //!   pruning, a null move sent before the eldest child, and late quiet moves sent one or
 //!   two plies shallower and sent again at full depth if they fail high (a re-search has
@@ -53,8 +56,10 @@
 //!   signature ranks nodes the same way along the leftmost path and in between puts the
 //!   node with the earlier deviation from it first.
 //! - Pure mode turns the table's cutoffs off everywhere (for exactness), and with them
-//!   the memory MTD(f) relies on between passes: each pass searches its tree again.
-//!   The paper's MTD(f) kept its bounds in 200 MB per processor.
+//!   the memory MTD(f) relies on between passes. In its place each home keeps the bounds
+//!   its nodes' values proved, reused only for the very same node (`bounds.rs`): the
+//!   paper's table, restricted to what keeps the value exact. Local searches below the
+//!   granularity still search their subtrees again at each pass.
 //!
 //! # The shallower-identical-node rule (no waiting cycles)
 //! A node B arriving at its home while an identical node A (same position, same window)
@@ -80,7 +85,8 @@
 //! extension's limit), depth, window and the hashes of its ancestors (with the game
 //! history, the repetition rule). Table cutoffs are off in pure mode, the local searcher
 //! runs with the same switches, so every null-window value is a fail-soft bound of the
-//! serial function and MTD(f) converges on the serial value.
+//! serial function and MTD(f) converges on the serial value. The bounds kept between
+//! passes are such values, reused only for a node computing the same function.
 //!
 //! # MultiPV and limits
 //! MultiPV > 1 searches the lines one after another, each an MTD(f) sequence on the root
@@ -94,6 +100,7 @@
 //! node of the shared part is searched at its home, its entry is always found there.
 //! Counters: messages by kind (machine), killed work as `Note::Aborted`.
 
+mod bounds;
 mod driver;
 pub(super) mod job;
 mod moves;

@@ -12,6 +12,7 @@
 //!   (a reduced child that fails high is sent again and counted again).
 //! - A value for a node that is gone (cut, or of an older pass) is ignored.
 
+use super::bounds::Bounds;
 use super::job::{first_search, is_repetition, move_index, re_search, rebase, repetition_window, ChildCode, Job, Queued, Signature, Target, TdsMessage, NULL_CHILD};
 use super::moves::ordered_moves;
 use crate::chess::has_insufficient_material;
@@ -125,6 +126,8 @@ pub(super) struct Worker<'a> {
     /// Signatures cut in this pass: nodes below them arriving late are dropped.
     cut: HashSet<Signature>,
     local: Option<LocalSearch>,
+    /// In pure mode, the bounds earlier passes proved for nodes decided here.
+    bounds: Bounds,
     /// History followed by a local node's path, as the serial searcher takes it.
     local_history: Vec<u64>,
     nodes: u64,
@@ -156,6 +159,7 @@ impl<'a> Worker<'a> {
             next_id: 0,
             cut: HashSet::new(),
             local: None,
+            bounds: Bounds::default(),
             local_history: Vec::with_capacity(history.len() + MAX_PLY),
             nodes: 0,
             seldepth: 0,
@@ -307,7 +311,13 @@ impl<'a> Worker<'a> {
             self.seldepth = self.seldepth.max(stats.seldepth);
             return self.answer(&job, value, None, processor);
         }
-        // Step 3: the table decides the node if it can (never in pure mode, never the root).
+        // Step 3: in pure mode, what earlier passes proved about this very node decides it
+        // if it can; otherwise the table may (never in pure mode, never the root).
+        if self.pure && job.ply > 0 {
+            if let Some(value) = self.bounds.decide(&job, self.history) {
+                return self.answer(&job, value, None, processor);
+            }
+        }
         let hash = board.hash();
         let entry = self.tt.probe(hash);
         if let Some(e) = entry.filter(|e| !self.pure && job.ply > 0 && e.depth as i32 >= job.depth) {
@@ -482,6 +492,9 @@ impl<'a> Worker<'a> {
         let score = rebase(e.best, -(job.ply as i32));
         let entry = Entry { mv: e.best_move, score: score as i16, eval: e.eval, depth: job.depth.clamp(0, 255) as u8, bound, generation: 0 };
         self.tt.store(job.board.hash(), entry);
+        if self.pure {
+            self.bounds.record(job, self.history, e.best);
+        }
         self.answer(job, e.best, e.best_move, processor);
         for waiter in &e.waiters {
             let value = rebase(score, waiter.ply as i32);
@@ -528,6 +541,9 @@ impl<'a> Worker<'a> {
             if let Progress::Done(value) = self.searcher.step() {
                 let local = self.local.take().expect("a local search runs");
                 let value = rebase(value, local.job.ply as i32);
+                if self.pure {
+                    self.bounds.record(&local.job, self.history, value);
+                }
                 let best = self.searcher.root_best().map(|(mv, _)| mv);
                 self.answer(&local.job, value, best, processor);
                 return;
