@@ -80,9 +80,10 @@ fn the_fit_recovers_exact_coefficients() {
 #[test]
 fn aware_pvsplit_is_exact_in_pure_mode() {
     for (preset, p) in [("lan", 3), ("multicore", 7)] {
-        let rows = experiment(preset, &[p], &bratko_kopec(3), 5, &[Algorithm::PvSplitAware], true);
-        for pair in rows.chunks(2) {
+        let rows = experiment(preset, &[p], &bratko_kopec(3), 5, &[Algorithm::PvSplitAware, Algorithm::PvSplitAvailable], true);
+        for pair in rows.chunks(3) {
             assert_eq!(pair[0].score, pair[1].score, "{preset} p={p} position {}", pair[0].position + 1);
+            assert_eq!(pair[0].score, pair[2].score, "{preset} p={p} position {} (pool)", pair[0].position + 1);
         }
     }
 }

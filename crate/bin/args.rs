@@ -2,7 +2,7 @@
 //! text `--help` prints. Parsing only; `cli.rs` runs what was asked.
 
 pub use crate::speedup::SpeedupArgs;
-use crate::values::{algorithm, depth, evaluation, hash, placement, Named};
+use crate::values::{algorithm, depth, hash, placement, Named};
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand};
 use meshmate::machine::sim::presets::PRESETS;
@@ -285,5 +285,18 @@ mod tests {
         assert!(seeds("3-1").unwrap_err().contains("ranges go upwards"));
         assert!(seeds("0-5000").is_err());
         assert!(seeds("x").unwrap_err().contains("give a seed"));
+    }
+}
+
+/// The evaluations `bench --eval` takes (only the `meshmate` binary has it).
+fn evaluation() -> Named<Evaluation> {
+    Named {
+        values: || Evaluation::ALL.iter().map(|e| PossibleValue::new(e.name())).collect(),
+        parse: |name| {
+            Evaluation::from_name(name.trim()).ok_or_else(|| {
+                let names: Vec<&str> = Evaluation::ALL.iter().map(|e| e.name()).collect();
+                format!("unknown evaluation '{name}': expected one of {}", names.join(", "))
+            })
+        },
     }
 }

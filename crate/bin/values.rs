@@ -3,7 +3,6 @@
 
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::ErrorKind;
-use meshmate::eval::Evaluation;
 use meshmate::parallel::Algorithm;
 use meshmate::tt::Placement;
 use std::ffi::OsStr;
@@ -56,16 +55,4 @@ pub fn algorithm() -> Named<Algorithm> {
 
 pub fn placement() -> Named<Placement> {
     Named { values: || Placement::ALL.iter().map(|p| PossibleValue::new(p.name()).help(p.summary())).collect(), parse: |name| name.parse::<Placement>() }
-}
-
-pub fn evaluation() -> Named<Evaluation> {
-    Named {
-        values: || Evaluation::ALL.iter().map(|e| PossibleValue::new(e.name())).collect(),
-        parse: |name| {
-            Evaluation::from_name(name.trim()).ok_or_else(|| {
-                let names: Vec<&str> = Evaluation::ALL.iter().map(|e| e.name()).collect();
-                format!("unknown evaluation '{name}': expected one of {}", names.join(", "))
-            })
-        },
-    }
 }

@@ -142,6 +142,12 @@ pub trait Processor<M> {
     fn busy_ns(&self) -> Option<u64> {
         None
     }
+    /// The CPU share processor `of` is predicted to give a new task, per mille, as a
+    /// monitor reading its run queue every period predicts it (Hasan's PV-splitting on
+    /// shared workstations), on machines that model background load; `None` elsewhere.
+    fn predicted_availability(&self, _of: usize) -> Option<u32> {
+        None
+    }
     /// Processor 0 tells the machine the critical path of the search it just finished, in
     /// nodes (StarTech's C: the longest chain of nodes that depend on each other, see
     /// `search::Searcher::span_total`), on machines that record it; others ignore it.

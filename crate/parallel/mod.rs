@@ -34,6 +34,7 @@ mod lazysmp;
 mod message;
 mod program;
 mod pvsplit;
+mod pvsplit_available;
 mod pvsplit_aware;
 mod split;
 mod tdsab;
@@ -60,6 +61,9 @@ pub enum Algorithm {
     /// Principal variation splitting with work sized by the processors' measured speed
     /// (for unequal, shared machines; not in [`Algorithm::ALL`], see [`Algorithm::VARIANTS`]).
     PvSplitAware,
+    /// Principal variation splitting with Hasan's pool: idle workers served by the CPU
+    /// availability a monitor predicts from their run queues (a variant, as above).
+    PvSplitAvailable,
     /// Young Brothers Wait (Zugzwang).
     Ybwc,
     /// Jamboree search (StarTech).
@@ -80,7 +84,7 @@ impl Algorithm {
 
     /// Variants for special machines, named on the command line and in the Lab but not
     /// offered by the UCI option.
-    pub const VARIANTS: [Algorithm; 1] = [Algorithm::PvSplitAware];
+    pub const VARIANTS: [Algorithm; 2] = [Algorithm::PvSplitAware, Algorithm::PvSplitAvailable];
 
     /// The option value naming this algorithm.
     pub fn name(self) -> &'static str {
@@ -88,6 +92,7 @@ impl Algorithm {
             Algorithm::Serial => "serial",
             Algorithm::PvSplit => "pvsplit",
             Algorithm::PvSplitAware => "pvsplit-aware",
+            Algorithm::PvSplitAvailable => "pvsplit-available",
             Algorithm::Ybwc => "ybwc",
             Algorithm::Jamboree => "jamboree",
             Algorithm::Dts => "dts",
@@ -103,6 +108,7 @@ impl Algorithm {
             Algorithm::Serial => "the sequential searcher on one processor",
             Algorithm::PvSplit => "PV-splitting: along the principal variation, the eldest son first, then its brothers in parallel",
             Algorithm::PvSplitAware => "PV-splitting that sizes the work it gives by each processor's measured speed",
+            Algorithm::PvSplitAvailable => "PV-splitting (Hasan): idle workers wait in a pool, the highest predicted CPU availability served first",
             Algorithm::Ybwc => "Young Brothers Wait (Zugzwang): split any node once its eldest son is done; idle processors ask at random",
             Algorithm::Jamboree => "Jamboree (StarTech): value the first child, test the rest in parallel with zero windows",
             Algorithm::Dts => "Dynamic tree splitting (Cray Blitz): idle processors ask for HELP and choose a split point",
@@ -136,7 +142,7 @@ impl Algorithm {
             Algorithm::LazySmp => Some("lazysmp: its processors share their work through one table in shared memory; a table per process shares nothing"),
             Algorithm::Abdada => Some("abdada: its processors defer moves through a busy table in shared memory"),
             Algorithm::Dts => Some("dts: Cray Blitz's processors read each other's tree state and history in shared memory"),
-            Algorithm::Serial | Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Tdsab => None,
+            Algorithm::Serial | Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Tdsab => None,
         }
     }
 
@@ -146,7 +152,7 @@ impl Algorithm {
     /// shared memory (a table per processor, or distributed) each keeps its own, as the
     /// message-passing papers' processors did. What sharing is worth: docs/work-splitting.md.
     fn shares_history(self) -> bool {
-        matches!(self, Algorithm::Abdada | Algorithm::Dts | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::PvSplit | Algorithm::PvSplitAware)
+        matches!(self, Algorithm::Abdada | Algorithm::Dts | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable)
     }
 
     /// The splitting policy of a work-splitting algorithm.
@@ -154,6 +160,7 @@ impl Algorithm {
         match self {
             Algorithm::PvSplit => Some(&pvsplit::POLICY),
             Algorithm::PvSplitAware => Some(&pvsplit_aware::POLICY),
+            Algorithm::PvSplitAvailable => Some(&pvsplit_available::POLICY),
             Algorithm::Ybwc => Some(&ybwc::POLICY),
             Algorithm::Jamboree => Some(&jamboree::POLICY),
             Algorithm::Dts => Some(&dts::POLICY),
@@ -256,7 +263,7 @@ pub fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut Vec<Searcher>, 
             abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..local - 1]);
             abdada::depth_offset
         }
-        Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {
+        Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {
             unreachable!("TDSAB and the work-splitting algorithms returned above")
         }
     };

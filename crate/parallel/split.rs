@@ -94,6 +94,9 @@ pub(super) enum Seek {
     AskRandomTellingSpeed,
     /// Ask everyone for their best split point, then ask the best (DTS's HELP).
     Broadcast,
+    /// Ask processor 0, which keeps the requests in a pool and serves the highest
+    /// predicted CPU availability first (Hasan's PV-splitting, `pvsplit_available`).
+    PoolByAvailability,
 }
 
 /// Where an idle processor stands in finding work.
@@ -313,6 +316,11 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     /// processor is still working (NO-WORK at once would only make the asker ask again),
     /// or NO-WORK.
     fn answer_work_request(&mut self, from: usize, rate: Option<u32>, cpu: &mut dyn Processor<Message>) {
+        if self.policy.seek == Seek::PoolByAvailability {
+            self.held_requests.push((from, rate));
+            self.until_serve = 1;
+            return self.serve_held_requests(cpu);
+        }
         if !self.give_work(from, rate, cpu) {
             if self.contexts.iter().any(|c| !c.waiting) {
                 self.held_requests.push((from, rate));
@@ -350,10 +358,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
             return;
         }
         self.until_serve = SERVE_INTERVAL;
-        if self.policy.seek == Seek::AskRandomTellingSpeed {
-            // The fastest last: it is served first.
-            self.held_requests.sort_by_key(|&(_, rate)| rate);
-        }
+        order_held_requests(self.policy.seek, &mut self.held_requests, |to| cpu.predicted_availability(to));
         while let Some(&(to, rate)) = self.held_requests.last() {
             if !(working && self.give_work(to, rate, cpu)) {
                 if working {
@@ -515,7 +520,11 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 broadcast(cpu, Message::Help);
                 Seeking::Collecting { replies: 0, best: None }
             }
-            Seek::AskRandom | Seek::AskRandomTellingSpeed | Seek::Broadcast => {
+            Seek::PoolByAvailability if cpu.id() != 0 => {
+                cpu.send(0, Message::WorkRequest { rate: None });
+                Seeking::Asked
+            }
+            Seek::AskRandom | Seek::AskRandomTellingSpeed | Seek::Broadcast | Seek::PoolByAvailability => {
                 let to = random_other(cpu);
                 let rate = if self.policy.seek == Seek::AskRandomTellingSpeed { self.speed.rate() } else { None };
                 cpu.send(to, Message::WorkRequest { rate });
@@ -560,6 +569,18 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
             Some(root) => root.result.is_some(),
             None => self.helpers_stop.stopped(),
         }
+    }
+}
+
+/// Orders held work requests (requester, told speed) so that the one to serve first is
+/// last: the fastest when speeds are told, the highest availability `predicted` for the
+/// requester in Hasan's pool (a stable sort: unknown predictions, as on real threads,
+/// come after every known one and keep their order of arrival among themselves).
+fn order_held_requests(seek: Seek, held: &mut [(usize, Option<u32>)], predicted: impl Fn(usize) -> Option<u32>) {
+    match seek {
+        Seek::AskRandomTellingSpeed => held.sort_by_key(|&(_, rate)| rate),
+        Seek::PoolByAvailability => held.sort_by_key(|&(to, _)| predicted(to).map_or(0, |a| a + 1)),
+        Seek::AskRandom | Seek::Broadcast => {}
     }
 }
 
@@ -687,5 +708,23 @@ mod tests {
         assert!(near.is_some() && near > far, "the node nearest the root holds the most work: {near:?} against {far:?}");
         assert_eq!(nearest_the_root(&candidate(6, MIN_SPLIT_DEPTH - 1)), None, "too shallow to pay for a message");
         assert!(nearest_the_root(&candidate(6, MIN_SPLIT_DEPTH)).is_some());
+    }
+
+    /// Hasan's pool hands the next task to the worker with the highest predicted CPU
+    /// availability (the paper's example pool: 97, 93, 89 and 62 %); the speed-telling
+    /// variant serves the fastest first; random asking keeps the order of arrival.
+    #[test]
+    fn the_pool_serves_the_highest_predicted_availability_first() {
+        let predicted = |to: usize| [None, Some(620), Some(970), Some(890), Some(930)][to];
+        let mut held = vec![(1, None), (0, None), (2, None), (3, None), (4, None)];
+        order_held_requests(Seek::PoolByAvailability, &mut held, predicted);
+        let served: Vec<usize> = held.iter().rev().map(|&(to, _)| to).collect();
+        assert_eq!(served, vec![2, 4, 3, 1, 0]);
+        let mut told = vec![(1, Some(300)), (2, None), (3, Some(900))];
+        order_held_requests(Seek::AskRandomTellingSpeed, &mut told, predicted);
+        assert_eq!(told.last(), Some(&(3, Some(900))));
+        let mut random = vec![(3, None), (1, None)];
+        order_held_requests(Seek::AskRandom, &mut random, predicted);
+        assert_eq!(random, vec![(3, None), (1, None)]);
     }
 }

@@ -8,7 +8,7 @@ use crate::search::SplitCandidate;
 
 /// How many times the tree grows per ply, as the assignment assumes (the effective
 /// branching factor of an alpha-beta search with this engine's pruning is about 2 to 3;
-/// the value chosen by measurement, see `pvsplit_aware`).
+/// the value chosen by measurement on the old `lan` preset, docs/tdsab-and-pvsplit.md).
 const BRANCHING: f64 = 2.0;
 
 /// Nodes a processor must search before its speed is measured again.

@@ -467,7 +467,7 @@ describe('Lab: the papers\' presets and the sweep over p', () => {
     { id: 'crayblitz', measure: 'mean_speedup', p: '16', published: '11.1' },
     { id: 'startech', measure: 't20_ratio', p: '16', published: '7.2' },
     { id: 'tdsab', measure: 'spe', p: '16', published: '8.59' },
-    { id: 'pvsplit', measure: 'reply_speedup', p: '3', published: '2.84' },
+    { id: 'pvsplit', measure: 'reply_speedup', p: '4', published: '2.84' },
   ];
 
   for (const preset of PRESETS) {

@@ -1,33 +1,14 @@
 //! What a step costs each simulated processor: its own node time, slowed by a background
-//! load that varies over time (the other users of a LAN's workstations, as in the
-//! CPU-availability experiments of PV-splitting). Everything is integer nanoseconds and
-//! a deterministic function of (processor, time), so runs repeat on every platform.
+//! load that varies over time (the other processes on a LAN workstation's run queues, as
+//! in the CPU-availability experiments of PV-splitting; see `run_queue`). Node times are
+//! integer nanoseconds and a deterministic function of (processor, time), so runs repeat
+//! on every platform.
 
+use super::run_queue::Load;
 use crate::random::{mix, seeded};
 
 /// Keeps the jitter's draws apart from the background load's (moved by the run's seed).
 const JITTER_SALT: u64 = 0x6a09_e667_f3bc_c909;
-
-/// A background load: in each window of `period_ns` the processor gets a share of its
-/// CPU between `min_permille` and `max_permille`, drawn by a hash of (processor, window).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Load {
-    /// Length of a window of constant availability.
-    pub period_ns: u64,
-    /// The least share of the CPU left to the search, per mille (1..=1000).
-    pub min_permille: u32,
-    /// The largest share, per mille (min..=1000).
-    pub max_permille: u32,
-}
-
-impl Load {
-    /// The share of its CPU processor `id` gives the search at time `t`, per mille.
-    pub fn availability(&self, id: usize, t: u64) -> u32 {
-        let window = t / self.period_ns.max(1);
-        let spread = (self.max_permille - self.min_permille + 1) as u64;
-        self.min_permille + (mix(id as u64, window) % spread) as u32
-    }
-}
 
 /// The processors' speeds.
 #[derive(Clone, Debug)]
@@ -54,6 +35,13 @@ impl Cpus {
     /// Processor `id`'s time per node when it has the whole CPU.
     pub(super) fn node_ns(&self, id: usize) -> u64 {
         self.node_ns[id]
+    }
+
+    /// What the machine's monitor predicts for processor `id`'s CPU share at time `t`,
+    /// per mille (`None` on a machine without background load, whose CPUs are all the
+    /// search's).
+    pub(super) fn predicted_availability(&self, id: usize, t: u64) -> Option<u32> {
+        self.load.map(|load| load.predicted(id, t))
     }
 
     /// What a step that visited `nodes` nodes, started at `t`, costs processor `id`.

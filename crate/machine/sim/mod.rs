@@ -26,10 +26,11 @@ mod links;
 mod measures;
 pub mod presets;
 mod run;
+mod run_queue;
 mod table;
 mod trace;
 
-pub use cpu::Load;
+pub use run_queue::{Load, RunQueue};
 pub use error::SimError;
 pub use measures::{fit_work_span, LinkUse, Overheads, WorkSpan, WorkSpanFit};
 pub use presets::Preset;

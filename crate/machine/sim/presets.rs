@@ -6,7 +6,7 @@
 //! estimate from the hardware's documented speeds, and says so; change it here and every
 //! experiment follows.
 
-use super::cpu::Load;
+use super::run_queue::Load;
 use super::SimError;
 use crate::net::Kind;
 
@@ -134,14 +134,21 @@ pub const C916: Preset = Preset {
     jitter_permille: JITTER,
 };
 
-/// The workstation cluster of TDSAB (Kishimoto and Schaeffer 2002): Pentium III PCs on
-/// switched 100 Mb/s Ethernet.
+/// The workstation cluster of TDSAB (Kishimoto and Schaeffer, ~2002;
+/// ../shared/data/published-figures.md, section 2): up to 64 Pentium III 933 MHz PCs on
+/// 100 Mb/s Ethernet, programs in C over PVM, a 200 MB table per processor (`--hash`
+/// sets the total, split over the processors with `--tt tds`).
 ///
-/// - Node time 2 µs: an estimate, about 500,000 positions per second for a ~1 GHz
-///   Pentium III.
-/// - Send overhead 25 µs and hop 60 µs: estimates from the usual MPI-over-TCP latency on
-///   Fast Ethernet (50–100 µs one way for a small message; 100 bytes are 8 µs on the wire).
-/// - Network: a switch gives every pair its own path, which `full` models.
+/// - Node time 2 µs: an estimate (the paper prints times, not nodes): about 500,000
+///   positions per second, some 1,900 cycles of a 933 MHz Pentium III per node, the
+///   order chess programs of the period reached on such a PC. Awari's and Amazons'
+///   nodes cost less and far more; chess is what runs here.
+/// - Send overhead 25 µs and hop 60 µs: estimates for PVM's direct TCP route on Fast
+///   Ethernet (50–100 µs one way for a small message, most of it in the two protocol
+///   stacks; the paper's messages are all under 100 bytes, 8 µs on the wire, so one
+///   cost per message and no size term).
+/// - Network: the topology is not stated; a switch gives every pair its own path, which
+///   `full` models.
 pub const P3_ETHERNET: Preset = Preset {
     name: "p3-ethernet",
     title: "Pentium III cluster on switched 100 Mb/s Ethernet, 2002 (TDSAB)",
@@ -156,25 +163,43 @@ pub const P3_ETHERNET: Preset = Preset {
     jitter_permille: JITTER,
 };
 
-/// PV-splitting on a LAN of unequal PCs whose owners keep using them (the
-/// CPU-availability experiments: workers chosen by predicted availability).
+/// Hasan's three unequal PCs on a LAN (K. S. Hasan, "A Distributed Chess Playing Software
+/// System Model Using Dynamic CPU Availability Prediction"; ../shared/data/published-
+/// figures.md, section 3): an AMD Athlon XP 2.4 GHz, a Pentium 4 and a dual-core Core Duo
+/// 1.6 GHz with both cores used, so four workers in this order (`--procs 4` is the
+/// paper's three PCs; `--procs 1` the Athlon alone).
 ///
-/// - Node times 10, 16 and 28 µs in turn: three kinds of PC at relative speeds about
-///   1 : 0.6 : 0.35 (an estimate of the spread of such a LAN).
-/// - Background load: each 50 ms the search gets 30 % to 100 % of a PC (an estimate).
-/// - Send overhead 200 µs and hop 500 µs: estimates for TCP over shared 10 Mb/s
-///   Ethernet, one medium for everyone (a bus).
+/// - Node times from the paper's printed rates (Figure 11's prose): 421,946 nodes/s on
+///   one PC, taken as the Athlon (PC#1; the paper does not say which PC the baseline
+///   was): 1e9 / 421,946 = 2,370 ns. "Over 1,200,000" on the three together leaves at
+///   least 778,054 nodes/s to the Pentium 4 and the Core Duo's two cores. A Core Duo
+///   core at 1.6 GHz is taken as the Athlon per clock (421,946 × 1.6 / 2.4 = 281,297
+///   nodes/s, 3,555 ns), so the dual core out-searches the Athlon as the paper says it
+///   did; the Pentium 4 gets the rest, 1e9 / 4,600 ns = 217,391 nodes/s (the paper gives
+///   no clock for it). Together 1,201,931 nodes/s, 2.85 times the Athlon alone.
+/// - Step 300 ns: an estimate, a few hundred cycles of message handling.
+/// - LAN: type and speed not stated; an estimate of switched 100 Mb/s Ethernet of the
+///   period with TCP between Windows services: send overhead 50 µs and hop 100 µs, some
+///   150 µs one way for a small message (100 bytes are 8 µs on the wire; the rest is the
+///   two protocol stacks, as in the P3 preset's PVM estimate, and a little more for
+///   Windows services).
+/// - Background load (the paper prints none for its runs): run queues redrawn every
+///   2 s, one CPU-bound process in one window of ten, and 0 to 3 I/O-bound ones of
+///   unloaded usage 2–20 %: availabilities mostly between 70 % and 100 % and about 45 %
+///   under a CPU-bound process, the range of the paper's illustrative pool (97, 93, 89
+///   and 62 %). The monitor reads the queues every 500 ms (the paper gives no period T).
+///   Estimates, to be changed here.
 pub const LAN: Preset = Preset {
     name: "lan",
-    title: "LAN of unequal PCs under varying background load (PV-splitting)",
-    node_ns: &[10_000, 16_000, 28_000],
-    step_ns: 1_000,
-    send_overhead_ns: 200_000,
-    hop_ns: 500_000,
+    title: "Hasan's LAN: Athlon XP 2.4 GHz, Pentium 4, Core Duo 1.6 GHz (2 cores), switched 100 Mb/s Ethernet",
+    node_ns: &[2_370, 4_600, 3_555, 3_555],
+    step_ns: 300,
+    send_overhead_ns: 50_000,
+    hop_ns: 100_000,
     line_ns: None,
     overlaps_table_reads: true,
-    net: Kind::Bus,
-    load: Some(Load { period_ns: 50_000_000, min_permille: 300, max_permille: 1000 }),
+    net: Kind::Full,
+    load: Some(Load { period_ns: 2_000_000_000, cpu_bound_permille: 100, max_io_bound: 3, io_usage_permille: (20, 200), monitor_period_ns: 500_000_000 }),
     jitter_permille: JITTER,
 };
 

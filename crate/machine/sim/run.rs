@@ -155,6 +155,10 @@ struct View<'v, M> {
     offers: Option<&'v OfferBoard>,
     /// Cache lines of shared memory the step moved (offer board reads and writes).
     shared_lines: u64,
+    /// The processors' speeds and background load, and when this step started (for the
+    /// load monitor's predictions).
+    cpus: &'v Cpus,
+    time: u64,
 }
 
 impl<M: Payload> Processor<M> for View<'_, M> {
@@ -198,6 +202,10 @@ impl<M: Payload> Processor<M> for View<'_, M> {
 
     fn busy_ns(&self) -> Option<u64> {
         Some(self.busy_ns)
+    }
+
+    fn predicted_availability(&self, of: usize) -> Option<u32> {
+        self.cpus.predicted_availability(of, self.time)
     }
 
     fn report_critical_path(&mut self, nodes: u64) {
@@ -355,6 +363,8 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             critical_path_nodes: &mut self.critical_path_nodes,
             offers: self.offers.as_ref(),
             shared_lines: 0,
+            cpus: self.hardware.cpus,
+            time,
         };
         let program = &mut self.programs[id];
         let activity = program.step(&mut view);

@@ -1,36 +1,65 @@
 //! TDSAB: MTD(f) over transposition-driven scheduling.
 //!
 //! CITE: A. Kishimoto and J. Schaeffer, "Distributed game-tree search using transposition
-//! table driven work scheduling", ICPP 2002 (after Romein, Plaat, Bal and Schaeffer's TDS
-//! for IDA*, AAAI 1999).
+//! table driven work scheduling", ICPP 2002 (the text prints no year; its latest
+//! references are of 2002), after Romein, Plaat, Bal and Schaeffer's TDS for IDA*
+//! (AAAI 1999). Its tables are in ../shared/data/published-figures.md, section 2.
+//!
+//! The idea: the table is partitioned over the processors, and instead of fetching a
+//! node's entry from its owner the node itself travels there ("home" = `hash mod p`), so
+//! every table access is local, transpositions meet at one place, and hashing spreads the
+//! work. MTD(f) turns the search into null-window passes, each a synchronization point.
 //!
 //! # The algorithm
 //! - **Driver** (processor 0, `driver.rs`): iterative deepening; each iteration is an
 //!   MTD(f) sequence of null-window searches `gamma - 1 .. gamma` starting from the last
 //!   iteration's score, until the lower and upper bounds meet.
-//! - **Home processors** (`worker.rs`): a node is processed at `hash mod p`, its home, which
-//!   owns its table entry. A node arrives as a `TtRequest` message (or straight into the
-//!   queue when its home is the sender). The home decides it from the draw rules or the
-//!   table if it can; otherwise it expands it: the eldest child goes out first and, if it
-//!   does not cut, all its younger brothers at once (the young-brothers-wait idea keeps
-//!   cut nodes from flooding the machine). Values come back as `TtAnswer` messages to
-//!   the parent's home. Nobody ever waits for a child: the expanded node sits in a table
-//!   until its children's values arrive, and the processor goes on with its queue.
-//! - **Signatures and cutoffs**: a node carries its path from the root as child indices.
+//! - **Home processors** (`worker.rs`): a node arrives as a `TtRequest` message (or
+//!   straight into the queue when its home is the sender). The home decides it from the
+//!   draw rules or the table if it can; otherwise it expands it: YBWC inside each pass,
+//!   as the paper: the eldest child goes out first and, if it does not cut, all its
+//!   younger brothers at once. Values come back as `TtAnswer` messages to the parent's
+//!   home. Nobody ever waits for a child: the expanded node sits in a table until its
+//!   children's values arrive, and the processor goes on with its queue.
+//! - **Signatures and cutoffs**: a node carries its path from the root as child codes.
 //!   When a value cuts a node whose other children are still out, the home broadcasts a
 //!   `Cutoff` with the node's signature; every processor drops queued, expanded, waiting
 //!   or locally searched nodes below it, and remembers the prefix so late arrivals are
 //!   dropped too. The end of a pass is a cutoff of the empty prefix.
 //! - **Left-sidedness**: each queue is a priority queue ordered by signature, so the
 //!   leftmost node (the one the serial search would reach first) goes first.
-//! - **Local horizon** ([`worker::Horizon`]): a node with at most 3 plies left, or 2 or
-//!   more plies from the root, is searched in one piece by its home's serial `Searcher`
-//!   (a slice of steps at a time, so cutoffs and `stop` are seen at once); leaves use
-//!   quiescence directly.
+//! - **Granularity** ([`worker::Horizon`]): a node that is terminal or has at most
+//!   `GRANULARITY` (3) plies left is searched in one piece by its home's serial
+//!   `Searcher` (a slice of steps at a time, so cutoffs and `stop` are seen at once);
+//!   in pure mode every other node is expanded, at any ply, as the paper. With the
+//!   modern search only plies 0 and 1 are expanded (see "Departures").
+//! - **Bounds between passes** (pure mode, `bounds.rs`): a home decides a node from the
+//!   bounds earlier passes proved for the same node (same position, depth, ply, clock
+//!   and repetition window), as MTD(f)'s table would.
 //! - **Pruning in the shared part** (not in pure mode): table cutoffs, mate-distance
 //!   pruning, a null move sent before the eldest child, and late quiet moves sent one or
 //!   two plies shallower and sent again at full depth if they fail high (a re-search has
 //!   its own child code, so cuts recorded for the first search never hit it).
+//!
+//! # Departures from the paper
+//! - Granularity: the paper leaves it to the machine; 3 was measured best on the
+//!   `p3-ethernet` preset (the README has the figures). With the modern search the
+//!   shared part prunes less than the serial searcher (no killers, history, futility),
+//!   so every shared ply costs nodes and only the top two plies are shared.
+//! - Young brothers: chess's branching factor (about 35) is far above Awari's (< 6) and
+//!   far below Amazons' (2,176). All brothers go out at once after the eldest at every
+//!   node (Awari's variant, but not only at the root); Amazons' P at a time, the next P
+//!   only when the last failed low, was slower on `p3-ethernet` at 8 and 16 processors
+//!   (README), and is the same thing from 35 processors up.
+//! - Priority: the paper orders queues as APHID, by how "left-sided" a node's path is,
+//!   with weights given only in Kishimoto's thesis; the lexicographic order of the
+//!   signature ranks nodes the same way along the leftmost path and in between puts the
+//!   node with the earlier deviation from it first.
+//! - Pure mode turns the table's cutoffs off everywhere (for exactness), and with them
+//!   the memory MTD(f) relies on between passes. In its place each home keeps the bounds
+//!   its nodes' values proved, reused only for the very same node (`bounds.rs`): the
+//!   paper's table, restricted to what keeps the value exact. Local searches below the
+//!   granularity still search their subtrees again at each pass.
 //!
 //! # The shallower-identical-node rule (no waiting cycles)
 //! A node B arriving at its home while an identical node A (same position, same window)
@@ -56,7 +85,8 @@
 //! extension's limit), depth, window and the hashes of its ancestors (with the game
 //! history, the repetition rule). Table cutoffs are off in pure mode, the local searcher
 //! runs with the same switches, so every null-window value is a fail-soft bound of the
-//! serial function and MTD(f) converges on the serial value.
+//! serial function and MTD(f) converges on the serial value. The bounds kept between
+//! passes are such values, reused only for a node computing the same function.
 //!
 //! # MultiPV and limits
 //! MultiPV > 1 searches the lines one after another, each an MTD(f) sequence on the root
@@ -70,6 +100,7 @@
 //! node of the shared part is searched at its home, its entry is always found there.
 //! Counters: messages by kind (machine), killed work as `Note::Aborted`.
 
+mod bounds;
 mod driver;
 pub(super) mod job;
 mod moves;
@@ -88,12 +119,12 @@ use worker::{Horizon, Worker};
 /// One TDSAB search of `task` on the processors of `machine`, those of this process
 /// searching with `searchers` (see `Machine::local_processors`).
 pub(super) fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut [Searcher], tables: &Tables, task: &Task<'_>, control: &Control, listener: &mut dyn Listener, counters: &Counters) -> SearchResult {
-    search_with_horizon(machine, searchers, tables, task, control, SummingListener { inner: listener, counters }, Horizon::MEASURED)
+    search_with_horizon(machine, searchers, tables, task, control, SummingListener { inner: listener, counters }, Horizon::for_options(task.settings.options))
 }
 
 /// The program of a TDSAB processor other than 0, for `task`.
 pub(super) fn helper<'a>(searcher: &'a mut Searcher, table: &'a TranspositionTable, task: &'a Task<'_>) -> impl Program<Message = TdsMessage> + 'a {
-    Worker::new(searcher, table, task.history, task.settings.options, Horizon::MEASURED)
+    Worker::new(searcher, table, task.history, task.settings.options, Horizon::for_options(task.settings.options))
 }
 
 /// [`search`] with nodes beyond `horizon` searched locally (tests lower it to send
@@ -206,6 +237,59 @@ mod tests {
                 });
                 assert_eq!(result.depth, 6, "{fen} with {threads} threads did not finish");
                 assert!(result.best.is_some_and(|mv| board.is_legal(mv)), "{fen} with {threads} threads");
+            }
+        }
+    }
+
+    /// In pure mode every node above the granularity is expanded at its home, not only
+    /// the top two plies: the public search expands far more nodes (each counted as a
+    /// split) than the same search with every node from ply 2 on searched locally.
+    #[test]
+    fn pure_searches_expand_nodes_below_the_top_two_plies() {
+        let board = parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+        let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
+        let limits = Limits { depth: Some(Horizon::PAPER.depth + 3), ..Limits::default() };
+        let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
+        let counters = Counters::new(1);
+        let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+        let mut searchers = vec![Searcher::new(tt.clone())];
+        let mut splits = |horizon: Option<Horizon>| {
+            tt.clear();
+            counters.reset();
+            let tables = Tables::shared(tt.clone());
+            let summing = SummingListener { inner: &mut NoReports, counters: &counters };
+            let result = match horizon {
+                None => search(&mut Threads::default(), &mut searchers, &tables, &task, &Control::default(), &mut NoReports, &counters),
+                Some(horizon) => search_with_horizon(&mut Threads::default(), &mut searchers, &tables, &task, &Control::default(), summing, horizon),
+            };
+            (result.score, counters.snapshot()[0].splits)
+        };
+        let (score, shared) = splits(None);
+        let (top_score, top_two_plies) = splits(Some(Horizon { plies: 2, ..Horizon::PAPER }));
+        assert_eq!(score, top_score);
+        // Deterministic on one processor: the same passes, and beyond the top two plies'
+        // expansions those of the nodes at ply 2 and below.
+        assert!(shared > top_two_plies + top_two_plies / 4, "{shared} nodes expanded against {top_two_plies} in the top two plies");
+    }
+
+    /// With the paper's granularity, at a depth where nodes below ply 1 are expanded and
+    /// sent, pure TDSAB returns the serial minimax value on 2 and 4 processors.
+    #[test]
+    fn the_papers_granularity_gives_the_serial_value() {
+        let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
+        let limits = Limits { depth: Some(Horizon::PAPER.depth + 3), ..Limits::default() };
+        let counters = Counters::new(4);
+        let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
+        let mut searchers: Vec<Searcher> = (0..4).map(|_| Searcher::new(tt.clone())).collect();
+        for fen in ["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"] {
+            let board = parse_fen(fen).unwrap();
+            let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
+            tt.clear();
+            let serial = crate::search::search(&mut searchers[0], &tt, &task, &Control::default(), &mut NoReports);
+            for threads in [2, 4] {
+                tt.clear();
+                let result = search(&mut Threads::default(), &mut searchers[..threads], &Tables::shared(tt.clone()), &task, &Control::default(), &mut NoReports, &counters);
+                assert_eq!(result.score, serial.score, "{fen} on {threads} threads");
             }
         }
     }

@@ -12,6 +12,7 @@
 //!   (a reduced child that fails high is sent again and counted again).
 //! - A value for a node that is gone (cut, or of an older pass) is ignored.
 
+use super::bounds::Bounds;
 use super::job::{first_search, is_repetition, move_index, re_search, rebase, repetition_window, ChildCode, Job, Queued, Signature, Target, TdsMessage, NULL_CHILD};
 use super::moves::ordered_moves;
 use crate::chess::has_insufficient_material;
@@ -35,13 +36,36 @@ pub(super) struct Horizon {
 }
 
 impl Horizon {
-    /// Measured on Bratko-Kopec (see the module docs): the top two plies are shared.
+    /// With the modern search, measured on Bratko-Kopec (see the README): the top two
+    /// plies are shared.
     pub(super) const MEASURED: Horizon = Horizon { depth: 3, plies: 2 };
+
+    /// The paper's rule: a node with at most [`GRANULARITY`] plies left (or a terminal
+    /// one) is searched locally; every other node, however deep, is expanded and its
+    /// children sent to their homes.
+    pub(super) const PAPER: Horizon = Horizon { depth: GRANULARITY, plies: MAX_PLY };
+
+    /// The horizon of a search with `options`: the paper's in pure mode (the period's
+    /// search, where the shared part and the local searcher prune alike), the measured
+    /// two shared plies with the modern search, whose local searcher prunes more than
+    /// the shared part can (see the README).
+    pub(super) fn for_options(options: SearchOptions) -> Horizon {
+        if options.pure {
+            Horizon::PAPER
+        } else {
+            Horizon::MEASURED
+        }
+    }
 
     fn is_local(self, job: &Job) -> bool {
         job.depth <= self.depth || job.ply >= self.plies
     }
 }
+
+/// Plies left at which a node is searched in one piece by its home (the paper's
+/// granularity, which it leaves to the machine): chosen by measurement on the
+/// `p3-ethernet` preset, see the README.
+pub(super) const GRANULARITY: i32 = 3;
 
 /// Searcher steps between two looks at the mailbox during a local search, so a cutoff
 /// or a `stop` is seen within microseconds.
@@ -106,6 +130,8 @@ pub(super) struct Worker<'a> {
     /// Signatures cut in this pass: nodes below them arriving late are dropped.
     cut: HashSet<Signature>,
     local: Option<LocalSearch>,
+    /// In pure mode, the bounds earlier passes proved for nodes decided here.
+    bounds: Bounds,
     /// History followed by a local node's path, as the serial searcher takes it.
     local_history: Vec<u64>,
     nodes: u64,
@@ -144,6 +170,7 @@ impl<'a> Worker<'a> {
             next_id: 0,
             cut: HashSet::new(),
             local: None,
+            bounds: Bounds::default(),
             local_history: Vec::with_capacity(history.len() + MAX_PLY),
             nodes: 0,
             seldepth: 0,
@@ -296,7 +323,13 @@ impl<'a> Worker<'a> {
             self.seldepth = self.seldepth.max(stats.seldepth);
             return self.answer(&job, value, None, processor);
         }
-        // Step 3: the table decides the node if it can (never in pure mode, never the root).
+        // Step 3: in pure mode, what earlier passes proved about this very node decides it
+        // if it can; otherwise the table may (never in pure mode, never the root).
+        if self.pure && job.ply > 0 {
+            if let Some(value) = self.bounds.decide(&job, self.history) {
+                return self.answer(&job, value, None, processor);
+            }
+        }
         let hash = board.hash();
         let entry = self.tt.probe(hash);
         if let Some(e) = entry.filter(|e| !self.pure && job.ply > 0 && e.depth as i32 >= job.depth) {
@@ -331,6 +364,7 @@ impl<'a> Worker<'a> {
         let try_null = !self.pure && self.null_move_allowed(&job, in_check, eval as i32);
         let id = self.next_id;
         self.next_id += 1;
+        processor.note(Note::Split);
         self.by_hash.entry(hash).or_default().push(id);
         let reduced = vec![false; moves.len()];
         let expansion = Expansion { job, moves, sent: 0, outstanding: 0, reduced, best: -INFINITY, best_move: None, eval, waiters: Vec::new() };
@@ -441,7 +475,8 @@ impl<'a> Worker<'a> {
                 self.apply_cutoff(&prefix, processor);
             }
         } else if e.sent < e.moves.len() {
-            // The eldest brother failed low: the young brothers go out together.
+            // The eldest brother failed low: the young brothers go out together (chess's
+            // branching factor against the paper's two variants: see the module docs).
             let all = e.moves.len();
             self.send_children(id, all, processor);
         } else if e.outstanding == 0 {
@@ -469,6 +504,9 @@ impl<'a> Worker<'a> {
         let score = rebase(e.best, -(job.ply as i32));
         let entry = Entry { mv: e.best_move, score: score as i16, eval: e.eval, depth: job.depth.clamp(0, 255) as u8, bound, generation: 0 };
         self.tt.store(job.board.hash(), entry);
+        if self.pure {
+            self.bounds.record(job, self.history, e.best);
+        }
         self.answer(job, e.best, e.best_move, processor);
         for waiter in &e.waiters {
             let value = rebase(score, waiter.ply as i32);
@@ -515,6 +553,9 @@ impl<'a> Worker<'a> {
             if let Progress::Done(value) = self.searcher.step() {
                 let local = self.local.take().expect("a local search runs");
                 let value = rebase(value, local.job.ply as i32);
+                if self.pure {
+                    self.bounds.record(&local.job, self.history, value);
+                }
                 let best = self.searcher.root_best().map(|(mv, _)| mv);
                 self.answer(&local.job, value, best, processor);
                 return;

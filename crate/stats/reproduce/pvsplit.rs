@@ -12,20 +12,24 @@ use crate::tt::Placement;
 pub(super) const NOTES: &[&str] = &[
     "States: the paper's states 1, 9, 15 and 24 come from its own unpublished set; we search the Bratko-Kopec positions with the same numbers (BK.01, BK.09, BK.15, BK.24) as stand-ins",
     "Search: the paper's workers ran plain alpha-beta with no table; ours search pure mode (full width, quiescence, no table cutoffs, null move or reductions) with NegaScout windows, and a table of one bucket (4 entries), the smallest the engine has, so it neither cuts nor orders beyond the last few nodes",
-    "Machine: the lan preset's three PCs (their node times and background load); one PC is processor 0 of it, the paper does not say which PC it used alone. The measure reply_speedup is for the availability-aware pool (pvsplit-aware), reply_speedup_plain for plain PV-splitting",
+    "Machine: the lan preset's three PCs, four workers (the Athlon, the Pentium 4 and the Core Duo's two cores, node times from the paper's 421,946 and 1,200,000 nodes per second) with background load as run queues; one PC is the Athlon (processor 0), the paper does not say which PC it used alone",
+    "Algorithms: reply_speedup is the paper's pool (pvsplit-available: idle workers served by predicted CPU availability, Equations 1 and 2 fed by a simulated monitor), reply_speedup_plain plain PV-splitting, reply_speedup_speed_sized our variant that sizes work by each worker's measured speed (pvsplit-aware)",
 ];
+
+/// The three PCs' workers: the Core Duo searched on both its cores.
+const WORKERS: usize = 4;
 
 pub(super) fn plan(quick: bool) -> Plan {
     Plan {
-        title: "Hasan: PV-splitting on three unequal PCs, availability-aware and plain, the reply time of four states",
+        title: "Hasan: PV-splitting on three unequal PCs (four workers), the availability pool, plain and speed-sized, the reply time of four states",
         preset: "lan",
         net: None,
-        algorithms: &[Algorithm::PvSplitAware, Algorithm::PvSplit],
+        algorithms: &[Algorithm::PvSplitAvailable, Algorithm::PvSplit, Algorithm::PvSplitAware],
         placement: Placement::Global,
         hash_mib: 0,
         positions: HASAN_STATES.iter().map(|s| s.0 - 1).collect(),
         depth: if quick { 6 } else { 8 },
-        procs: vec![3],
+        procs: vec![WORKERS],
         depths: vec![if quick { 6 } else { 8 }],
         carry: false,
         extra_searches: 0,
@@ -36,18 +40,18 @@ pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<supe
     let plan = runner.plan;
     let rows = runner.run(positions, plan.depth)?;
     let mut out = Vec::new();
-    for (algorithm, measure) in [(Algorithm::PvSplitAware, "reply_speedup"), (Algorithm::PvSplit, "reply_speedup_plain")] {
-        let runs = group(&rows, algorithm, 3);
+    for (algorithm, measure) in [(Algorithm::PvSplitAvailable, "reply_speedup"), (Algorithm::PvSplit, "reply_speedup_plain"), (Algorithm::PvSplitAware, "reply_speedup_speed_sized")] {
+        let runs = group(&rows, algorithm, WORKERS);
         for r in &runs {
             let (state, _, _, speedup) = HASAN_STATES[r.position];
-            let published = (algorithm == Algorithm::PvSplitAware).then_some(speedup);
-            out.push(position_row(measure, 3, &format!("state {state}"), r.speedup(), published));
+            let published = (algorithm == Algorithm::PvSplitAvailable).then_some(speedup);
+            out.push(position_row(measure, WORKERS, &format!("state {state}"), r.speedup(), published));
         }
-        out.push(row(measure, 3, Totals::of(&runs).speedup(), None));
+        out.push(row(measure, WORKERS, Totals::of(&runs).speedup(), None));
     }
-    let aware = Totals::of(&group(&rows, Algorithm::PvSplitAware, 3));
+    let aware = Totals::of(&group(&rows, Algorithm::PvSplitAvailable, WORKERS));
     let [one_pc, three_pcs] = HASAN_NODES_PER_SECOND;
     out.push(row("nps_one_pc", 1, aware.n1 * NS / aware.t1.max(1.0), Some(one_pc)));
-    out.push(row("nps_three_pcs", 3, aware.np * NS / aware.tp.max(1.0), Some(three_pcs)));
+    out.push(row("nps_three_pcs", WORKERS, aware.np * NS / aware.tp.max(1.0), Some(three_pcs)));
     Ok(out)
 }
