@@ -21,7 +21,9 @@ PAPERS = [
 def figure(x):
     if x is None:
         return "–"
-    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}" if abs(x) < 0.01 else f"{x:.2f}"
+    if abs(x) >= 1000 or (abs(x) >= 10 and float(x).is_integer()):
+        return f"{x:,.0f}"
+    return f"{x:.3g}" if abs(x) < 0.01 else f"{x:.2f}"
 
 
 def ratio(ours, published):
@@ -111,7 +113,10 @@ Each section is one `meshmate reproduce NAME` run, written by `tests/experiments
 after changing its algorithm). The published column is the paper's figure as printed
 (../shared/data/published-figures.md, checked by tests/papers.rs); a dash means the paper
 prints none for that measure. Times are virtual seconds on the simulated machine; the
-machines' constants and their sources are in crate/machine/sim/presets.rs."""
+machines' constants and their sources are in crate/machine/sim/presets.rs. Runs deeper
+than these sizes fit in an hour here are measured with `meshmate sim` in
+[tdsab-and-pvsplit.md](tdsab-and-pvsplit.md) (TDSAB at 8 plies) and
+[work-splitting.md](work-splitting.md) (what each of Jamboree's StarTech rules is worth)."""
     with open(args.out, "w") as f:
         f.write(intro + "\n\n" + "\n\n".join(sections) + "\n")
 

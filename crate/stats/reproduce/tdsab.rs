@@ -18,7 +18,7 @@ pub(super) const NOTES: &[&str] = &[
 ];
 
 pub(super) fn plan(quick: bool) -> Plan {
-    let (positions, depth, procs) = if quick { ((0..6).collect(), 5, vec![8, 16]) } else { ((0..24).collect(), 7, vec![8, 16, 32, 64]) };
+    let (positions, depth, procs) = if quick { ((0..6).collect(), 5, vec![8, 16]) } else { ((0..24).collect(), 8, vec![8, 16, 32, 64]) };
     Plan {
         title: "TDSAB (Kishimoto, Schaeffer): transposition-driven MTD(f) on a Pentium III cluster, Tables 1-2",
         preset: "p3-ethernet",
