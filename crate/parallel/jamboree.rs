@@ -11,8 +11,9 @@
 //!
 //! StarTech's improvements, all on here (`search::StarTechRules`):
 //! - recursive iterative deepening: a node without a best move in the table from a search
-//!   at least one ply shallower first searches itself one ply shallower to find one;
-//! - the serialization heuristic: a type-2 node (expected to be cut) whose shallower search
+//!   at least one ply shallower first searches itself one ply shallower to find one (in
+//!   Pure mode, the period's search; the modern search reduces such a node instead);
+//! - the serialization heuristic (with recursive deepening, so in Pure mode too): a type-2 node (expected to be cut) whose shallower search
 //!   beat alpha but whose first child fails low searches a second child alone before
 //!   going parallel;
 //! - deferred reads: a processor reaching a position another processor is searching waits
