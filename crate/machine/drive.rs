@@ -25,13 +25,16 @@ pub(super) fn drive<M: Payload>(program: &mut dyn Program<Message = M>, processo
     let mut since = now_ms();
     let mut until_publish = PUBLISH_INTERVAL;
     loop {
+        // A waiting processor's step that finds work works from its start: a step does
+        // up to a few dozen nodes, which would otherwise count as idle time.
+        let started = if working { None } else { Some(now_ms()) };
         let activity = program.step(processor);
         if activity == Activity::Finished {
             break;
         }
         let now_working = activity == Activity::Working;
         if now_working != working {
-            let now = now_ms();
+            let now = started.filter(|_| now_working).unwrap_or_else(now_ms);
             add_time(counters, id, working, now - since);
             (working, since) = (now_working, now);
             counters.set_working(id, working);
