@@ -76,6 +76,8 @@ pub(super) struct Policy {
     pub tests_first: bool,
     /// StarTech's move ordering, serialization and deferred reads (off for the others).
     pub startech: StarTechRules,
+    /// Whether expected ALL nodes split before their eldest son is back (DTS).
+    pub eager_all_nodes: bool,
 }
 
 /// The merit of Zugzwang's and StarTech's split points: any node deep enough, the one
@@ -153,11 +155,11 @@ struct Context<'a> {
 /// Searches a processor may hold at once.
 const MAX_CONTEXTS: usize = 8;
 
-/// Steps between two looks for a split point while work requests are held.
+/// Nodes between two looks for a split point while work requests are held.
 const SERVE_INTERVAL: u32 = 8;
 
 /// Nodes a step may search on a machine that lets it go on (see `Processor::may_go_on`).
-const NODES_PER_STEP: u32 = 16;
+const NODES_PER_STEP: u32 = 64;
 
 /// Steps between two looks at a waiting root search (for `stop` and the clock).
 const ROOT_CHECK_INTERVAL: u32 = 1024;
@@ -218,6 +220,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     pub(super) fn main(searcher: &'a mut Searcher, tt: &'a Arc<TranspositionTable>, policy: &'a Policy, task: &Task<'_>, control: &'a Control, helpers_stop: &'a Control, listener: L) -> Self {
         searcher.set_tests_first(policy.tests_first);
         searcher.set_startech_rules(policy.startech);
+        searcher.set_eager_all_nodes(policy.eager_all_nodes);
         let deepening = Deepening::new(task.board, task.history, task.limits, task.settings);
         let mut program = SplitProgram::new(None, searcher.tree_plies(), tt, policy, task, helpers_stop);
         program.contexts.push(Context { searcher: Slot::Own(searcher), job: None, waiting: false });
@@ -319,7 +322,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         if self.policy.seek == Seek::PoolByAvailability {
             self.held_requests.push((from, rate));
             self.until_serve = 1;
-            return self.serve_held_requests(cpu);
+            return self.serve_held_requests(0, cpu);
         }
         if !self.give_work(from, rate, cpu) {
             if self.contexts.iter().any(|c| !c.waiting) {
@@ -347,13 +350,14 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     }
 
     /// Answers held work requests: with work where a split point has appeared (looked
-    /// for every few steps), with NO-WORK when this processor has stopped working.
-    fn serve_held_requests(&mut self, cpu: &mut dyn Processor<Message>) {
+    /// for every few nodes; `nodes` were searched since the last call), with NO-WORK when
+    /// this processor has stopped working.
+    fn serve_held_requests(&mut self, nodes: u32, cpu: &mut dyn Processor<Message>) {
         if self.held_requests.is_empty() {
             return;
         }
         let working = self.contexts.iter().any(|c| !c.waiting) && !self.finished();
-        self.until_serve = self.until_serve.saturating_sub(1);
+        self.until_serve = self.until_serve.saturating_sub(nodes.max(1));
         if working && self.until_serve > 0 {
             return;
         }
@@ -388,6 +392,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         };
         searcher.set_tests_first(self.policy.tests_first);
         searcher.set_startech_rules(self.policy.startech);
+        searcher.set_eager_all_nodes(self.policy.eager_all_nodes);
         searcher.set_options(self.options);
         searcher.start_subproblem(problem);
         let nodes_at_start = searcher.nodes();
@@ -615,7 +620,7 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
             if self.root.is_some() {
                 cpu.report_critical_path(self.contexts[0].searcher.span_total());
             }
-            self.serve_held_requests(cpu);
+            self.serve_held_requests(0, cpu);
             while let Some(last) = self.contexts.len().checked_sub(1) {
                 let context = self.close_context(last);
                 self.recycle(context, cpu);
@@ -632,6 +637,7 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
             }
         }
         let mut worked = false;
+        let mut nodes = 0;
         // A search waiting for a position another processor is still searching (a
         // deferred read) hears no message when it is done: it looks again whenever
         // nothing else here can go on.
@@ -642,13 +648,13 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         }
         if let Some(i) = self.contexts.iter().position(|c| !c.waiting) {
             let mut stepped = self.step_context(i, cpu);
+            nodes = 1;
             // Where the machine allows, more nodes of the same search before the
-            // bookkeeping below, while it goes on and nobody asks for anything.
-            for _ in 1..NODES_PER_STEP {
-                if !(stepped == Stepped::Node && self.held_requests.is_empty() && cpu.may_go_on()) {
-                    break;
-                }
+            // bookkeeping below, while no message waits and no held request is due to be
+            // served: the bookkeeping of a step costs about as much as a node.
+            while nodes < NODES_PER_STEP && stepped == Stepped::Node && cpu.may_go_on() && (self.held_requests.is_empty() || nodes < self.until_serve) {
                 stepped = self.step_context(i, cpu);
+                nodes += 1;
             }
             worked = stepped != Stepped::Waiting;
             if let Some(c) = self.contexts.get_mut(i) {
@@ -659,7 +665,7 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         for c in self.contexts.iter_mut() {
             forward_tree_events(&mut c.searcher, cpu);
         }
-        self.serve_held_requests(cpu);
+        self.serve_held_requests(nodes, cpu);
         self.pass_accesses(cpu);
         if self.until_post == 0 || (!worked && self.contexts.iter().all(|c| c.waiting)) {
             self.until_post = SERVE_INTERVAL;
