@@ -17,8 +17,11 @@
 //! is searched again by the owner.
 //!
 //! Invariants (this file's [`POLICY`] and `split`'s program):
-//! - a node is offered only once its first move is done (the searcher's `can_split`) and
-//!   only with [`MIN_SPLIT_DEPTH`] plies or more left, more while thrashing;
+//! - a PV or CUT node is offered only once its first move is done, an expected ALL node
+//!   as soon as its first move is under way (the paper: "PV nodes qualify only after
+//!   their first successor has been fully searched"; an ALL node needs every move
+//!   whatever the first returns), and only with [`MIN_SPLIT_DEPTH`] plies or more left,
+//!   more while thrashing;
 //! - a CUT node that has not shown itself an ALL node is never offered;
 //! - a split point is finished by its owner, which takes every value back: in pure mode
 //!   the value is the serial search's.
@@ -53,4 +56,4 @@ fn merit(c: &SplitCandidate) -> Option<i32> {
 }
 
 /// Cray Blitz's choices.
-pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::Broadcast, merit, tests_first: false, startech: StarTechRules::OFF };
+pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::Broadcast, merit, tests_first: false, startech: StarTechRules::OFF, eager_all_nodes: true };

@@ -50,4 +50,5 @@ pub(super) const POLICY: Policy = Policy {
     merit: nearest_the_root,
     tests_first: true,
     startech: StarTechRules { recursive_deepening: true, serialize: true, deferred_reads: true, table_ordering_only: false },
+    eager_all_nodes: false,
 };

@@ -39,4 +39,4 @@ fn merit(c: &SplitCandidate) -> Option<i32> {
 }
 
 /// The principal variation's choices.
-pub(super) const POLICY: Policy = Policy { window: SplitWindow::Full, seek: Seek::AskRandom, merit, tests_first: false, startech: StarTechRules::OFF };
+pub(super) const POLICY: Policy = Policy { window: SplitWindow::Full, seek: Seek::AskRandom, merit, tests_first: false, startech: StarTechRules::OFF, eager_all_nodes: false };

@@ -32,4 +32,4 @@ use super::split::{nearest_the_root, Policy, Seek};
 use crate::search::{SplitWindow, StarTechRules};
 
 /// Zugzwang's choices: the highest level first, the split point nearest the root.
-pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::AskRandom, merit: nearest_the_root, tests_first: false, startech: StarTechRules::OFF };
+pub(super) const POLICY: Policy = Policy { window: SplitWindow::Test, seek: Seek::AskRandom, merit: nearest_the_root, tests_first: false, startech: StarTechRules::OFF, eager_all_nodes: false };

@@ -352,6 +352,8 @@ pub struct Searcher {
     done: Option<i32>,
     /// Jamboree: a failed test is searched again only when the tests before it are in.
     tests_first: bool,
+    /// Expected ALL nodes may give moves away before their eldest son is back (DTS).
+    eager_all_nodes: bool,
     /// StarTech's move ordering and serialization (off: the serial search's own).
     startech: StarTechRules,
     /// Looks at positions other processors were still searching (deferred reads), since
@@ -409,6 +411,7 @@ impl Searcher {
             notices: Vec::with_capacity(64),
             done: None,
             tests_first: false,
+            eager_all_nodes: false,
             startech: StarTechRules::default(),
             deferred_read_polls: 0,
             span_total: 0,
@@ -434,6 +437,12 @@ impl Searcher {
     /// test first.
     pub fn set_tests_first(&mut self, tests_first: bool) {
         self.tests_first = tests_first;
+    }
+
+    /// Lets expected ALL nodes give moves away as soon as their eldest son is under way,
+    /// not only once it is back (Cray Blitz's DTS; the others wait for the eldest).
+    pub fn set_eager_all_nodes(&mut self, eager: bool) {
+        self.eager_all_nodes = eager;
     }
 
     /// Sets StarTech's rules for the following searches (see [`StarTechRules`]).

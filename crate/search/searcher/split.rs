@@ -129,7 +129,7 @@ impl Searcher {
     /// The nodes on the stack that could give moves away now: their eldest brother is
     /// searched (Young Brothers Wait), moves are left, and the window is open. Root first.
     pub fn split_candidates(&self) -> impl Iterator<Item = SplitCandidate> + '_ {
-        self.frames[..=self.top].iter().enumerate().filter(|(_, f)| can_split(f)).map(|(frame, f)| SplitCandidate {
+        self.frames[..=self.top].iter().enumerate().filter(|(_, f)| can_split(f, self.eager_all_nodes)).map(|(frame, f)| SplitCandidate {
             frame,
             depth: f.depth,
             kind: f.kind,
@@ -141,7 +141,7 @@ impl Searcher {
     /// number `job` (which its result must carry), searched with `window`. `None` when
     /// pruning leaves nothing to give.
     pub fn give_away(&mut self, frame: usize, processor: usize, window: SplitWindow, job: u32) -> Option<Subproblem> {
-        if frame > self.top || !can_split(&self.frames[frame]) {
+        if frame > self.top || !can_split(&self.frames[frame], self.eager_all_nodes) {
             return None;
         }
         let mv = loop {
@@ -354,11 +354,14 @@ impl Searcher {
     }
 }
 
-/// Whether a node may give moves away now.
-fn can_split(f: &Frame) -> bool {
+/// Whether a node may give moves away now: once its eldest son is searched (Young
+/// Brothers Wait), or, with `eager_all_nodes`, at an expected ALL node as soon as the eldest
+/// is under way (DTS: an ALL node needs every move whatever the eldest returns).
+fn can_split(f: &Frame, eager_all_nodes: bool) -> bool {
     let settled = matches!(f.phase, Phase::Awaiting(Pending::Final | Pending::Reduced | Pending::ZeroWindow) | Phase::NextMove);
+    let eldest_waited_for = f.moves_searched >= f.serial_moves || (eager_all_nodes && f.kind == NodeKind::All && f.serial_moves == 1);
     settled
-        && f.moves_searched >= f.serial_moves
+        && eldest_waited_for
         && !f.second_pass
         && f.moves.remaining() > 0
         && f.alpha < f.beta
@@ -395,6 +398,28 @@ mod tests {
         taker.start_subproblem(&problem);
         let taken: [[Option<Move>; 2]; HANDED_KILLER_PLIES] = taker.heuristics.killers_from(problem.ply);
         assert_eq!(taken, expected);
+    }
+
+    /// DTS splits an expected ALL node while its eldest son is still being searched; with
+    /// Young Brothers Wait (the default) no node is offered before its eldest son is back.
+    #[test]
+    fn only_eager_all_nodes_split_before_their_eldest_son_is_back() {
+        let board: Board = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".parse().unwrap();
+        for eager in [false, true] {
+            let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
+            searcher.set_eager_all_nodes(eager);
+            searcher.start(&board, &[], -30_000, 30_000, 7, &[]);
+            let mut early = Vec::new();
+            while matches!(searcher.step(), Progress::Running) {
+                early.extend(searcher.split_candidates().filter(|c| c.moves_searched == 0).map(|c| c.kind));
+            }
+            if eager {
+                assert!(!early.is_empty(), "ALL nodes were offered with their eldest son out");
+                assert!(early.iter().all(|&k| k == NodeKind::All), "only ALL nodes: {early:?}");
+            } else {
+                assert!(early.is_empty(), "a node was offered before its eldest son was back: {early:?}");
+            }
+        }
     }
 
     /// A move given away at reduced depth (a late move reduction) that comes back above
