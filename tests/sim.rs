@@ -4,7 +4,7 @@
 mod common;
 
 use meshmate::chess::{parse_epd_file, Board};
-use meshmate::machine::sim::{presets, Event, Preset, Sim, SimError, TraceMode};
+use meshmate::machine::sim::{presets, Event, Preset, ProcessorState, Sim, SimError, Sleep, TraceMode};
 use meshmate::machine::{random_other, Activity, Counters, Machine, MessageKind, Note, Payload, Processor, Program, Threads};
 use meshmate::machine::wire::WireError;
 use meshmate::net::Kind;
@@ -26,6 +26,7 @@ const LAB: Preset = Preset {
     overlaps_table_reads: true,
     net: Kind::Full,
     load: None,
+    sleep: None,
     jitter_permille: 0,
 };
 
@@ -209,6 +210,27 @@ fn a_message_costs_its_send_overhead_and_a_hop_time_per_link() {
         assert_eq!(delivered, t + hops as u64 * 1_000, "{net}: one hop time per link, nothing in the way");
         let crossed = events.iter().filter(|e| matches!(e, Event::Hop { .. })).count();
         assert_eq!(crossed, hops as usize, "{net}: a hop event per link");
+    }
+}
+
+/// A real thread that has waited a while parks, and waking it costs time (the threads
+/// machine's spin, then park): woken after a short wait it steps at once, after a long
+/// one only once the wake-up is over.
+#[test]
+fn a_processor_that_waited_long_enough_to_sleep_steps_after_its_wake_up() {
+    let sleepy = Preset { sleep: Some(Sleep { after_ns: 5_000, wake_ns: 2_000 }), ..LAB };
+    // Processor 1 waits from its first step (10 ns); processor 0 finishes after 3 or 12
+    // nodes, which wakes it.
+    for (work, wake_up) in [(3, 0), (12, 2_000)] {
+        let mut sim = traced(sleepy, Kind::Full, 2, 1);
+        Chatter::machine(&mut sim, work, work);
+        let events = sim.trace().unwrap().events();
+        let state = |p, wanted| events.iter().find_map(|e| match *e {
+            Event::State { t, p: q, state, .. } if q == p && state == wanted && t > 0 => Some(t),
+            _ => None,
+        });
+        let finished = state(0, ProcessorState::Done).unwrap();
+        assert_eq!(state(1, ProcessorState::Busy), Some(finished + wake_up), "after {work} nodes");
     }
 }
 

@@ -33,7 +33,7 @@ mod trace;
 pub use run_queue::{Load, RunQueue};
 pub use error::SimError;
 pub use measures::{fit_work_span, LinkUse, Overheads, WorkSpan, WorkSpanFit};
-pub use presets::Preset;
+pub use presets::{Preset, Sleep};
 pub use trace::{node_kind_index, Event, ProcessorState, Trace, TraceMode, TraceSink, NODE_KIND_NAMES, NODE_SAMPLE_GROWTH, TREE_PLIES};
 
 use super::{Counters, Machine, Payload, Program};
@@ -208,6 +208,7 @@ impl Machine for Sim {
             hop_ns: self.preset.hop_ns,
             line_ns: self.preset.line_ns,
             overlaps_table_reads: self.preset.overlaps_table_reads,
+            sleep: self.preset.sleep,
             seed: self.seed,
         };
         let report = Run::new(hardware, programs, counters, self.trace.as_mut()).run();

@@ -38,11 +38,26 @@ pub struct Preset {
     pub net: Kind,
     /// A background load varying over time, if the machine was shared.
     pub load: Option<Load>,
+    /// Waking a processor that waits: after waiting this long a real thread stops looking
+    /// at its mailbox and sleeps, and a message then reaches it `wake_ns` later (the
+    /// threads machine spins, then parks; `crate::machine::Threads`). `None`: a waiting
+    /// processor takes a message at once (the period's machines, whose message costs
+    /// include the receiving process's switch).
+    pub sleep: Option<Sleep>,
     /// How much a step's node time varies, ± per mille (deterministic per processor and
     /// time). Real nodes differ in cost (evaluation, move generation, caches); without
     /// this, equal processors run in perfect lockstep, which no real machine does and
     /// which keeps ABDADA's busy table and Lazy SMP from ever diverting a processor.
     pub jitter_permille: u32,
+}
+
+/// How a waiting processor sleeps, and what waking it costs (see [`Preset::sleep`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sleep {
+    /// Waiting longer than this, it sleeps.
+    pub after_ns: u64,
+    /// What a message then costs it besides its delivery.
+    pub wake_ns: u64,
 }
 
 /// The node-time variation of the real machines' presets (±10 %).
@@ -71,6 +86,7 @@ pub const T800: Preset = Preset {
     overlaps_table_reads: true,
     net: Kind::DeBruijn,
     load: None,
+    sleep: None,
     jitter_permille: JITTER,
 };
 
@@ -105,6 +121,7 @@ pub const CM5: Preset = Preset {
     overlaps_table_reads: false,
     net: Kind::FatTree,
     load: None,
+    sleep: None,
     jitter_permille: JITTER,
 };
 
@@ -131,6 +148,7 @@ pub const C916: Preset = Preset {
     overlaps_table_reads: true,
     net: Kind::Bus,
     load: None,
+    sleep: None,
     jitter_permille: JITTER,
 };
 
@@ -160,6 +178,7 @@ pub const P3_ETHERNET: Preset = Preset {
     overlaps_table_reads: true,
     net: Kind::Full,
     load: None,
+    sleep: None,
     jitter_permille: JITTER,
 };
 
@@ -200,21 +219,29 @@ pub const LAN: Preset = Preset {
     overlaps_table_reads: true,
     net: Kind::Full,
     load: Some(Load { period_ns: 2_000_000_000, cpu_bound_permille: 100, max_io_bound: 3, io_usage_permille: (20, 200), monitor_period_ns: 500_000_000 }),
+    sleep: None,
     jitter_permille: JITTER,
 };
 
-/// A current multicore PC.
+/// A current multicore PC: this machine, measured (2 cores of an AMD EPYC under KVM).
 ///
-/// - Node time 1 µs: about a million positions per second per core, the order of this
-///   engine's own `bench` on a current x86 core.
-/// - Send overhead 100 ns and hop 50 ns: a message is a few cache lines moved between
-///   cores (estimates from typical core-to-core latencies of 50–100 ns).
-/// - Cache line 100 ns: one line moved from another core's cache, the upper end of the
-///   same core-to-core latencies.
+/// - Node time 400 ns: `meshmate bench` gives 2.5 M nodes per second on one core, and
+///   the serial searches of Bratko-Kopec to 14 plies 2.3 M (`meshmate speedup`). The
+///   ratio of message to node time is what the speedups depend on; with the 1 µs of an
+///   earlier, slower engine the model was 25–68 % more hopeful than two real threads.
+/// - Send overhead 100 ns and hop 50 ns: a message to a processor that is looking at its
+///   mailbox takes 0.14 µs one way, half the median round trip 0.27 µs measured by
+///   `cargo run --release --example thread-costs` (1.26 µs on some runs: the two
+///   virtual cores are not always placed alike).
+/// - Sleep after 70 µs, wake 25 µs: the same measurement finds messages caught at once
+///   after up to 60–70 µs of waiting (the threads machine's spin, `SPINS`), and a mean
+///   wake-up of 17–45 µs (about 25) after longer waits, when the thread has parked.
+/// - Cache line 100 ns: one line moved from another core's cache (the offer board), the
+///   upper end of typical core-to-core latencies of 50–100 ns.
 pub const MULTICORE: Preset = Preset {
     name: "multicore",
     title: "Modern multicore on shared memory",
-    node_ns: &[1_000],
+    node_ns: &[400],
     step_ns: 20,
     send_overhead_ns: 100,
     hop_ns: 50,
@@ -222,6 +249,7 @@ pub const MULTICORE: Preset = Preset {
     overlaps_table_reads: true,
     net: Kind::Bus,
     load: None,
+    sleep: Some(Sleep { after_ns: 70_000, wake_ns: 25_000 }),
     jitter_permille: JITTER,
 };
 
@@ -238,6 +266,7 @@ pub const IDEAL: Preset = Preset {
     overlaps_table_reads: true,
     net: Kind::Full,
     load: None,
+    sleep: None,
     jitter_permille: 0,
 };
 

@@ -44,6 +44,9 @@ pub(super) struct Hardware<'h> {
     pub(super) line_ns: Option<u64>,
     /// Whether a step's work overlaps its lookups in other processors' table parts.
     pub(super) overlaps_table_reads: bool,
+    /// How long a waiting processor looks at its mailbox before it sleeps, and what
+    /// waking it then costs (`None`: nothing).
+    pub(super) sleep: Option<super::Sleep>,
     pub(super) seed: u64,
 }
 
@@ -557,10 +560,15 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         self.record(Event::State { t: time, p: id as u32, state, nodes });
     }
 
-    /// Wakes a sleeping processor at `time` (or when it fell asleep, if later).
+    /// Wakes a sleeping processor at `time` (or when it fell asleep, if later), after the
+    /// machine's wake-up if it has waited long enough to sleep.
     fn wake(&mut self, id: usize, time: u64) {
         let proc = &mut self.procs[id];
-        let at = time.max(proc.clock);
+        let wake_ns = match self.hardware.sleep {
+            Some(sleep) if time > proc.clock + sleep.after_ns => sleep.wake_ns,
+            _ => 0,
+        };
+        let at = time.max(proc.clock) + wake_ns;
         proc.idle_ns += at - proc.clock;
         proc.clock = at;
         self.change_state(id, at, Phase::Scheduled, ProcessorState::Busy);
