@@ -121,4 +121,5 @@ than these sizes fit in an hour here are measured with `meshmate sim` in
         f.write(intro + "\n\n" + "\n\n".join(sections) + "\n")
 
 
-main()
+if __name__ == "__main__":
+    main()

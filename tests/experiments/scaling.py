@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from report import table, totals  # noqa: E402  (the suite totals of docs/experiments.md)
+from report import table  # noqa: E402  (docs/experiments.md's Markdown tables)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 COLOURS = {"ybwc": "#d62728", "jamboree": "#1f77b4", "dts": "#2ca02c", "abdada": "#9467bd", "lazysmp": "#8c564b", "pvsplit": "#e377c2", "tdsab": "#7f7f7f"}
@@ -39,6 +39,19 @@ def run_algorithm(args, algorithm):
         os.replace(path + ".tmp", path)
     with open(path) as f:
         return json.load(f)["rows"]
+
+
+def totals(group):
+    """The suite's totals: SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, mean LD,
+    and the work and critical path summed over the suite (None when a run has no path)."""
+    spans = [r["critical_path_ns"] for r in group if r["critical_path_ns"] is not None]
+    return {
+        "spe": sum(r["serial_ns"] for r in group) / max(1, sum(r["time_ns"] for r in group)),
+        "so": sum(r["nodes"] for r in group) / max(1, sum(r["serial_nodes"] for r in group)) - 1,
+        "ld": sum(r["load"] for r in group) / len(group),
+        "work": sum(r["work_ns"] for r in group),
+        "span": sum(spans) if len(spans) == len(group) else None,
+    }
 
 
 def figures(rows):

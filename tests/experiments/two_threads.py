@@ -125,7 +125,8 @@ def main():
                         "model_spe": round(model_spe, 4), "model_interval": round(interval(model_seeds), 4), "ratio": round(ratio, 4)})
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"depth": args.depth, "hash": args.hash, "rounds": args.rounds, "figures": figures}, f, indent=1)
+            commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+            json.dump({"commit": commit, "depth": args.depth, "hash": args.hash, "rounds": args.rounds, "figures": figures}, f, indent=1)
 
 
 if __name__ == "__main__":
