@@ -1,9 +1,10 @@
 """The scaling of every parallel algorithm with the engine's own search on the simulator:
 SPE, SO, LD, idle share and messages per node at each processor count, written as a
 Markdown table (docs/scaling.md) and a plot of speedup against processors
-(docs/images/scaling.svg) with the ideal line and 1 + 0.7(N - 1) drawn for reference.
+(docs/images/scaling.svg) with the ideal line, 1 + 0.7(N - 1) and Hyatt's 1.7 per
+doubling drawn for reference; --confirm-seed adds each SPE at a second seed.
 
-    python3 tests/experiments/scaling.py --depth 13 --procs 4,16,64,256
+    python3 tests/experiments/scaling.py --depth 17 --procs 16,64 --confirm-seed 2
     python3 tests/experiments/scaling.py --from-json DIR ...   # format runs made before
 
 Each algorithm runs as one `meshmate sim --json` process (two at a time), its JSON kept
@@ -15,6 +16,7 @@ import argparse
 import concurrent.futures
 import datetime
 import json
+import math
 import os
 import subprocess
 import sys
@@ -26,12 +28,14 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 COLOURS = {"ybwc": "#d62728", "jamboree": "#1f77b4", "dts": "#2ca02c", "abdada": "#9467bd", "lazysmp": "#8c564b", "pvsplit": "#e377c2", "tdsab": "#7f7f7f"}
 
 
-def run_algorithm(args, algorithm):
-    """Runs one algorithm over the processor counts; returns its JSON rows."""
-    path = os.path.join(args.work, f"{algorithm}.json")
+def run_algorithm(args, algorithm, seed):
+    """Runs one algorithm over the processor counts at `seed`; returns its JSON rows."""
+    folder = args.work if seed == args.seed else os.path.join(args.work, f"seed{seed}")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{algorithm}.json")
     if not os.path.exists(path):
         command = [args.binary, "sim", "--algo", algorithm, "--procs", args.procs, "--preset", args.preset,
-                   "--suite", args.suite, "--depth", str(args.depth), "--seed", str(args.seed), "--hash", str(args.hash), "--json"]
+                   "--suite", args.suite, "--depth", str(args.depth), "--seed", str(seed), "--hash", str(args.hash), "--json"]
         print(" ".join(command), file=sys.stderr, flush=True)
         out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
         with open(path + ".tmp", "w") as f:
@@ -43,14 +47,18 @@ def run_algorithm(args, algorithm):
 
 def totals(group):
     """The suite's totals: SPE = sum T(1) / sum T(p), SO = sum N(p) / sum N(1) - 1, mean LD,
-    and the work and critical path summed over the suite (None when a run has no path)."""
+    the work and critical path summed over the suite (None when a run has no path), and
+    the serial time over the suite's positions."""
     spans = [r["critical_path_ns"] for r in group if r["critical_path_ns"] is not None]
+    t1 = sum(r["serial_ns"] for r in group)
     return {
-        "spe": sum(r["serial_ns"] for r in group) / max(1, sum(r["time_ns"] for r in group)),
+        "spe": t1 / max(1, sum(r["time_ns"] for r in group)),
         "so": sum(r["nodes"] for r in group) / max(1, sum(r["serial_nodes"] for r in group)) - 1,
         "ld": sum(r["load"] for r in group) / len(group),
         "work": sum(r["work_ns"] for r in group),
         "span": sum(spans) if len(spans) == len(group) else None,
+        "t1": t1,
+        "positions": len(group),
     }
 
 
@@ -69,17 +77,20 @@ def figures(rows):
     return result
 
 
+def per_doubling(p):
+    """Hyatt's rule of thumb for split-point engines: 1.7 times faster per doubling."""
+    return 1.7 ** math.log2(p)
+
+
 def svg_plot(series, procs):
     """Speedup against processors on log-log axes, one line per algorithm."""
     width, height, left, bottom, top, right = 640, 420, 60, 50, 20, 150
     lo, hi = 1, max(procs)
 
     def x(p):
-        import math
         return left + (width - left - right) * math.log(p / lo) / math.log(hi / lo)
 
     def y(s):
-        import math
         return height - bottom - (height - bottom - top) * math.log(max(s, lo) / lo) / math.log(hi / lo)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
@@ -92,7 +103,8 @@ def svg_plot(series, procs):
         out.append(f'<text x="{left - 6}" y="{y(t) + 4:.1f}" text-anchor="end">{t}</text>')
     out.append(f'<text x="{(left + width - right) / 2}" y="{height - 12}" text-anchor="middle">processors</text>')
     out.append(f'<text x="16" y="{(top + height - bottom) / 2}" transform="rotate(-90 16 {(top + height - bottom) / 2})" text-anchor="middle">speedup (SPE)</text>')
-    reference = [("ideal", lambda p: p, "#000", "2,3"), ("1 + 0.7(N - 1)", lambda p: 1 + 0.7 * (p - 1), "#999", "6,3")]
+    reference = [("ideal", lambda p: p, "#000", "2,3"), ("1 + 0.7(N - 1)", lambda p: 1 + 0.7 * (p - 1), "#999", "6,3"),
+                 ("1.7 per doubling", per_doubling, "#bbb", "1,3")]
     lines = [(name, [(p, f(p)) for p in [1] + procs], colour, dash) for name, f, colour, dash in reference]
     lines += [(name, [(1, 1.0)] + [(p, t["spe"]) for p, t in pts.items()], COLOURS.get(name, "#333"), None) for name, pts in series.items()]
     for i, (name, pts, colour, dash) in enumerate(lines):
@@ -108,26 +120,39 @@ def svg_plot(series, procs):
     return "\n".join(out) + "\n"
 
 
-def markdown(args, series, command):
+def measured_commit(args):
+    """The commit the runs in --work were measured at (recorded when they ran)."""
+    path = os.path.join(args.work, "commit.txt")
+    if not os.path.exists(path):
+        commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        with open(path, "w") as f:
+            f.write(commit + "\n")
+    with open(path) as f:
+        return f.read().strip()
+
+
+def markdown(args, series, confirming, command):
     rows = []
     for name, pts in series.items():
         for p, t in pts.items():
             wc = f"{t['w_over_c']:.0f}" if t["w_over_c"] else "–"
-            rows.append([name, p, f"{t['spe']:.2f}", f"{1 + 0.7 * (p - 1):.1f}", f"{t['so']:.3f}", f"{t['ld']:.2f}", f"{t['idle']:.2f}", f"{t['msgs_per_node']:.4f}", wc])
+            other = [f"{confirming[name][p]['spe']:.2f}"] if confirming else []
+            rows.append([name, p, f"{t['spe']:.2f}"] + other + [f"{1 + 0.7 * (p - 1):.1f}", f"{per_doubling(p):.1f}", f"{t['so']:.3f}", f"{t['ld']:.2f}", f"{t['idle']:.2f}", f"{t['msgs_per_node']:.4f}", wc])
     serial_s = next(iter(series.values()))
     mean_t1 = next(iter(serial_s.values()))["t1"] / 1e9 / next(iter(serial_s.values()))["positions"]
-    header = ["algorithm", "p", "SPE", "1 + 0.7(p − 1)", "SO", "LD", "idle", "messages / node", "W/C"]
+    commit = measured_commit(args)
+    header = ["algorithm", "p", "SPE"] + ([f"SPE, seed {args.confirm_seed}"] if confirming else []) + ["1 + 0.7(p − 1)", "1.7 per doubling", "SO", "LD", "idle", "messages / node", "W/C"]
     return f"""# Scaling with the engine's own search
 
 Every parallel algorithm on the simulator's `{args.preset}` machine, the {os.path.basename(args.suite)} positions,
 depth {args.depth} (the serial search averages {mean_t1:.2f} s of virtual time per position), seed
-{args.seed}, the modern search (null move, reductions, pruning; not `--pure`). SPE = sum T(1) /
+{args.seed}{f" (and SPE at seed {args.confirm_seed})" if confirming else ""}, the modern search (null move, reductions, pruning; not `--pure`). SPE = sum T(1) /
 sum T(p) over the suite; SO = sum N(p) / sum N(1) − 1; LD the mean load; idle = 1 − LD;
 messages per node counts every message (work requests, work, results, bounds, cut-offs, HELP
 and offers); W/C is the work over the critical path of the parallel run, the most
 processors the tree could keep busy (StarTech's average parallelism).
 
-Written by `{command}` on {datetime.date.today().isoformat()}.
+Measured at {commit} by `{command}`; written on {datetime.date.today().isoformat()}.
 
 ![speedup against processors](images/scaling.svg)
 
@@ -146,6 +171,7 @@ def main():
     ap.add_argument("--suite", default=os.path.join(ROOT, "..", "shared", "data", "bratko-kopec.epd"))
     ap.add_argument("--depth", type=int, default=13)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--confirm-seed", type=int, default=None, help="also run at this seed and show its SPE beside (kept in WORK/seedN)")
     ap.add_argument("--hash", type=int, default=64)
     ap.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "meshmate"))
     ap.add_argument("--work", default=None, help="where the JSON of each algorithm is kept (default: a new folder under /tmp)")
@@ -156,16 +182,21 @@ def main():
     args.work = args.work_existing or args.work or f"/tmp/scaling-d{args.depth}-{args.preset}"
     os.makedirs(args.work, exist_ok=True)
     algos = args.algos.split(",")
+    measured_commit(args)
+    seeds = [args.seed] + ([args.confirm_seed] if args.confirm_seed is not None else [])
+    runs = [(a, seed) for seed in seeds for a in algos]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        rows = dict(zip(algos, pool.map(lambda a: run_algorithm(args, a), algos)))
-    series = {a: figures(r) for a, r in rows.items()}
+        rows = dict(zip(runs, pool.map(lambda run: run_algorithm(args, *run), runs)))
+    series = {a: figures(rows[(a, args.seed)]) for a in algos}
+    confirming = {a: figures(rows[(a, args.confirm_seed)]) for a in algos} if args.confirm_seed is not None else None
     procs = sorted({p for pts in series.values() for p in pts})
-    command = f"python3 tests/experiments/scaling.py --algos {args.algos} --procs {args.procs} --preset {args.preset} --depth {args.depth} --seed {args.seed} --hash {args.hash}"
+    confirm = f" --confirm-seed {args.confirm_seed}" if args.confirm_seed is not None else ""
+    command = f"python3 tests/experiments/scaling.py --algos {args.algos} --procs {args.procs} --preset {args.preset} --depth {args.depth} --seed {args.seed}{confirm} --hash {args.hash}"
     os.makedirs(os.path.join(os.path.dirname(args.out), "images"), exist_ok=True)
     with open(os.path.join(os.path.dirname(args.out), "images", "scaling.svg"), "w") as f:
         f.write(svg_plot(series, procs))
     with open(args.out, "w") as f:
-        f.write(markdown(args, series, command))
+        f.write(markdown(args, series, confirming, command))
     print(f"wrote {args.out} and images/scaling.svg", file=sys.stderr)
 
 
