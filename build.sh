@@ -89,9 +89,13 @@ build_native() {
 # Reference types stay off: Debian's wasm-opt (binaryen 108) rewrites wasm-bindgen's
 # externref table into a form today's browsers reject; without them wasm-bindgen keeps
 # JS objects in a JS array instead, at no measurable cost to the search.
+# SIMD128 in both flavors: the network evaluation's row updates and output product run as
+# 128-bit vector code (crate/eval/nnue). Every browser Play supports has it: Chromium 91,
+# Firefox 89, Safari 16.4 (Can I use, "WebAssembly SIMD"); a browser without it refuses
+# to compile the module, so there is no scalar wasm build to fall back to.
 wasm_env() {
   local flavor=$1; shift
-  local features="+bulk-memory,+mutable-globals,+nontrapping-fptoint,+sign-ext,-reference-types"
+  local features="+bulk-memory,+mutable-globals,+nontrapping-fptoint,+sign-ext,+simd128,-reference-types"
   local link="-C link-arg=--max-memory=$WASM_MAX_MEMORY"
   if [ "$flavor" = threads ]; then
     features+=",+atomics"
@@ -114,7 +118,7 @@ build_wasm() {
     # -g keeps the name section: Rust function names in panic stack traces and in
     # profiles (tests/tuning/wasm_profile.py); the code is the same byte for byte.
     nice wasm-opt -O3 -g --enable-threads --enable-bulk-memory --enable-mutable-globals \
-      --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-nontrapping-float-to-int --enable-sign-ext --enable-simd \
       --enable-multivalue "$wasm" -o "$wasm"
   done
 }
@@ -169,12 +173,14 @@ test_wasm() {
   build_wasm   # pkg/ for the browser tests of the worker (npm test in www/)
   local signature
   signature=$("$ROOT/target/release/meshmate" bench | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
+  local nnue_signature
+  nnue_signature=$("$ROOT/target/release/meshmate" bench --eval nnue | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
   local sim_signature
   sim_signature=$("$ROOT/target/release/meshmate" sim --signature | awk '{ print $1 }')
-  log "wasm tests in headless Chromium (threaded build, rayon pool; native bench signature $signature)"
+  log "wasm tests in headless Chromium (threaded build, rayon pool; native bench signatures $signature, with the network $nnue_signature)"
   # The exactness test searches 32 positions with every algorithm on 2 and 4 workers
   # (about 25 s): more than wasm-bindgen-test's default 20 s per test.
-  MESHMATE_NATIVE_BENCH_NODES="$signature" MESHMATE_NATIVE_SIM_HASH="$sim_signature" WASM_BINDGEN_TEST_TIMEOUT=300 wasm_env threads nice "$CARGO_BIN/wasm-pack" test --headless \
+  MESHMATE_NATIVE_BENCH_NODES="$signature" MESHMATE_NATIVE_NNUE_BENCH_NODES="$nnue_signature" MESHMATE_NATIVE_SIM_HASH="$sim_signature" WASM_BINDGEN_TEST_TIMEOUT=300 wasm_env threads nice "$CARGO_BIN/wasm-pack" test --headless \
     --chrome --chromedriver /usr/bin/chromedriver --release "$ROOT" --test wasm_engine
 }
 # End-to-end tests of the built app: Playwright drives Debian's Chromium against www/serve.mjs.

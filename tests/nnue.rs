@@ -69,6 +69,26 @@ proptest! {
 }
 
 #[test]
+fn sums_updated_across_several_moves_equal_a_refresh() {
+    // Not one move apart (a searcher never asks this, a caller may): the row-by-row path.
+    let network = random_network(3);
+    for fen in BOARDS {
+        let start = parse_fen(fen).unwrap();
+        let mut board = start.clone();
+        for ply in 0..6 {
+            let moves = legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            board.play(moves[(ply * 5) % moves.len()]);
+        }
+        let mut sums = Accumulator::refreshed(&network, &start);
+        sums.update(&network, &start, &board);
+        assert_eq!(sums, Accumulator::refreshed(&network, &board), "{fen} to {board}");
+    }
+}
+
+#[test]
 fn a_position_and_its_mirror_evaluate_alike() {
     let fens = BOARDS.iter().copied().chain(["r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8", "6k1/6p1/6Pp/ppp5/3pn2P/1P3K2/1PP2P2/3N4 b - - 0 1"]);
     for fen in fens {
@@ -111,6 +131,11 @@ fn the_file_reads_back_what_it_wrote_and_refuses_others() {
     let mut shape = bytes.clone();
     shape[12] = 0;
     refused(&shape, "shape");
+    // The last output weight (before the i32 bias) at 129: beyond what the output layer takes.
+    let mut weight = bytes.clone();
+    let at = bytes.len() - 6;
+    weight[at..at + 2].copy_from_slice(&129i16.to_le_bytes());
+    refused(&weight, "beyond ±128");
 }
 
 #[test]

@@ -199,19 +199,62 @@ async fn the_input_thread_stays_free_while_a_search_runs() {
     assert!(errors(&lines).is_empty(), "{lines:#?}");
 }
 
+/// The bench's node count in this build with the UCI option `Eval` at `evaluation`.
+fn bench_nodes(evaluation: &str) -> u64 {
+    let mut engine = engine();
+    engine.send(&format!("setoption name Eval value {evaluation}"));
+    engine.send("bench");
+    let lines = read_until(&engine, |l| matches!(l.event, Event::Bench { .. }), 600_000.0);
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let Event::Bench { nodes, nps } = lines.last().unwrap().event else { unreachable!() };
+    console_log!("wasm bench, {evaluation} evaluation: {nodes} nodes {nps} nps");
+    nodes
+}
+
+/// A native count passed in at build time by `./build.sh test`.
+fn native_count(name: &str, value: Option<&str>, command: &str) -> u64 {
+    value.unwrap_or_else(|| panic!("set {name} to the node count of `{command}` (./build.sh test does)")).parse().unwrap_or_else(|_| panic!("{name} is a number"))
+}
+
 #[wasm_bindgen_test]
 async fn bench_signature_equals_the_native_one() {
     pool().await;
-    let native: u64 = option_env!("MESHMATE_NATIVE_BENCH_NODES")
-        .expect("set MESHMATE_NATIVE_BENCH_NODES to the native bench's node count (./build.sh test does)")
-        .parse()
-        .expect("MESHMATE_NATIVE_BENCH_NODES is a number");
-    let mut engine = engine();
-    engine.send("bench");
-    let lines = read_until(&engine, |l| matches!(l.event, Event::Bench { .. }), 600_000.0);
-    let Event::Bench { nodes, nps } = lines.last().unwrap().event else { unreachable!() };
-    console_log!("wasm bench: {nodes} nodes {nps} nps (native signature {native})");
-    assert_eq!(nodes, native, "the wasm bench searched a different tree");
+    let native = native_count("MESHMATE_NATIVE_BENCH_NODES", option_env!("MESHMATE_NATIVE_BENCH_NODES"), "meshmate bench");
+    assert_eq!(bench_nodes("classic"), native, "the wasm bench searched a different tree");
+}
+
+/// The network evaluates in wasm (SIMD128) as natively (SSE): the bench's pruning compares
+/// network values with margins at every node, so a value that differs anywhere changes
+/// the tree and its node count.
+#[wasm_bindgen_test]
+async fn bench_signature_with_the_network_equals_the_native_one() {
+    pool().await;
+    let native = native_count("MESHMATE_NATIVE_NNUE_BENCH_NODES", option_env!("MESHMATE_NATIVE_NNUE_BENCH_NODES"), "meshmate bench --eval nnue");
+    assert_eq!(bench_nodes("nnue"), native, "the wasm bench with the network searched a different tree");
+}
+
+/// The network's accumulator updated move by move along games equals one computed afresh,
+/// as tests/nnue.rs checks natively: here on the SIMD128 code.
+#[wasm_bindgen_test]
+fn the_network_updated_along_games_equals_a_refresh() {
+    use meshmate::eval::nnue::{default_network, evaluate, evaluate_from_scratch, Accumulator};
+    let network = default_network();
+    let positions = parse_epd_file(BRATKO_KOPEC_EPD).expect("the Bratko-Kopec suite parses");
+    for (i, position) in positions.iter().enumerate() {
+        let mut board = position.board.clone();
+        let mut sums = Accumulator::refreshed(network, &board);
+        for ply in 0..40 {
+            let moves = legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            let mut child = board.clone();
+            child.play(moves[(ply * 7 + i * 3) % moves.len()]);
+            sums.update(network, &board, &child);
+            board = child;
+            assert_eq!(evaluate(&board, &sums), evaluate_from_scratch(&board), "after reaching {board}");
+        }
+    }
 }
 
 #[wasm_bindgen_test]

@@ -3,7 +3,7 @@
 and in a Chromium worker (www/tests/wasm-profile.mjs, V8 writing its code map so that wasm
 functions keep their Rust names), then prints each function's CPU samples on both sides.
 
-Usage: python3 tests/tuning/wasm_profile.py [--build threads|single] [--depth 12] [--top 20]
+Usage: python3 tests/tuning/wasm_profile.py [--build threads|single] [--depth 12] [--eval classic|nnue] [--top 20]
 Needs `./build.sh build` (the native binary, www/dist with the wasm packages, which keep
 their name section) and perf (Debian's linux-perf). CPU-clock samples, so it works where
 hardware counters do not (virtual machines); a run under perf is slower on both sides.
@@ -66,6 +66,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="threads", choices=["threads", "single"])
     ap.add_argument("--depth", type=int, default=12)
+    ap.add_argument("--eval", default="classic", choices=["classic", "nnue"], help="the evaluation both sides search with")
     ap.add_argument("--top", type=int, default=20)
     ap.add_argument("--frequency", type=int, default=1999, help="samples per second")
     ap.add_argument("--data", help="keep the recording (and the run's output, FILE.out) here (default: a temporary file)")
@@ -76,7 +77,7 @@ def main():
         if not args.report_only:
             run = subprocess.run(
                 ["perf", "record", "-q", "-k", "monotonic", "-e", "cpu-clock", "-F", str(args.frequency), "-o", data, "--",
-                 "node", os.path.join(ROOT, "www", "tests", "wasm-profile.mjs"), args.build, str(args.depth)],
+                 "node", os.path.join(ROOT, "www", "tests", "wasm-profile.mjs"), args.build, str(args.depth), args.eval],
                 cwd=tmp, capture_output=True, text=True)  # V8 writes its logs in the working directory
             if run.returncode != 0:
                 sys.exit(f"the profiled run failed:\n{run.stdout}{run.stderr}")

@@ -57,18 +57,26 @@ function childrenCpuSeconds() {
   return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
-/** Runs the native `meshmate bench [depth]`: signature, speed, and the CPU seconds it took. */
-export function nativeBench(depth) {
+/** Runs the native `meshmate bench [depth] [--eval evaluation]`: signature, speed, and the
+ * CPU seconds it took. */
+export function nativeBench(depth, evaluation) {
   assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run ./build.sh build`);
   const before = childrenCpuSeconds();
-  const out = execFileSync(NATIVE, depth ? ['bench', String(depth)] : ['bench'], { encoding: 'utf8' });
+  const args = ['bench', ...(depth ? [String(depth)] : []), ...(evaluation ? ['--eval', evaluation] : [])];
+  const out = execFileSync(NATIVE, args, { encoding: 'utf8' });
   return { ...benchSummary(out.split('\n')), cpuSeconds: childrenCpuSeconds() - before };
 }
 
-/** Runs `bench [depth]` in an engine worker: signature, speed, the CPU seconds the
- * browser's processes (this process's descendants) used meanwhile, and those of the
- * thread that searched (the one that used the most: the engine's search worker). */
-export async function workerBench(engine, depth) {
+/** Runs `bench [depth]` in an engine worker, with the UCI option `Eval` set first if
+ * `evaluation` is given: signature, speed, the CPU seconds the browser's processes (this
+ * process's descendants) used meanwhile, and those of the thread that searched (the one
+ * that used the most: the engine's search worker). */
+export async function workerBench(engine, depth, evaluation) {
+  if (evaluation) {
+    const ready = (await engine.lines()).length;
+    await engine.send(`setoption name Eval value ${evaluation}`, 'isready');
+    await engine.waitFor(/^readyok$/, ready);
+  }
   const from = (await engine.lines()).length;
   const before = descendantsCpuSeconds(process.pid);
   const threadsBefore = descendantsThreadsCpu(process.pid);

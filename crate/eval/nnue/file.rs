@@ -7,9 +7,10 @@
 //! | inputs (768), hidden (`HIDDEN`), QA, QB, SCALE | 5 × u32 |
 //! | feature weights, input by input | inputs × hidden × i16 |
 //! | feature bias | hidden × i16 |
-//! | output weights, the mover's half then the other's | 2 × hidden × i16 |
+//! | output weights, the mover's half then the other's, each within ±128 | 2 × hidden × i16 |
 //! | output bias (scaled by QA · QB) | i32 |
 use super::features::INPUTS as ROWS;
+use super::network::OUTPUT_WEIGHT_LIMIT;
 use super::{Network, HIDDEN, QA, QB, SCALE};
 
 const MAGIC: &[u8; 4] = b"MMNN";
@@ -60,6 +61,9 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
     let feature_weights = (0..ROWS).map(|_| row()).collect();
     let feature_bias = row();
     let output_weights = [row(), row()];
+    if let Some(w) = output_weights.iter().flatten().find(|w| w.unsigned_abs() > OUTPUT_WEIGHT_LIMIT as u16) {
+        return Err(format!("output weight {w} is beyond ±{OUTPUT_WEIGHT_LIMIT} (a trained weight of ±2 or more)"));
+    }
     let output_bias = i32::from_le_bytes(bytes[SIZE - 4..].try_into().unwrap());
     Ok(Network { feature_weights, feature_bias, output_weights, output_bias })
 }
