@@ -13,9 +13,9 @@
 //! - recursive iterative deepening: a node without a best move in the table from a search
 //!   at least one ply shallower first searches itself one ply shallower to find one (in
 //!   Pure mode, the period's search; the modern search reduces such a node instead);
-//! - the serialization heuristic (with recursive deepening, so in Pure mode too): a type-2 node (expected to be cut) whose shallower search
-//!   beat alpha but whose first child fails low searches a second child alone before
-//!   going parallel;
+//! - the serialization heuristic (with recursive deepening, so in Pure mode too): a type-2
+//!   node (expected to be cut) whose shallower search beat alpha but whose first child
+//!   fails low searches a second child alone before going parallel;
 //! - deferred reads: a processor reaching a position another processor is searching waits
 //!   for it to finish rather than search it beside it (the busy table ABDADA uses,
 //!   `tt::BusyTable`; on a distributed table the mark travels with the lookup and the

@@ -80,6 +80,15 @@ pub(super) struct Policy {
     pub eager_all_nodes: bool,
 }
 
+impl Policy {
+    /// Gives a searcher the rules of this policy that act inside its search.
+    fn configure(&self, searcher: &mut Searcher) {
+        searcher.set_tests_first(self.tests_first);
+        searcher.set_startech_rules(self.startech);
+        searcher.set_eager_all_nodes(self.eager_all_nodes);
+    }
+}
+
 /// The merit of Zugzwang's and StarTech's split points: any node deep enough, the one
 /// nearest the root first.
 pub(super) fn nearest_the_root(c: &SplitCandidate) -> Option<i32> {
@@ -218,9 +227,7 @@ pub(super) struct SplitProgram<'a, L: Listener> {
 impl<'a, L: Listener> SplitProgram<'a, L> {
     /// Processor 0: searches the task's root and reports to `listener`.
     pub(super) fn main(searcher: &'a mut Searcher, tt: &'a Arc<TranspositionTable>, policy: &'a Policy, task: &Task<'_>, control: &'a Control, helpers_stop: &'a Control, listener: L) -> Self {
-        searcher.set_tests_first(policy.tests_first);
-        searcher.set_startech_rules(policy.startech);
-        searcher.set_eager_all_nodes(policy.eager_all_nodes);
+        policy.configure(searcher);
         let deepening = Deepening::new(task.board, task.history, task.limits, task.settings);
         let mut program = SplitProgram::new(None, searcher.tree_plies(), tt, policy, task, helpers_stop);
         program.contexts.push(Context { searcher: Slot::Own(searcher), job: None, waiting: false });
@@ -390,9 +397,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 spare
             })),
         };
-        searcher.set_tests_first(self.policy.tests_first);
-        searcher.set_startech_rules(self.policy.startech);
-        searcher.set_eager_all_nodes(self.policy.eager_all_nodes);
+        self.policy.configure(&mut searcher);
         searcher.set_options(self.options);
         searcher.start_subproblem(problem);
         let nodes_at_start = searcher.nodes();
