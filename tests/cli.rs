@@ -165,3 +165,32 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
     }
 }
 
+
+#[test]
+fn train_nnue_reads_several_files_as_one_and_names_a_missing_one() {
+    let dir = std::env::temp_dir().join(format!("meshmate-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lines = |moves: &[&str]| -> String {
+        let mut board = meshmate::chess::parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let mut text = String::from("# a few positions\n");
+        for (i, text_move) in moves.iter().enumerate() {
+            board.play(meshmate::chess::parse_uci(&board, text_move).unwrap());
+            text += &format!("{};1/2-1/2;{}\n", board, 10 * i as i32 - 20);
+        }
+        text
+    };
+    let first = dir.join("first.txt");
+    let second = dir.join("second.txt");
+    std::fs::write(&first, lines(&["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1"])).unwrap();
+    std::fs::write(&second, lines(&["d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "c1g5", "f8e7", "e2e3", "e8g8", "g1f3"])).unwrap();
+    let out = dir.join("net.nnue");
+    let (code, said, err) = meshmate(&["train-nnue", first.to_str().unwrap(), second.to_str().unwrap(), "--out", out.to_str().unwrap(), "--epochs", "1"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(said.contains("22 positions"), "both files' positions: {said}");
+    assert!(meshmate::eval::nnue::file::decode(&std::fs::read(&out).unwrap()).is_ok());
+    let missing = dir.join("missing.txt");
+    let (code, _, err) = meshmate(&["train-nnue", first.to_str().unwrap(), missing.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("missing.txt"), "names the file: {err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

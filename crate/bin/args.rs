@@ -87,11 +87,12 @@ pub struct BenchArgs {
 
 /// `train-nnue`.
 #[derive(Args, Debug)]
-#[command(after_help = "Example:\n  meshmate train-nnue positions.txt --out crate/eval/nnue/default.nnue")]
+#[command(after_help = "Example:\n  meshmate train-nnue games-1.txt games-2.txt --out crate/eval/nnue/default.nnue")]
 pub struct TrainArgs {
-    /// The positions, one `FEN;result;score` a line (White's view).
-    #[arg(value_name = "FILE")]
-    pub data: PathBuf,
+    /// The positions, one `FEN;result;score` a line (White's view); several files are read
+    /// in order, as one.
+    #[arg(value_name = "FILE", required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
     /// Where to write the network file.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

@@ -18,10 +18,13 @@ pub fn run_train(args: TrainArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
     }
-    let text = std::fs::read_to_string(&args.data).map_err(|e| format!("{}: {e}", args.data.display()))?;
-    let positions = train::load_positions(&text, args.lambda).map_err(|e| format!("{}: {e}", args.data.display()))?;
+    let mut positions = Vec::new();
+    for path in &args.data {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        positions.extend(train::load_positions(&text, args.lambda).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
     if positions.len() < 20 {
-        return Err(format!("{}: {} positions, too few to train on", args.data.display(), positions.len()));
+        return Err(format!("{} positions in {} file(s), too few to train on", positions.len(), args.data.len()));
     }
     let samples: Vec<train::Sample> = positions.iter().map(|(board, target)| train::Sample::new(board, *target)).collect();
     let split = samples.len() - samples.len() / 20;
