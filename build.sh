@@ -172,7 +172,7 @@ test_cluster() {
 test_wasm() {
   build_wasm   # pkg/ for the browser tests of the worker (npm test in www/)
   local signature
-  signature=$("$ROOT/target/release/meshmate" bench | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
+  signature=$("$ROOT/target/release/meshmate" bench --eval classic | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
   local nnue_signature
   nnue_signature=$("$ROOT/target/release/meshmate" bench --eval nnue | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
   local sim_signature

@@ -25,9 +25,10 @@ fn handshake_and_a_search() {
     let mut e = start();
     let lines = e.handshake();
     assert!(lines[0].starts_with("id name meshmate"));
-    for option in ["Hash", "Threads", "MultiPV", "Clear Hash", "Ponder", "Move Overhead", "UCI_LimitStrength", "UCI_Elo", "Pure", "Algorithm"] {
+    for option in ["Hash", "Threads", "MultiPV", "Clear Hash", "Ponder", "Move Overhead", "UCI_LimitStrength", "UCI_Elo", "Pure", "Algorithm", "Eval"] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "option {option} missing");
     }
+    assert!(lines.iter().any(|l| l.starts_with("option name Eval type combo default nnue")), "the network is the default evaluation: {lines:?}");
     e.sync();
     e.send("ucinewgame");
     e.send("position startpos moves e2e4 e7e5 g1f3");

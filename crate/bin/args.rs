@@ -80,8 +80,8 @@ pub struct BenchArgs {
     /// Search depth of each position.
     #[arg(value_name = "DEPTH", default_value_t = meshmate::search::DEFAULT_BENCH_DEPTH, value_parser = depth())]
     pub depth: i32,
-    /// The static evaluation searched with: classic (the signature's) or nnue.
-    #[arg(long, value_name = "EVAL", default_value = "classic", value_parser = evaluation())]
+    /// The static evaluation searched with: nnue (the engine's default) or classic.
+    #[arg(long, value_name = "EVAL", default_value = "nnue", value_parser = evaluation())]
     pub eval: Evaluation,
 }
 

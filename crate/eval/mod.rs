@@ -29,10 +29,13 @@ pub const MAX_EVAL: i32 = 9_999;
 /// Phase of the starting position: knights and bishops count 1, rooks 2, queens 4.
 pub const PHASE_MAX: i32 = 24;
 
-/// Which evaluation the search uses.
+/// Which evaluation the search uses. The engine plays with the network (the UCI option
+/// `Eval` defaults to it); the search's own default is the hand-written one, which the
+/// measurements of the parallel search keep (the simulator, the papers' reproductions, the
+/// Lab, `speedup`), so their figures do not move with the network.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
-    /// The hand-written, Texel-tuned terms of this module (the papers' reproductions use it).
+    /// The hand-written, Texel-tuned terms of this module.
     #[default]
     Classic,
     /// The shipped network ([`nnue`]), with an accumulator carried along the search path.

@@ -52,7 +52,7 @@ impl BenchResult {
 }
 
 /// Searches every bench position to `depth` with one thread, a fresh table and
-/// `evaluation` (the signature is that of the hand-written evaluation), writing a line per position and the totals through `out`. The caller reports the
+/// `evaluation` (each evaluation has its own signature), writing a line per position and the totals through `out`. The caller reports the
 /// result's summary line (`N nodes M nps`, `uci::Event::Bench`).
 pub fn bench(depth: i32, evaluation: Evaluation, out: &mut dyn FnMut(&str)) -> BenchResult {
     let tt = Arc::new(TranspositionTable::try_new(BENCH_HASH_MIB).expect("the bench table is small"));

@@ -69,7 +69,7 @@ pub struct SearchOptions {
     /// fixed depth is the exact minimax value of the search with check extensions and
     /// quiescence at the leaves.
     pub pure: bool,
-    /// The static evaluation: hand-written (the default) or the network.
+    /// The static evaluation: hand-written (the default here) or the network (the engine's).
     pub evaluation: Evaluation,
 }
 

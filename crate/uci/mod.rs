@@ -142,7 +142,7 @@ impl Engine {
                     settings: SearchSettings {
                         multipv: self.options.multipv,
                         move_overhead: self.options.move_overhead,
-                        options: SearchOptions { pure: self.options.pure, evaluation: self.options.evaluation },
+                        options: SearchOptions { pure: self.options.pure, evaluation: self.options.search_evaluation() },
                     },
                     strength: self.options.limit_strength.then(|| Strength::new(self.options.elo)),
                     algorithm,

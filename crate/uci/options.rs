@@ -59,7 +59,7 @@ impl Default for Options {
             // ABDADA: on one thread it is the serial search, and `Threads` alone puts
             // more processors to work.
             algorithm: Algorithm::Abdada,
-            evaluation: Evaluation::Classic,
+            evaluation: Evaluation::Nnue,
         }
     }
 }
@@ -142,8 +142,26 @@ impl Options {
         }
     }
 
+    /// The evaluation a `go` searches with. Weakened play keeps the hand-written one
+    /// whatever `Eval` says: its node caps and noise were calibrated with it
+    /// (tests/tuning/levels.sh), so the levels' ratings hold.
+    pub fn search_evaluation(&self) -> Evaluation {
+        if self.limit_strength {
+            Evaluation::Classic
+        } else {
+            self.evaluation
+        }
+    }
+
     /// Applies `setoption name <name> value <value>` (names are case-insensitive).
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
+        let evaluation = self.search_evaluation();
+        let effect = self.set_value(name, value)?;
+        // The table keeps static evaluations: another evaluation's would mislead pruning.
+        Ok(if effect == Effect::None && self.search_evaluation() != evaluation { Effect::ClearHash } else { effect })
+    }
+
+    fn set_value(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let mib = spin(name, value, 1, MAX_HASH_MIB as u64)? as usize;
@@ -186,14 +204,30 @@ impl Options {
             }
             "eval" => {
                 let text = value.unwrap_or("");
-                let evaluation = Evaluation::from_name(text)
+                self.evaluation = Evaluation::from_name(text)
                     .ok_or_else(|| format!("option Eval value '{text}' is not one of {}", evaluation_names().join(", ")))?;
-                let changed = evaluation != self.evaluation;
-                self.evaluation = evaluation;
-                // The table keeps static evaluations: those of the other evaluation would mislead pruning.
-                Ok(if changed { Effect::ClearHash } else { Effect::None })
+                Ok(Effect::None)
             }
             _ => Err(format!("unknown option '{name}'")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_network_is_the_default_and_weakened_play_keeps_the_hand_written_evaluation() {
+        let mut options = Options::default();
+        assert_eq!(options.search_evaluation(), Evaluation::Nnue);
+        assert_eq!(options.set("UCI_LimitStrength", Some("true")), Ok(Effect::ClearHash), "the search's evaluation changed");
+        assert_eq!(options.search_evaluation(), Evaluation::Classic);
+        assert_eq!(options.set("Eval", Some("classic")), Ok(Effect::None), "weakened play searched with classic already");
+        assert_eq!(options.set("UCI_LimitStrength", Some("false")), Ok(Effect::None));
+        assert_eq!(options.set("Eval", Some("nnue")), Ok(Effect::ClearHash));
+        assert_eq!(options.set("Eval", Some("nnue")), Ok(Effect::None));
+        assert!(options.set("Eval", Some("neural")).is_err());
+        assert_eq!(options.search_evaluation(), Evaluation::Nnue, "a refused value changes nothing");
     }
 }

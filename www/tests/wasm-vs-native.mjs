@@ -5,7 +5,7 @@
 // worker thread that searched alone. Each round runs the wasm bench twice in one fresh
 // worker: `first` includes compiling the module and V8's tier-up from its baseline code,
 // `again` is the engine as a game or an analysis runs it, optimised.
-// Both sides search with the same evaluation: the bench's (classic), or the one named last
+// Both sides search with the same evaluation: the engine's default (nnue), or the one named last
 // (native `bench --eval E`, the worker's UCI option `Eval`).
 // Needs ./build.sh build first.
 // Usage (from www/): node tests/wasm-vs-native.mjs [rounds] [bench depth] [classic|nnue]
