@@ -41,7 +41,7 @@ for (const [build, serverArgs] of [['threads', []], ['single', ['--no-isolation'
       const nativeAgain = nativeBench(depth, evaluation);
       const again = await workerBench(engine, depth, evaluation);
       await engine.send('quit');
-      console.log(`${build} round ${round}: ${native.nodes} nodes, evaluation ${evaluation ?? 'classic'}`);
+      console.log(`${build} round ${round}: ${native.nodes} nodes, evaluation ${evaluation ?? 'nnue (the default)'}`);
       console.log(`  first: native ${native.nps} nps, ${native.cpuSeconds.toFixed(2)} s CPU; ${ratios(native, first)}`);
       console.log(`  again: native ${nativeAgain.nps} nps, ${nativeAgain.cpuSeconds.toFixed(2)} s CPU; ${ratios(nativeAgain, again)}`);
     }
