@@ -241,6 +241,19 @@ fn network() -> Named<Kind> {
     Named { values: || Kind::ALL.iter().map(|k| PossibleValue::new(k.name()).help(k.summary())).collect(), parse: |name| name.parse::<Kind>().map_err(|e| e.to_string()) }
 }
 
+/// The evaluations `bench --eval` takes (only the `meshmate` binary has it).
+fn evaluation() -> Named<Evaluation> {
+    Named {
+        values: || Evaluation::ALL.iter().map(|e| PossibleValue::new(e.name())).collect(),
+        parse: |name| {
+            Evaluation::from_name(name.trim()).ok_or_else(|| {
+                let names: Vec<&str> = Evaluation::ALL.iter().map(|e| e.name()).collect();
+                format!("unknown evaluation '{name}': expected one of {}", names.join(", "))
+            })
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,18 +299,5 @@ mod tests {
         assert!(seeds("3-1").unwrap_err().contains("ranges go upwards"));
         assert!(seeds("0-5000").is_err());
         assert!(seeds("x").unwrap_err().contains("give a seed"));
-    }
-}
-
-/// The evaluations `bench --eval` takes (only the `meshmate` binary has it).
-fn evaluation() -> Named<Evaluation> {
-    Named {
-        values: || Evaluation::ALL.iter().map(|e| PossibleValue::new(e.name())).collect(),
-        parse: |name| {
-            Evaluation::from_name(name.trim()).ok_or_else(|| {
-                let names: Vec<&str> = Evaluation::ALL.iter().map(|e| e.name()).collect();
-                format!("unknown evaluation '{name}': expected one of {}", names.join(", "))
-            })
-        },
     }
 }

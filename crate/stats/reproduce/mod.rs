@@ -212,7 +212,7 @@ impl Runner<'_> {
 }
 
 /// The rows of one algorithm on p processors.
-fn group<'a>(rows: &'a [SimRow], algorithm: Algorithm, p: usize) -> Vec<&'a SimRow> {
+fn group(rows: &[SimRow], algorithm: Algorithm, p: usize) -> Vec<&SimRow> {
     rows.iter().filter(|r| r.algorithm == algorithm.name() && r.processors == p).collect()
 }
 

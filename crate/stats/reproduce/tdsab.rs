@@ -11,6 +11,10 @@ use crate::parallel::Algorithm;
 use crate::stats::papers::{TdsabRow, TDSAB_AMAZONS, TDSAB_AWARI};
 use crate::tt::Placement;
 
+/// A measure printed beside the paper's: its name against Awari, against Amazons, our
+/// value, and the paper's cell in a row of its table.
+type Measure = (&'static str, &'static str, f64, fn(&TdsabRow) -> &'static str);
+
 pub(super) const NOTES: &[&str] = &[
     "Game: the paper measured Awari (24 plies) and Amazons (5 plies), not chess; we search Bratko-Kopec (chess), so each figure is printed beside both tables",
     "Search: pure mode (full width, quiescence, no table cutoffs, null move or reductions) inside the MTD(f) driver; each node's table entry lives at its home processor (--tt tds)",
@@ -43,7 +47,7 @@ pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<supe
         let totals = Totals::of(&group(&rows, Algorithm::Tdsab, p));
         let paper = |table: &[TdsabRow; 4]| table.iter().find(|r| r.0 == p).copied();
         let (awari, amazons) = (paper(&TDSAB_AWARI), paper(&TDSAB_AMAZONS));
-        let measures: [(&'static str, &'static str, f64, fn(&TdsabRow) -> &'static str); 4] = [
+        let measures: [Measure; 4] = [
             ("spe", "spe_amazons", totals.speedup(), |r| r.2),
             ("so_pct", "so_pct_amazons", totals.search_overhead_pct(), |r| r.3),
             ("sync_pct", "sync_pct_amazons", 100.0 * totals.sync, |r| r.4),
