@@ -27,7 +27,7 @@
 // The weakened levels search with the hand-written evaluation whatever the engine's `Eval`
 // (the engine keeps it under UCI_LimitStrength), so the figures above still hold for them.
 // Master and Full strength were measured with it too; they now play with the network,
-// which scored +139 Elo (+117 to +162) against it at equal nodes (docs/strength.md), so
+// which scored +129 Elo (+115 to +143, 1,998 games) against it at equal nodes (docs/strength.md), so
 // their figures are lower bounds until levels.sh is rerun: shown with "≈".
 
 /** @typedef {{name: string, elo: number, calibrated: boolean, limitElo?: number, movetime: number}} Level */
