@@ -47,13 +47,15 @@ fn positions() -> Vec<(Board, Vec<&'static str>)> {
     positions
 }
 
-/// The serial searcher's pure value of `board` after `moves`, in UCI's words.
+/// The serial searcher's pure value of `board` after `moves`, in UCI's words, with the
+/// evaluation the engine (and so every rank) plays with by default.
 fn serial_score(board: &Board, moves: &[&str], depth: i32) -> String {
     let mut game = Game::from_board(board.clone());
     game.play_uci_moves(moves.iter().copied()).unwrap();
     let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
     let mut searcher = Searcher::new(tt.clone());
-    let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
+    let evaluation = meshmate::uci::Options::default().evaluation;
+    let settings = SearchSettings { options: SearchOptions { pure: true, evaluation }, ..SearchSettings::default() };
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let result = search(&mut searcher, &tt, &Task { board: game.board(), history: game.history(), limits: &limits, settings: &settings }, &Control::default(), &mut NoReports);
     Score::from_internal(result.score).to_string()

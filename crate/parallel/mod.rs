@@ -202,7 +202,7 @@ pub fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut Vec<Searcher>, 
             algorithm,
             board: board.clone(),
             history: history.to_vec(),
-            pure: settings.options.pure,
+            options: settings.options,
             hash_mib: tables.of_processor(0).mib(),
             table_clears: tables.of_processor(0).clears(),
             distributed: tables.of_processor(0).is_part(),
@@ -322,7 +322,7 @@ pub fn help<R: Remote>(remote: &mut R, helper: &mut Helper, task: &[u8]) -> Resu
         return Err(why.to_string());
     }
     helper.prepare(remote, &task)?;
-    let settings = SearchSettings { options: crate::search::SearchOptions { pure: task.pure, ..crate::search::SearchOptions::default() }, ..SearchSettings::default() };
+    let settings = SearchSettings { options: task.options, ..SearchSettings::default() };
     let limits = Limits::default();
     let work = Task { board: &task.board, history: &task.history, limits: &limits, settings: &settings };
     let stop = OwnLines(Control::default());

@@ -14,7 +14,8 @@ use super::tdsab::job::{Job, Target, TdsMessage};
 use super::Algorithm;
 use crate::machine::wire::{Reader, WireError, Writer};
 use crate::machine::{MessageKind, Payload};
-use crate::search::{NodeKind, Subproblem, TreePath};
+use crate::eval::Evaluation;
+use crate::search::{NodeKind, SearchOptions, Subproblem, TreePath};
 use cozy_chess::Board;
 
 /// What a processor in another process needs to build its program for one search.
@@ -26,8 +27,8 @@ pub struct HelperTask {
     pub board: Board,
     /// Hashes of the game before it.
     pub history: Vec<u64>,
-    /// `Pure` (see `SearchOptions::pure`).
-    pub pure: bool,
+    /// Processor 0's search options (`Pure`, `Eval`): every process searches alike.
+    pub options: SearchOptions,
     /// The size of processor 0's table: each process keeps a table of that size.
     pub hash_mib: usize,
     /// How often processor 0's table has been emptied: a process empties its own when this
@@ -52,7 +53,8 @@ pub(super) fn encode_task(task: &HelperTask, out: &mut Vec<u8>) {
     w.str(task.algorithm.name());
     w.board(&task.board);
     w.u64s(&task.history);
-    w.bool(task.pure);
+    w.bool(task.options.pure);
+    w.str(task.options.evaluation.name());
     w.usize(task.hash_mib);
     w.u32(task.table_clears);
     w.bool(task.distributed);
@@ -62,7 +64,11 @@ pub(super) fn decode_task(bytes: &[u8]) -> Result<HelperTask, WireError> {
     let mut r = Reader::new(bytes);
     let name = r.str()?;
     let algorithm = Algorithm::from_name(&name).ok_or_else(|| WireError(format!("algorithm '{name}'")))?;
-    let task = HelperTask { algorithm, board: r.board()?, history: r.u64s()?, pure: r.bool()?, hash_mib: r.usize()?, table_clears: r.u32()?, distributed: r.bool()? };
+    let (board, history, pure) = (r.board()?, r.u64s()?, r.bool()?);
+    let name = r.str()?;
+    let evaluation = Evaluation::from_name(&name).ok_or_else(|| WireError(format!("evaluation '{name}'")))?;
+    let options = SearchOptions { pure, evaluation };
+    let task = HelperTask { algorithm, board, history, options, hash_mib: r.usize()?, table_clears: r.u32()?, distributed: r.bool()? };
     r.finish()?;
     Ok(task)
 }
@@ -344,7 +350,7 @@ mod tests {
 
     #[test]
     fn a_helper_task_comes_back_as_sent() {
-        let task = HelperTask { algorithm: Algorithm::Jamboree, board: board(), history: vec![4, 5], pure: true, hash_mib: 64, table_clears: 3, distributed: true };
+        let task = HelperTask { algorithm: Algorithm::Jamboree, board: board(), history: vec![4, 5], options: SearchOptions { pure: true, evaluation: Evaluation::Nnue }, hash_mib: 64, table_clears: 3, distributed: true };
         let mut bytes = Vec::new();
         encode_task(&task, &mut bytes);
         assert_eq!(decode_task(&bytes), Ok(task));
