@@ -165,13 +165,12 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
     }
 }
 
-
 #[test]
 fn train_nnue_reads_several_files_as_one_and_names_a_missing_one() {
     let dir = std::env::temp_dir().join(format!("meshmate-train-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let lines = |moves: &[&str]| -> String {
-        let mut board = meshmate::chess::parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let mut board = meshmate::chess::parse_fen(meshmate::chess::START_FEN).unwrap();
         let mut text = String::from("# a few positions\n");
         for (i, text_move) in moves.iter().enumerate() {
             board.play(meshmate::chess::parse_uci(&board, text_move).unwrap());
