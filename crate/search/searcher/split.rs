@@ -11,7 +11,8 @@
 //!   (the principal variation); zero-window children keep theirs;
 //! - a node is cut only by a proven lower bound (`proven >= beta`).
 
-use super::{Frame, NodeKind, Pending, Phase, Progress, Searcher, TreePath, MAX_DEFERRED};
+use super::frame::MAX_DEFERRED;
+use super::{Frame, NodeKind, Pending, Phase, Progress, Searcher, TreePath};
 use crate::chess::to_standard_castling;
 use crate::search::score::{INFINITY, MAX_PLY};
 use cozy_chess::{Board, Move};
