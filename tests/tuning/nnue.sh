@@ -8,11 +8,16 @@
 #      it and the game's result;
 #   3. trains the network on all rounds' positions (meshmate train-nnue) and writes
 #      crate/eval/nnue/default.nnue;
-#   4. rebuilds the engine with the new network.
+#   4. rebuilds the engine with the new network;
+#   5. with NET_ROUNDS > 0 (the default), a second generation: self-play of that network (Eval=nnue) in
+#      NET_ROUNDS rounds of NET_GAMES games at NET_NODES nodes, round r seeded NET_SEED + r
+#      (DATA/net-games-SEED.txt), then training again on both generations' positions and
+#      rebuilding: the network's own games give it positions it reaches and deeper labels.
 # Usage: tests/tuning/nnue.sh   (settings by environment, defaults in brackets:
 #   ROUNDS [10], GAMES per round [4000], NODES [1500], PLIES (random opening plies) [8],
 #   WORKERS [2], SEED (the first round's) [8],
-#   EVAL, the evaluation that plays the games (classic or nnue) [classic],
+#   EVAL, the evaluation that plays the first generation's games (classic or nnue) [classic],
+#   NET_ROUNDS [30], NET_GAMES [1000], NET_NODES [4000], NET_SEED [100],
 #   EPOCHS [20], LAMBDA [1.0], DATA, the folder of the rounds' files [target/nnue])
 # Everything is seeded: the same engine and settings give the same positions and network.
 set -euo pipefail
@@ -24,22 +29,39 @@ PLIES=${PLIES:-8}
 WORKERS=${WORKERS:-2}
 SEED=${SEED:-8}
 EVAL=${EVAL:-classic}
+NET_ROUNDS=${NET_ROUNDS:-30}
+NET_GAMES=${NET_GAMES:-1000}
+NET_NODES=${NET_NODES:-4000}
+NET_SEED=${NET_SEED:-100}
 EPOCHS=${EPOCHS:-20}
 LAMBDA=${LAMBDA:-1.0}
 DATA=${DATA:-target/nnue}
 cargo build --release
 mkdir -p "$DATA"
-cp target/release/meshmate "$DATA/engine"
+# play_rounds ENGINE EVAL ROUNDS GAMES NODES SEED PREFIX: the rounds' files, played unless on disk.
+play_rounds() {
+  local engine=$1 eval=$2 rounds=$3 games=$4 nodes=$5 first=$6 prefix=$7
+  for ((round = 0; round < rounds; round++)); do
+    local seed=$((first + round))
+    local file="$DATA/$prefix-$seed.txt"
+    if [ ! -s "$file" ]; then
+      nice -n 19 python3 tests/tuning/selfplay.py --engine "$engine" --option "Eval=$eval" \
+        --games "$games" --nodes "$nodes" --random-plies "$PLIES" --workers "$WORKERS" --seed "$seed" --scores --out "$file.partial"
+      mv "$file.partial" "$file"
+    fi
+    files+=("$file")
+  done
+}
+train() {
+  nice -n 19 target/release/meshmate train-nnue "${files[@]}" --out crate/eval/nnue/default.nnue --epochs "$EPOCHS" --lambda "$LAMBDA"
+  cargo build --release
+}
 files=()
-for ((round = 0; round < ROUNDS; round++)); do
-  seed=$((SEED + round))
-  file="$DATA/games-$seed.txt"
-  if [ ! -s "$file" ]; then
-    nice -n 19 python3 tests/tuning/selfplay.py --engine "$DATA/engine" --option "Eval=$EVAL" \
-      --games "$GAMES" --nodes "$NODES" --random-plies "$PLIES" --workers "$WORKERS" --seed "$seed" --scores --out "$file.partial"
-    mv "$file.partial" "$file"
-  fi
-  files+=("$file")
-done
-nice -n 19 target/release/meshmate train-nnue "${files[@]}" --out crate/eval/nnue/default.nnue --epochs "$EPOCHS" --lambda "$LAMBDA"
-cargo build --release
+cp target/release/meshmate "$DATA/engine"
+play_rounds "$DATA/engine" "$EVAL" "$ROUNDS" "$GAMES" "$NODES" "$SEED" games
+train
+if ((NET_ROUNDS > 0)); then
+  cp target/release/meshmate "$DATA/engine-net"
+  play_rounds "$DATA/engine-net" nnue "$NET_ROUNDS" "$NET_GAMES" "$NET_NODES" "$NET_SEED" net-games
+  train
+fi
