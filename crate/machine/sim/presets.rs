@@ -266,8 +266,8 @@ pub const MULTICORE: Preset = Preset {
 ///   (crate/machine/costs.rs on the threads machine as compiled to wasm); split between
 ///   sender and wire as `multicore`'s.
 /// - Sleep after 2 µs, wake 22 µs: the same measurement finds the waiting worker still
-///   looking in 14–25 % of the round trips after 0–5 µs of waiting and in under 3 % after
-///   10 µs or more (natively it looks for some tens of microseconds: the threads
+///   looking in 14–25 % of the round trips after 0–5 µs of waiting and in 2.5 % after
+///   10 µs to 5 ms (natively it looks for some tens of microseconds: the threads
 ///   machine's 2,000 looks at the mailbox pause on x86-64 and not in wasm, which has no
 ///   pause instruction); a worker asleep in `memory.atomic.wait32` answers after 21.5–22.7 µs
 ///   (the mean of the fastest nine tenths of the round trips after 10 µs to 5 ms of
