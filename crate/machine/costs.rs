@@ -51,10 +51,9 @@ pub const CAUGHT_US: f64 = 10.0;
 /// How many round trips to time after `waited_us` of waiting: many when they are quick,
 /// a few hundred when each takes milliseconds (about 0.4 s of waiting per interval).
 pub fn rounds_for(waited_us: u64) -> usize {
-    if waited_us == 0 {
-        20_000
-    } else {
-        (400_000 / waited_us).clamp(300, 10_000) as usize
+    match 400_000u64.checked_div(waited_us) {
+        None => 20_000,
+        Some(rounds) => rounds.clamp(300, 10_000) as usize,
     }
 }
 
