@@ -205,6 +205,18 @@ pub fn threaded() -> bool {
     cfg!(target_feature = "atomics")
 }
 
+/// Threaded build: the threads machine's message round trips between two workers of the
+/// pool, after each interval of waiting (`crate::machine::costs`), as
+/// `[{ waited_us, rounds, median_us, mean_us }]`: the source of the simulator's `browser`
+/// preset (`node www/tests/thread-costs-wasm.mjs`). It runs on the pool as a search does
+/// and blocks the calling worker for some seconds until it is done.
+#[cfg(target_feature = "atomics")]
+#[wasm_bindgen(js_name = threadCosts)]
+pub fn thread_costs() -> JsValue {
+    let rows = rayon::scope(|_| crate::machine::costs::measure(&mut crate::machine::Threads::default()));
+    serde_wasm_bindgen::to_value(&rows).unwrap_or(JsValue::UNDEFINED)
+}
+
 fn install_panic_hook() {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {

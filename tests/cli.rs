@@ -61,7 +61,7 @@ fn each_command_explains_its_options_and_lists_the_allowed_values() {
 fn usage_errors_say_what_to_fix_and_exit_with_two() {
     let suite = "no-such-file.epd";
     let cases: [(&[&str], &str); 8] = [
-        (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "vax", "--suite", suite, "--depth", "3"], "expected one of t800, cm5, c916, p3-ethernet, lan, multicore, ideal"),
+        (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "vax", "--suite", suite, "--depth", "3"], "expected one of t800, cm5, c916, p3-ethernet, lan, multicore, browser, ideal"),
         (&["sim", "--algo", "ybwc", "--proc", "4", "--preset", "t800", "--suite", suite, "--depth", "3"], "a similar argument exists: '--procs'"),
         (&["sim", "--algo", "ybwx", "--procs", "4", "--preset", "t800", "--suite", suite, "--depth", "3"], "unknown algorithm 'ybwx': expected one of serial, pvsplit"),
         (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "t800", "--net", "torus", "--suite", suite, "--depth", "3"], "unknown network"),

@@ -8,6 +8,7 @@
 
 #[cfg(feature = "cluster")]
 pub mod cluster;
+pub mod costs;
 mod counters;
 mod drive;
 mod message;

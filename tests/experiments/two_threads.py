@@ -15,6 +15,9 @@ real one. Real times need a quiet machine (both cores free); the model's do not.
 
     python3 tests/experiments/two_threads.py --depth 14 --rounds 8
     python3 tests/experiments/two_threads.py --depth 17 --rounds 3 --algo ybwc,abdada
+
+`--model-only --preset browser` prints the model's side alone, here for the web workers
+(their real side: www/tests/speedup-wasm-vs-native.mjs, docs/work-splitting.md).
 """
 import argparse
 import json
@@ -81,8 +84,8 @@ def real_rows(args):
 
 
 def model_rows(args):
-    """The rows of `meshmate sim --procs 2 --preset multicore`."""
-    command = [args.binary, "sim", "--algo", args.algo, "--procs", "2", "--preset", "multicore", "--suite", args.suite,
+    """The rows of `meshmate sim --procs 2 --preset PRESET`."""
+    command = [args.binary, "sim", "--algo", args.algo, "--procs", "2", "--preset", args.preset, "--suite", args.suite,
                "--depth", str(args.depth), "--hash", str(args.hash), "--seed", f"1-{args.rounds}", "--json"]
     print(" ".join(command), file=sys.stderr, flush=True)
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
@@ -99,9 +102,14 @@ def main():
     parser.add_argument("--rounds", type=int, default=8, help="rounds of the real suite, and seeds of the model's")
     parser.add_argument("--json", help="also write the table's figures as JSON to FILE")
     parser.add_argument("--work", help="keep the real runs' rows in DIR/real.json")
+    parser.add_argument("--preset", default="multicore", help="the model's machine (default multicore)")
+    parser.add_argument("--model-only", action="store_true", help="run and print the model's side alone")
     args = parser.parse_args()
     if not os.path.exists(args.binary):
         sys.exit(f"{args.binary}: not built (cargo build --release)")
+    if args.model_only:
+        print_model(args, model_rows(args))
+        return
     real = real_rows(args)
     model = model_rows(args)
     print(f"Bratko-Kopec to {args.depth} plies, {args.hash} MiB, 2 processors; real: {args.rounds} rounds, model: seeds 1-{args.rounds}")
@@ -127,6 +135,17 @@ def main():
         with open(args.json, "w") as f:
             commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
             json.dump({"commit": commit, "depth": args.depth, "hash": args.hash, "rounds": args.rounds, "figures": figures}, f, indent=1)
+
+
+def print_model(args, model):
+    """The model's side alone: pooled SPE over the seeds, SO and LD per algorithm."""
+    print(f"Bratko-Kopec to {args.depth} plies, {args.hash} MiB, 2 processors, preset {args.preset}, seeds 1-{args.rounds}")
+    print("| algorithm | model SPE | SO | LD |")
+    print("|---|---|---|---|")
+    for algorithm in args.algo.split(","):
+        m = [row for row in model if row["algorithm"] == algorithm]
+        spe, seeds = pooled(m, "seed", "serial_ns", "time_ns")
+        print(f"| {algorithm} | {spe:.2f} ± {interval(seeds):.2f} | {overhead(m, 'serial_nodes'):.3f} | {sum(x['load'] for x in m) / len(m):.2f} |")
 
 
 if __name__ == "__main__":

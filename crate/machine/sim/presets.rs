@@ -253,6 +253,45 @@ pub const MULTICORE: Preset = Preset {
     jitter_permille: JITTER,
 };
 
+/// Two web workers in Chromium (V8) on this machine: the threaded wasm build Play runs,
+/// whose search is the native one compiled to wasm on the same two cores.
+///
+/// - Node time 506 ns: `multicore`'s 400 ns over the wasm engine's speed, 0.79 of native
+///   nodes per CPU second of the search thread (threaded build, network evaluation, at
+///   8c954e7: `node tests/wasm-vs-native.mjs 2 12` from www/, docs/strength.md); step
+///   25 ns, `multicore`'s 20 ns of the same bookkeeping at that speed.
+/// - Send overhead 160 ns and hop 80 ns: a message to a worker still looking at its
+///   mailbox takes 0.24 µs one way, half the mean round trip of those caught looking,
+///   0.18–0.84 µs (0.47), measured from www/ by `node tests/thread-costs-wasm.mjs 3`
+///   (crate/machine/costs.rs on the threads machine as compiled to wasm); split between
+///   sender and wire as `multicore`'s.
+/// - Sleep after 1 µs, wake 22 µs: the same measurement finds the waiting worker still
+///   looking in 25, 17, 14, 1 and 15 % of the round trips after 0, 1, 2, 3 and 5 µs of
+///   waiting, and in 4 % after 10 µs (three runs; natively it looks for some tens of
+///   microseconds: the threads machine's 2,000 looks at the mailbox pause on x86-64 and
+///   not in wasm, which has no pause instruction). A sleep after `after_ns` catches every
+///   message of the first `after_ns`: 1 µs catches as many as that share over 0–10 µs
+///   does (its integral, 1.1 µs). A worker asleep in `memory.atomic.wait32` answers after
+///   21.5–22.7 µs (the mean of the fastest nine tenths of the round trips after 10 µs to
+///   5 ms of waiting, three runs on a loaded machine), less the 0.5 µs of a round trip
+///   without a wake.
+/// - Cache line 100 ns: the same cores as `multicore`; wasm's atomics are the same
+///   instructions.
+pub const BROWSER: Preset = Preset {
+    name: "browser",
+    title: "Two web workers in Chromium/V8 (the threaded wasm build)",
+    node_ns: &[506],
+    step_ns: 25,
+    send_overhead_ns: 160,
+    hop_ns: 80,
+    line_ns: Some(100),
+    overlaps_table_reads: true,
+    net: Kind::Bus,
+    load: None,
+    sleep: Some(Sleep { after_ns: 1_000, wake_ns: 22_000 }),
+    jitter_permille: JITTER,
+};
+
 /// The textbook machine: equal processors, free and instant messages. With it, one
 /// simulated processor does exactly the serial search.
 pub const IDEAL: Preset = Preset {
@@ -271,7 +310,7 @@ pub const IDEAL: Preset = Preset {
 };
 
 /// Every preset, in the order a menu lists them.
-pub const PRESETS: [Preset; 7] = [T800, CM5, C916, P3_ETHERNET, LAN, MULTICORE, IDEAL];
+pub const PRESETS: [Preset; 8] = [T800, CM5, C916, P3_ETHERNET, LAN, MULTICORE, BROWSER, IDEAL];
 
 impl Preset {
     /// The preset called `name` (case-insensitive), or an error listing the names.
