@@ -14,12 +14,13 @@
 //! another process's time slice lengthened.
 
 use super::wire::WireError;
+use crate::clock::now_us;
 use super::{Activity, Counters, Machine, MessageKind, Payload, Processor, Program, Threads};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The intervals of waiting measured, microseconds: short ones where the waiting
-/// processor still looks at its mailbox (natively some tens of microseconds, `SPINS` in
-/// threads.rs), long ones where it sleeps.
+/// processor still looks at its mailbox (`LOOK_US` in threads.rs), long ones where it
+/// sleeps.
 pub const WAITS_US: [u64; 22] = [0, 1, 2, 3, 5, 10, 20, 40, 60, 70, 80, 90, 100, 120, 140, 160, 200, 300, 500, 1000, 2000, 5000];
 
 /// Round trips after one interval of waiting.
@@ -161,29 +162,6 @@ impl Program for Answerer<'_> {
     fn nodes(&self) -> u64 {
         0
     }
-}
-
-/// Microseconds on this thread's finest clock; only differences on one thread count.
-#[cfg(not(target_arch = "wasm32"))]
-fn now_us() -> f64 {
-    use std::sync::OnceLock;
-    use std::time::Instant;
-    static ORIGIN: OnceLock<Instant> = OnceLock::new();
-    ORIGIN.get_or_init(Instant::now).elapsed().as_secs_f64() * 1e6
-}
-
-/// Microseconds on this worker's `performance.now()` (`crate::clock` has only `Date.now()`'s
-/// milliseconds, too coarse for a round trip); each worker has its own origin.
-#[cfg(target_arch = "wasm32")]
-fn now_us() -> f64 {
-    performance_now() * 1000.0
-}
-
-#[cfg(target_arch = "wasm32")]
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
 }
 
 #[cfg(test)]
