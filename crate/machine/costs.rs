@@ -14,8 +14,8 @@
 //! another process's time slice lengthened.
 
 use super::wire::WireError;
-use crate::clock::now_us;
 use super::{Activity, Counters, Machine, MessageKind, Payload, Processor, Program, Threads};
+use crate::clock::now_us;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The intervals of waiting measured, microseconds: short ones where the waiting
