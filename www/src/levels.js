@@ -9,8 +9,9 @@
 // serial search on one thread, native build) against Stockfish 15.1 limited to a
 // UCI_Elo near it, both colours of each opening of the balanced book; rating = Stockfish's
 // UCI_Elo + the Elo difference of the score, rounded to 10. 95% intervals are about ±100.
-// The full-strength levels search the nodes one native core searches in their time (1.42 M
-// a second), so the machine's load did not weaken them; in the browser they depend on the
+// The full-strength levels search the nodes one native core searches in their time (2.59 M
+// a second with the network at a14755b; 1.42 M in the first calibration), so the machine's
+// load did not weaken them; in the browser they depend on the
 // device (wasm speed, threads: they search with ABDADA on every core the Play panel
 // gives). The weakened levels search serially on one thread wherever they run (the
 // engine ignores Threads under UCI_LimitStrength), so their ratings hold on any device.
@@ -20,15 +21,16 @@
 //   Club         50 games vs 1600: 48.0% -> 1586 (1490 to 1680)
 //   Strong club  50 games vs 1700: 61.0% -> 1778 (1690 to 1875)
 //   Expert       50 games vs 1900: 54.0% -> 1928 (1845 to 2015)
-//   Master       20 games vs 2300: 35.0% -> 2192 (2090 to 2280)
-//   Full strength 18 games vs 2300: 75.0% -> 2491 (2352 to 2740) (5 s a move costs
-//                about 5 CPU-minutes a game; the first 4 games had given 2491).
+//   Master       10 games vs 2300: 65.0% -> 2408 (2266 to 2599), with the network (a14755b)
+//   Full strength 4 games vs 2300: 75.0% -> 2491 (2303 to 3220), with the network (a14755b);
+//                18 games with the hand-written evaluation had given 2491 (2352 to 2740)
+//                (5 s a move costs about 10 CPU-minutes a game).
 // The weakened levels stop at a node cap within a few ms, so their movetime does not bind.
 // The weakened levels search with the hand-written evaluation whatever the engine's `Eval`
 // (the engine keeps it under UCI_LimitStrength), so the figures above still hold for them.
-// Master and Full strength were measured with it too; they now play with the network,
-// which scored +129 Elo (+115 to +143, 1,998 games) against it at equal nodes (docs/strength.md), so
-// their figures are lower bounds until levels.sh is rerun: shown with "≈".
+// Master and Full strength play with the network and were measured with it; their
+// intervals are wide (few games: each game costs minutes of a core), the ratings are
+// the point estimates.
 
 /** @typedef {{name: string, elo: number, calibrated: boolean, limitElo?: number, movetime: number}} Level */
 
@@ -40,8 +42,8 @@ export const LEVELS = [
   { name: 'Club', elo: 1590, calibrated: true, limitElo: 1600, movetime: 500 },
   { name: 'Strong club', elo: 1780, calibrated: true, limitElo: 1800, movetime: 800 },
   { name: 'Expert', elo: 1930, calibrated: true, limitElo: 2000, movetime: 1000 },
-  { name: 'Master', elo: 2190, calibrated: false, movetime: 1000 },
-  { name: 'Full strength', elo: 2490, calibrated: false, movetime: 5000 },
+  { name: 'Master', elo: 2410, calibrated: true, movetime: 1000 },
+  { name: 'Full strength', elo: 2490, calibrated: true, movetime: 5000 },
 ];
 
 /** The level a new player gets. */
