@@ -207,7 +207,8 @@ pub fn threaded() -> bool {
 
 /// Threaded build: the threads machine's message round trips between two workers of the
 /// pool, after each interval of waiting (`crate::machine::costs`), as
-/// `[{ waited_us, rounds, median_us, mean_us }]`: the source of the simulator's `browser`
+/// `RoundTrips` rows (`waited_us`, `rounds`, `median_us`, `mean_us`, `trimmed_us`,
+/// `caught_share`, `caught_mean_us`): the source of the simulator's `browser`
 /// preset (`node www/tests/thread-costs-wasm.mjs`). It runs on the pool as a search does
 /// and blocks the calling worker for some seconds until it is done.
 #[cfg(target_feature = "atomics")]
