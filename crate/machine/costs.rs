@@ -19,7 +19,7 @@ use crate::clock::now_us;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The intervals of waiting measured, microseconds: short ones where the waiting
-/// processor still looks at its mailbox (`LOOK_US` in threads.rs), long ones where it
+/// processor still looks at its mailbox (`SPINS` in threads.rs), long ones where it
 /// sleeps.
 pub const WAITS_US: [u64; 22] = [0, 1, 2, 3, 5, 10, 20, 40, 60, 70, 80, 90, 100, 120, 140, 160, 200, 300, 500, 1000, 2000, 5000];
 

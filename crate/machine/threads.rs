@@ -10,7 +10,7 @@
 use super::offers::OfferBoard;
 use super::drive::{add_time, Driven};
 use super::{Counters, Machine, Note, Payload, Processor, Program};
-use crate::clock::{now_ms, now_us};
+use crate::clock::now_ms;
 use crate::random::Random;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -68,16 +68,8 @@ impl Machine for Threads {
 /// on the worker's `memory.atomic.wait32`; timed channel waits need a clock wasm lacks).
 const WAIT: Duration = Duration::from_micros(50);
 
-/// How long a waiting processor looks at its inbox before it sleeps, microseconds. Waking
-/// a sleeping thread or worker costs 20–25 µs (crate/machine/costs.rs), more than many
-/// small subtrees' searches, and answers often come within microseconds. Bounded by time,
-/// not by a count of looks: x86-64 pauses between looks and wasm has no pause, so the
-/// 2,000 looks this replaced lasted 60–70 µs natively and about 1 µs in a web worker.
-const LOOK_US: f64 = 60.0;
-
-/// Looks between two readings of the clock (a reading costs more than a look: in the
-/// browser a call out to `performance.now()`).
-const LOOKS_PER_READING: u32 = 32;
+/// Looks at the inbox before a waiting processor sleeps (some tens of microseconds).
+const SPINS: u32 = 2_000;
 
 type Envelope<M> = (usize, M);
 
@@ -178,18 +170,14 @@ impl<M: Payload> Driven<M> for ThreadProcessor<'_, M> {
         if self.held.is_some() {
             return;
         }
-        let started = now_us();
-        loop {
-            for _ in 0..LOOKS_PER_READING {
-                if let Some(envelope) = self.take_from_inbox() {
-                    self.held = Some(envelope);
-                    return;
-                }
-                std::hint::spin_loop();
+        // Answers usually come within microseconds: look again a while before sleeping,
+        // since waking a sleeping thread takes longer than a small subtree's search.
+        for _ in 0..SPINS {
+            if let Some(envelope) = self.take_from_inbox() {
+                self.held = Some(envelope);
+                return;
             }
-            if now_us() - started >= LOOK_US {
-                break;
-            }
+            std::hint::spin_loop();
         }
         // A sender unparks this thread; the timeout lets it see the end of the search.
         std::thread::park_timeout(WAIT);
