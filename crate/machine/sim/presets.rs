@@ -265,19 +265,16 @@ pub const MULTICORE: Preset = Preset {
 ///   0.18–0.84 µs (0.47), measured from www/ by `node tests/thread-costs-wasm.mjs 3`
 ///   (crate/machine/costs.rs on the threads machine as compiled to wasm); split between
 ///   sender and wire as `multicore`'s.
-/// - Sleep after 89 µs, wake 22 µs: the same measurement finds the waiting worker still
-///   looking in 94–100 % of the round trips after 0 to 60 µs of waiting, 75, 55, 45 and
-///   47 % after 70, 80, 90 and 100 µs, and under 1 % after 120 µs (three runs at
-///   a14755b; the threads machine looks at its mailbox for 60 µs by the clock, the worker's
-///   `performance.now()` with 5 µs grains and jitter). A sleep after `after_ns` catches
-///   every message of the first `after_ns`: 89 µs catches as many as that share does
-///   (its integral over 0–160 µs, 88.7 µs). A worker asleep in `memory.atomic.wait32`
-///   answers after 21.5–22.7 µs (the mean of the fastest nine tenths of the round trips
-///   after long waits, three runs at 11b2db1; 21.4–23.9 µs after 300 and 500 µs at
-///   a14755b), less the 0.5 µs of a round trip without a wake. Before a14755b the
-///   threads machine looked 2,000 times, which takes some 60 µs natively, where each
-///   look pauses, and about 1 µs in wasm, which has no pause: the preset then slept
-///   after 1 µs.
+/// - Sleep after 1 µs, wake 22 µs: the same measurement finds the waiting worker still
+///   looking in 25, 17, 14, 1 and 15 % of the round trips after 0, 1, 2, 3 and 5 µs of
+///   waiting, and in 4 % after 10 µs (three runs; natively it looks for some tens of
+///   microseconds: the threads machine's 2,000 looks at the mailbox pause on x86-64 and
+///   not in wasm, which has no pause instruction). A sleep after `after_ns` catches every
+///   message of the first `after_ns`: 1 µs catches as many as that share over 0–10 µs
+///   does (its integral, 1.1 µs). A worker asleep in `memory.atomic.wait32` answers after
+///   21.5–22.7 µs (the mean of the fastest nine tenths of the round trips after 10 µs to
+///   5 ms of waiting, three runs on a loaded machine), less the 0.5 µs of a round trip
+///   without a wake.
 /// - Cache line 100 ns: the same cores as `multicore`; wasm's atomics are the same
 ///   instructions.
 pub const BROWSER: Preset = Preset {
@@ -291,7 +288,7 @@ pub const BROWSER: Preset = Preset {
     overlaps_table_reads: true,
     net: Kind::Bus,
     load: None,
-    sleep: Some(Sleep { after_ns: 89_000, wake_ns: 22_000 }),
+    sleep: Some(Sleep { after_ns: 1_000, wake_ns: 22_000 }),
     jitter_permille: JITTER,
 };
 
