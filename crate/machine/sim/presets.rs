@@ -234,8 +234,8 @@ pub const LAN: Preset = Preset {
 ///   `cargo run --release --example thread-costs` (1.26 µs on some runs: the two
 ///   virtual cores are not always placed alike).
 /// - Sleep after 70 µs, wake 25 µs: the same measurement finds messages caught at once
-///   after up to 60–70 µs of waiting (the threads machine's looks at its mailbox,
-///   2,000 then, 60 µs by the clock since), and a mean wake-up of 17–45 µs (about 25) after longer waits, when the thread has parked.
+///   after up to 60–70 µs of waiting (the threads machine's 2,000 looks at its mailbox,
+///   `SPINS`), and a mean wake-up of 17–45 µs (about 25) after longer waits, when the thread has parked.
 /// - Cache line 100 ns: one line moved from another core's cache (the offer board), the
 ///   upper end of typical core-to-core latencies of 50–100 ns.
 pub const MULTICORE: Preset = Preset {
