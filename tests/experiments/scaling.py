@@ -157,7 +157,8 @@ Measured at {commit} by `{command}`; written on {datetime.date.today().isoformat
 ![speedup against processors](images/scaling.svg)
 
 How the work-splitting algorithms divide the tree, how they differ from their papers,
-and their figures at depth 17: [work-splitting.md](work-splitting.md).
+their figures at other depths (`tests/experiments/by_depth.py`), and the check against two
+real threads these figures rest on: [work-splitting.md](work-splitting.md).
 
 {table(header, rows)}
 """
