@@ -20,21 +20,14 @@ from types import SimpleNamespace
 
 sys.path.insert(0, os.path.dirname(__file__))
 from report import table  # noqa: E402
-from scaling import ROOT, figures, measured_commit, per_doubling, run_algorithm  # noqa: E402
+from scaling import figures, measured_commit, per_doubling, run_algorithm, sweep_arguments  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--algos", default="ybwc,jamboree,dts,abdada,lazysmp")
-    ap.add_argument("--procs", default="16,64")
+    sweep_arguments(ap, "16,64")
     ap.add_argument("--depths", default="15,17,19,21")
-    ap.add_argument("--preset", default="multicore")
-    ap.add_argument("--suite", default=os.path.join(ROOT, "..", "shared", "data", "bratko-kopec.epd"))
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hash", type=int, default=64)
-    ap.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "meshmate"))
     ap.add_argument("--work-root", default="/tmp/scaling-by-depth", help="WORK-ROOT/dDEPTH keeps each depth's JSON")
-    ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     algos, depths = args.algos.split(","), [int(d) for d in args.depths.split(",")]
     sweeps = {}

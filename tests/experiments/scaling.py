@@ -164,21 +164,27 @@ real threads these figures rest on: [work-splitting.md](work-splitting.md).
 """
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def sweep_arguments(ap, procs):
+    """The options of one sweep of `meshmate sim` runs (what `run_algorithm` reads), shared
+    with by_depth.py."""
     ap.add_argument("--algos", default="ybwc,jamboree,dts,abdada,lazysmp")
-    ap.add_argument("--procs", default="4,16,64,256")
+    ap.add_argument("--procs", default=procs)
     ap.add_argument("--preset", default="multicore")
     ap.add_argument("--suite", default=os.path.join(ROOT, "..", "shared", "data", "bratko-kopec.epd"))
-    ap.add_argument("--depth", type=int, default=13)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--confirm-seed", type=int, default=None, help="also run at this seed and show its SPE beside (kept in WORK/seedN)")
     ap.add_argument("--hash", type=int, default=64)
     ap.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "meshmate"))
+    ap.add_argument("--jobs", type=int, default=2)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sweep_arguments(ap, "4,16,64,256")
+    ap.add_argument("--depth", type=int, default=13)
+    ap.add_argument("--confirm-seed", type=int, default=None, help="also run at this seed and show its SPE beside (kept in WORK/seedN)")
     ap.add_argument("--work", default=None, help="where the JSON of each algorithm is kept (default: a new folder under /tmp)")
     ap.add_argument("--from-json", dest="work_existing", default=None, help="format the JSON already in this folder")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "scaling.md"))
-    ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     args.work = args.work_existing or args.work or f"/tmp/scaling-d{args.depth}-{args.preset}"
     os.makedirs(args.work, exist_ok=True)
