@@ -11,6 +11,18 @@ const PV_MOVES = 12;
 /** Arrow widths for lines 1..5: the best line is drawn boldest. */
 const ARROW_WIDTHS = [12, 9, 7, 6, 5];
 
+/**
+ * `lines` with `line` at `index`. Lines of the previous iteration stay until this one
+ * reaches them, but not one that starts with the move `line` starts with, whatever its
+ * depth: the newest report on a root move is the one that counts, so two lines never show
+ * the same first move.
+ */
+export function withLine(lines, index, line) {
+  const merged = lines.map((old, i) => (old && i !== index && old.pv[0] === line.pv[0] ? undefined : old));
+  merged[index] = line;
+  return merged;
+}
+
 export class Analysis {
   /**
    * @param {object} p
@@ -133,10 +145,7 @@ export class Analysis {
     if (info.bound) return; // aspiration fail: wait for the exact score
     const index = (info.multipv ?? 1) - 1;
     if (index >= this.settings.multiPv) return;
-    this.lines[index] = { depth: info.depth, score: whiteScore(info, turn), pv: info.pv, sans: lineToSan(fen, info.pv, PV_MOVES), fen };
-    // Lines of the previous iteration stay until this one reaches them, but not one that
-    // starts with the move this new line starts with: that move has moved up the list.
-    this.lines = this.lines.map((line, i) => (line && i !== index && line.depth < info.depth && line.pv[0] === info.pv[0] ? undefined : line));
+    this.lines = withLine(this.lines, index, { depth: info.depth, score: whiteScore(info, turn), pv: info.pv, sans: lineToSan(fen, info.pv, PV_MOVES), fen });
     this.scheduleRender();
   }
 

@@ -10,6 +10,7 @@ import { LEVELS, levelSearch } from '../src/levels.js';
 import { DEFAULT_POSITION } from 'chess.js';
 import { Playback } from '../src/lab/playback.js';
 import { EV, checkLayout } from '../src/lab/eventColumns.js';
+import { withLine } from '../src/analysis.js';
 
 test('the command formatters', () => {
   assert.equal(formatGo({ infinite: true }), 'go infinite');
@@ -82,6 +83,21 @@ test('levels weaken low levels by UCI_Elo and cap think time by the clock', () =
   const top = levelSearch(LEVELS.at(-1), { remaining: 30000, increment: 0 });
   assert.equal(top.options.UCI_LimitStrength, false);
   assert.equal(top.go.movetime, 1000);
+});
+
+test('analysis lines: a new report on a root move replaces any other line on that move, at any depth', () => {
+  const line = (depth, move) => ({ depth, pv: [move] });
+  const firsts = (lines) => lines.map((l) => (l ? `${l.pv[0]}/${l.depth}` : '-'));
+  let lines = [line(8, 'e2e4'), line(8, 'd2d4'), line(8, 'g1f3')];
+  // Iteration 9 reorders: d4 moves up, and its old entry goes; the old third line stays.
+  lines = withLine(lines, 0, line(9, 'd2d4'));
+  assert.deepEqual(firsts(lines), ['d2d4/9', '-', 'g1f3/8']);
+  lines = withLine(lines, 1, line(9, 'e2e4'));
+  assert.deepEqual(firsts(lines), ['d2d4/9', 'e2e4/9', 'g1f3/8']);
+  // Two reports of one depth in another order (one processor's iteration taken over by
+  // another): the newer wins, and no two lines start with the same move.
+  lines = withLine(lines, 0, line(9, 'e2e4'));
+  assert.deepEqual(firsts(lines), ['e2e4/9', '-', 'g1f3/8']);
 });
 
 test('a variation explored in analysis keeps the game aside until "back to the game"', async () => {
