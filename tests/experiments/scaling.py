@@ -1,10 +1,12 @@
 """The scaling of every parallel algorithm with the engine's own search on the simulator:
 SPE, SO, LD, idle share and messages per node at each processor count, written as a
 Markdown table (docs/scaling.md) and a plot of speedup against processors
-(docs/images/scaling.svg) with the ideal line, 1 + 0.7(N - 1) and Hyatt's 1.7 per
-doubling drawn for reference; --confirm-seed adds each SPE at a second seed.
+(docs/images/scaling.svg; for another --out, its name with .svg in images/ beside it) with
+the ideal line, 1 + 0.7(N - 1) and Hyatt's 1.7 per doubling drawn for reference;
+--confirm-seed adds each SPE at a second seed.
 
     python3 tests/experiments/scaling.py --depth 17 --procs 16,64 --confirm-seed 2
+    python3 tests/experiments/scaling.py --depth 21 --procs 16,64 --confirm-seed 2 --out docs/scaling-21.md
     python3 tests/experiments/scaling.py --from-json DIR ...   # format runs made before
 
 Each algorithm runs as one `meshmate sim --json` process (two at a time), its JSON kept
@@ -154,7 +156,7 @@ processors the tree could keep busy (StarTech's average parallelism).
 
 Measured at {commit} by `{command}`; written on {datetime.date.today().isoformat()}.
 
-![speedup against processors](images/scaling.svg)
+![speedup against processors](images/{plot_name(args.out)})
 
 How the work-splitting algorithms divide the tree, how they differ from their papers,
 their figures at other depths (`tests/experiments/by_depth.py`), and the check against two
@@ -162,6 +164,11 @@ real threads these figures rest on: [work-splitting.md](work-splitting.md).
 
 {table(header, rows)}
 """
+
+
+def plot_name(out):
+    """The plot beside the table `out` (docs/scaling.md: images/scaling.svg)."""
+    return os.path.splitext(os.path.basename(out))[0] + ".svg"
 
 
 def sweep_arguments(ap, procs):
@@ -198,13 +205,16 @@ def main():
     confirming = {a: figures(rows[(a, args.confirm_seed)]) for a in algos} if args.confirm_seed is not None else None
     procs = sorted({p for pts in series.values() for p in pts})
     confirm = f" --confirm-seed {args.confirm_seed}" if args.confirm_seed is not None else ""
-    command = f"python3 tests/experiments/scaling.py --algos {args.algos} --procs {args.procs} --preset {args.preset} --depth {args.depth} --seed {args.seed}{confirm} --hash {args.hash}"
-    os.makedirs(os.path.join(os.path.dirname(args.out), "images"), exist_ok=True)
-    with open(os.path.join(os.path.dirname(args.out), "images", "scaling.svg"), "w") as f:
+    default_out = os.path.abspath(args.out) == os.path.join(ROOT, "docs", "scaling.md")
+    out = "" if default_out else f" --out {os.path.relpath(args.out, ROOT)}"
+    command = f"python3 tests/experiments/scaling.py --algos {args.algos} --procs {args.procs} --preset {args.preset} --depth {args.depth} --seed {args.seed}{confirm} --hash {args.hash}{out}"
+    plot = os.path.join(os.path.dirname(args.out), "images", plot_name(args.out))
+    os.makedirs(os.path.dirname(plot), exist_ok=True)
+    with open(plot, "w") as f:
         f.write(svg_plot(series, procs))
     with open(args.out, "w") as f:
         f.write(markdown(args, series, confirming, command))
-    print(f"wrote {args.out} and images/scaling.svg", file=sys.stderr)
+    print(f"wrote {args.out} and {plot}", file=sys.stderr)
 
 
 if __name__ == "__main__":
