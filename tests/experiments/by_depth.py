@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How speedup grows with depth on the simulator: SPE, SO, LD and W/C of every algorithm at
-each processor count and depth (docs/scaling.md, "With depth"). W/C, the work over the
+each processor count and depth (docs/work-splitting.md, "With depth"). W/C, the work over the
 critical path, is the most processors the tree could keep busy; it grows with depth, so
 deeper searches leave more for the split-point searches to share.
 
