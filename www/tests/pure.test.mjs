@@ -94,8 +94,8 @@ test('analysis lines: a new report on a root move replaces any other line on tha
   assert.deepEqual(firsts(lines), ['d2d4/9', '-', 'g1f3/8']);
   lines = withLine(lines, 1, line(9, 'e2e4'));
   assert.deepEqual(firsts(lines), ['d2d4/9', 'e2e4/9', 'g1f3/8']);
-  // Two reports of one depth in another order (one processor's iteration taken over by
-  // another): the newer wins, and no two lines start with the same move.
+  // Two reports of one depth in another order: the newer wins, and no two lines start
+  // with the same move.
   lines = withLine(lines, 0, line(9, 'e2e4'));
   assert.deepEqual(firsts(lines), ['e2e4/9', '-', 'g1f3/8']);
 });
