@@ -11,6 +11,7 @@ pub mod cluster;
 pub mod costs;
 mod counters;
 mod drive;
+pub mod frame;
 mod message;
 mod offers;
 pub mod sim;

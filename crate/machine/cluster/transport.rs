@@ -7,98 +7,13 @@
 //! ranks sending each other such messages at once would wait for ever. Every rank keeps
 //! receiving while its sends are pending, so they all complete.
 
-use crate::machine::wire::{Reader, WireError, Writer};
+pub(super) use crate::machine::frame::{frame, Frame, FrameKind, SmallFrame};
 use mpi::datatype::Equivalence;
 use mpi::point_to_point::{Destination, Source};
 use mpi::request::{Request, StaticScope};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use std::collections::VecDeque;
 use std::sync::Mutex;
-
-/// What a frame says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum FrameKind {
-    /// A program's message to the program on the receiving rank.
-    Program,
-    /// Rank 0 to the others: a search starts, here is the task to build programs from.
-    Start,
-    /// Rank 0 to the others: processor 0 has finished; finish now.
-    Finished,
-    /// A rank to rank 0: finished, with its counters.
-    Done,
-    /// A rank to rank 0: how many nodes it has searched so far.
-    Nodes,
-    /// Rank 0 to the others: the engine quits; end the process.
-    Quit,
-    /// A lookup in the distributed table, to the rank holding the entry (`table`).
-    TableRequest,
-    /// The holder's answer to a lookup.
-    TableAnswer,
-    /// A result to store, to the rank holding the entry.
-    TablePut,
-}
-
-impl FrameKind {
-    const ALL: [FrameKind; 9] = [
-        FrameKind::Program,
-        FrameKind::Start,
-        FrameKind::Finished,
-        FrameKind::Done,
-        FrameKind::Nodes,
-        FrameKind::Quit,
-        FrameKind::TableRequest,
-        FrameKind::TableAnswer,
-        FrameKind::TablePut,
-    ];
-}
-
-/// One received frame.
-pub(super) struct Frame {
-    pub from: usize,
-    pub kind: FrameKind,
-    pub search: u32,
-    pub body: Vec<u8>,
-}
-
-/// The frame bytes: kind, search, body.
-pub(super) fn frame(kind: FrameKind, search: u32, body: &[u8]) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(5 + body.len());
-    let mut w = Writer(&mut bytes);
-    w.u8(kind as u8);
-    w.u32(search);
-    bytes.extend_from_slice(body);
-    bytes
-}
-
-/// A frame of two words built on the stack, as the distributed table's frames are (one
-/// lookup or store a node: no allocation for them).
-pub(super) struct SmallFrame {
-    bytes: [u8; 5 + 16],
-}
-
-impl SmallFrame {
-    /// The frame `kind` of search `search` carrying `first` and `second`.
-    pub fn new(kind: FrameKind, search: u32, first: u64, second: u64) -> SmallFrame {
-        let mut bytes = [0u8; 5 + 16];
-        bytes[0] = kind as u8;
-        bytes[1..5].copy_from_slice(&search.to_le_bytes());
-        bytes[5..13].copy_from_slice(&first.to_le_bytes());
-        bytes[13..21].copy_from_slice(&second.to_le_bytes());
-        SmallFrame { bytes }
-    }
-
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-}
-
-fn parse(from: usize, mut bytes: Vec<u8>) -> Result<Frame, WireError> {
-    let mut r = Reader::new(&bytes);
-    let kind = *FrameKind::ALL.get(r.u8()? as usize).ok_or_else(|| WireError("frame kind".into()))?;
-    let search = r.u32()?;
-    bytes.drain(..5);
-    Ok(Frame { from, kind, search, body: bytes })
-}
 
 /// Frames taken off MPI by a reader that was waiting for another one (a lookup in the
 /// distributed table waits inside a searcher's step), for the next [`Wire::receive`]:
@@ -204,7 +119,7 @@ impl Wire {
             let mut bytes = vec![0u8; status.count(u8::equivalent_datatype()).max(0) as usize];
             message.matched_receive_into(&mut bytes[..]);
             let from = status.source_rank() as usize;
-            match parse(from, bytes) {
+            match Frame::parse(from, bytes) {
                 Ok(frame) => return Some(frame),
                 Err(e) => eprintln!("meshmate-cluster: rank {}: a frame from rank {from} dropped: {e}", self.rank()),
             }
