@@ -243,11 +243,21 @@ fn every_kind_of_malformed_input_is_answered_and_survived() {
         let lines = e.read_until(|l| l.starts_with("info string error"));
         assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
     }
-    // A `go` with a bad parameter reports it and still answers with a move.
+    // A malformed `go` is refused whole: no search starts (none runs until `stop`), and
+    // a search already running goes on to its own end.
     e.send("position startpos moves e2e4");
-    e.send("go depth x movetime 200");
+    for bad in ["go wtime abc", "go depth -3", "go depth x movetime 200", "go nodes 0", "go searchmoves e2e4 depth 3"] {
+        e.send(bad);
+        let lines = e.read_until(|l| l.starts_with("info string error"));
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        e.send("isready");
+        let lines = e.read_until(|l| l == "readyok");
+        assert!(!lines.iter().any(|l| l.starts_with("info depth") || l.starts_with("bestmove")), "{bad} started a search: {lines:?}");
+    }
+    e.send("go movetime 300");
+    e.send("go depth -3");
     let lines = e.read_until(|l| l.starts_with("bestmove"));
-    assert!(lines[0].starts_with("info string error"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info string error")), "{lines:?}");
     // The position from before the bad lines is still in force.
     let mut game = Game::default();
     game.play_uci_moves(["e2e4"]).unwrap();

@@ -19,8 +19,8 @@ pub enum Command {
     NewGame,
     /// `position ...`, already played out.
     Position(Game),
-    /// `go ...`, with the problems found in its parameters (each reported, the rest used).
-    Go(Limits, Vec<String>),
+    /// `go ...`
+    Go(Limits),
     /// `stop`
     Stop,
     /// `ponderhit`
@@ -103,10 +103,7 @@ pub fn parse(line: &str, game: &Game) -> Result<Command, String> {
         "isready" => Command::IsReady,
         "ucinewgame" => Command::NewGame,
         "position" => Command::Position(parse_position(rest)?),
-        "go" => {
-            let (limits, problems) = parse_go(rest, game);
-            Command::Go(limits, problems)
-        }
+        "go" => Command::Go(parse_go(rest, game)?),
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit,
         "setoption" => parse_setoption(rest)?,
@@ -141,9 +138,11 @@ fn parse_position(args: &[&str]) -> Result<Game, String> {
 const GO_KEYWORDS: [&str; 12] =
     ["searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime", "infinite"];
 
-fn parse_go(args: &[&str], game: &Game) -> (Limits, Vec<String>) {
+/// A `go` line's limits, or what is wrong with it: a malformed `go` starts nothing (a
+/// search with a limit left out could run until `stop`). Clock times may be negative
+/// (some GUIs send them when flagging): they count as zero.
+fn parse_go(args: &[&str], game: &Game) -> Result<Limits, String> {
     let mut limits = Limits::default();
-    let mut problems = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
@@ -153,44 +152,35 @@ fn parse_go(args: &[&str], game: &Game) -> (Limits, Vec<String>) {
             "ponder" => limits.ponder = true,
             "searchmoves" => {
                 while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
-                    match parse_uci(game.board(), args[i]) {
-                        Ok(mv) => limits.searchmoves.push(mv),
-                        Err(e) => problems.push(format!("searchmoves: {e}")),
-                    }
+                    limits.searchmoves.push(parse_uci(game.board(), args[i]).map_err(|e| format!("go searchmoves: {e}"))?);
                     i += 1;
                 }
             }
             "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate" | "movetime" => {
-                let Some(text) = args.get(i) else {
-                    problems.push(format!("'go {key}' needs a number"));
-                    continue;
-                };
+                let text = args.get(i).ok_or_else(|| format!("'go {key}' needs a number"))?;
                 i += 1;
-                // Some GUIs send negative clock times when flagging; treat them as zero.
-                let Ok(n) = text.parse::<i64>() else {
-                    problems.push(format!("'go {key}' value '{text}' is not a number"));
-                    continue;
-                };
-                let n = n.max(0) as u64;
+                let n = text.parse::<i64>().map_err(|_| format!("'go {key}' value '{text}' is not a number"))?;
+                let within = |low: i64, high: i64| (low..=high).contains(&n).then_some(n).ok_or_else(|| format!("'go {key} {n}' is not from {low} to {high}"));
                 match key {
-                    "wtime" => limits.time[Color::White as usize] = Some(n),
-                    "btime" => limits.time[Color::Black as usize] = Some(n),
-                    "winc" => limits.increment[Color::White as usize] = Some(n),
-                    "binc" => limits.increment[Color::Black as usize] = Some(n),
-                    "movestogo" => limits.movestogo = Some(n.clamp(1, 1000) as u32),
-                    "depth" => limits.depth = Some(n.clamp(1, 100) as i32),
-                    "nodes" => limits.nodes = Some(n.max(1)),
-                    "mate" => limits.mate = Some(n.clamp(1, 100) as u32),
-                    _ => limits.movetime = Some(n),
+                    "wtime" => limits.time[Color::White as usize] = Some(n.max(0) as u64),
+                    "btime" => limits.time[Color::Black as usize] = Some(n.max(0) as u64),
+                    "winc" => limits.increment[Color::White as usize] = Some(n.max(0) as u64),
+                    "binc" => limits.increment[Color::Black as usize] = Some(n.max(0) as u64),
+                    // 0 from a GUI means "no more moves before the control": one is left.
+                    "movestogo" => limits.movestogo = Some(within(0, 1000)?.max(1) as u32),
+                    "depth" => limits.depth = Some(within(1, 100)? as i32),
+                    "nodes" => limits.nodes = Some(within(1, i64::MAX)? as u64),
+                    "mate" => limits.mate = Some(within(1, 100)? as u32),
+                    _ => limits.movetime = Some(within(0, i64::MAX)? as u64),
                 }
             }
-            other => problems.push(format!("unknown 'go' parameter '{other}'")),
+            other => return Err(format!("unknown 'go' parameter '{other}'")),
         }
     }
     if limits.mate.is_some() && limits.depth.is_none() {
         limits.depth = limits.mate.map(|m| 2 * m as i32 + 1);
     }
-    (limits, problems)
+    Ok(limits)
 }
 
 fn parse_setoption(args: &[&str]) -> Result<Command, String> {
@@ -212,14 +202,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_go_and_reports_bad_parts() {
+    fn parses_go() {
         let game = Game::default();
-        let Ok(Command::Go(l, p)) = parse("go wtime 1000 btime x depth 5 searchmoves e2e4 e2e5 infinite", &game) else { panic!() };
-        assert_eq!(l.time[0], Some(1000));
-        assert_eq!(l.depth, Some(5));
-        assert_eq!(l.searchmoves.len(), 1);
+        let Ok(Command::Go(l)) = parse("go wtime -20 btime 1000 movestogo 0 depth 5 searchmoves e2e4 d2d4 infinite", &game) else { panic!() };
+        assert_eq!((l.time[0], l.time[1], l.movestogo, l.depth), (Some(0), Some(1000), Some(1), Some(5)));
+        assert_eq!(l.searchmoves.len(), 2);
         assert!(l.infinite);
-        assert_eq!(p.len(), 2, "{p:?}");
+    }
+
+    #[test]
+    fn a_malformed_go_is_refused_whole() {
+        let game = Game::default();
+        for line in ["go wtime abc", "go depth -3", "go depth 0", "go depth 101", "go nodes 0", "go mate -1", "go movetime -5", "go depth", "go depht 5", "go searchmoves e2e5", "go wtime 1000 btime x"] {
+            assert!(parse(line, &game).is_err(), "{line} was taken");
+        }
     }
 
     #[test]

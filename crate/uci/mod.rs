@@ -130,10 +130,7 @@ impl Engine {
                 self.runner.submit(Job::ForgetHeuristics, &self.host);
             }
             Command::Position(game) => self.game = game,
-            Command::Go(limits, problems) => {
-                for p in &problems {
-                    self.error(p);
-                }
+            Command::Go(limits) => {
                 self.runner.stop_all();
                 let (algorithm, threads) = self.options.search_processors();
                 let job = SearchJob {
