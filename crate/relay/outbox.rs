@@ -1,0 +1,202 @@
+//! What the relay has yet to send one connection, in two halves: the session holds the
+//! [`Outbox`] and puts messages in; the connection's task holds the [`Inbox`] and writes
+//! them to its socket when they are due.
+//!
+//! Order: a frame is due its injected delay after it was accepted, a control message as
+//! soon as everything put in before it (so `lost` follows every frame of the lost
+//! processor, `ended` every frame of the search), and a frame never before a control
+//! message put in before it. The owner's trace and members lists go aside: at once, in
+//! no order with the frames. Within one (sender, receiver) pair the delay is the same for
+//! every frame of a search, so the pair's frames leave in the order they came.
+//!
+//! Bound: at most [`MAX_QUEUED`] messages and [`MAX_QUEUED_BYTES`] bytes wait; a
+//! connection that cannot keep up overflows and is cut off, and memory never grows with a
+//! slow tab.
+
+use super::trace::Event;
+use axum::extract::ws::Message;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+
+/// The most messages waiting for one connection.
+pub const MAX_QUEUED: usize = 8192;
+/// The most bytes waiting for one connection.
+pub const MAX_QUEUED_BYTES: usize = 16 << 20;
+
+/// Why and how a connection is closed: the code and reason of its close frame, after one
+/// last text message if given.
+#[derive(Clone, Debug)]
+pub struct Closing {
+    pub code: u16,
+    pub reason: String,
+    pub last: Option<String>,
+}
+
+/// A connection's queue is full: it cannot keep up.
+#[derive(Debug)]
+pub struct Overflow;
+
+/// A message waiting in an [`Inbox`].
+#[derive(Debug)]
+pub struct Queued {
+    due: Instant,
+    order: u64,
+    /// What goes on the socket.
+    pub message: Message,
+    /// The `deliver` event to record once it is written, for frames.
+    pub delivered: Option<Event>,
+    bytes: usize,
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Queued) -> bool {
+        (self.due, self.order) == (other.due, other.order)
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Queued) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Queued {
+    /// Reversed, so the earliest due (first put in on a tie) is the heap's top.
+    fn cmp(&self, other: &Queued) -> Ordering {
+        (other.due, other.order).cmp(&(self.due, self.order))
+    }
+}
+
+/// How much waits for a connection: both halves count it.
+#[derive(Debug, Default)]
+struct Load {
+    messages: AtomicUsize,
+    bytes: AtomicUsize,
+}
+
+/// The session's half of a connection's queue.
+pub struct Outbox {
+    queue: mpsc::UnboundedSender<Queued>,
+    load: Arc<Load>,
+    closing: watch::Sender<Option<Closing>>,
+    /// The latest due time put in so far: control messages go after it.
+    latest: Instant,
+    /// The due time of the last control message: frames go after it.
+    barrier: Instant,
+    order: u64,
+}
+
+/// The connection's half.
+pub struct Inbox {
+    queue: mpsc::UnboundedReceiver<Queued>,
+    load: Arc<Load>,
+    closing: watch::Receiver<Option<Closing>>,
+    waiting: BinaryHeap<Queued>,
+}
+
+/// What an [`Inbox`] has for its connection next.
+pub enum Next {
+    /// A message due now.
+    Send(Queued),
+    /// Close: with this close frame, or a plain one (the session let the connection go).
+    Close(Option<Closing>),
+}
+
+/// A connection's queue, both halves.
+pub fn queue() -> (Outbox, Inbox) {
+    let (sender, receiver) = mpsc::unbounded_channel();
+    let (closing, closed) = watch::channel(None);
+    let load = Arc::new(Load::default());
+    let now = Instant::now();
+    let outbox = Outbox { queue: sender, load: load.clone(), closing, latest: now, barrier: now, order: 0 };
+    (outbox, Inbox { queue: receiver, load, closing: closed, waiting: BinaryHeap::new() })
+}
+
+impl Outbox {
+    /// Puts in a control message, due after everything put in before it.
+    pub fn control(&mut self, text: &str) -> Result<(), Overflow> {
+        let due = self.latest.max(Instant::now());
+        self.barrier = due;
+        self.put(due, Message::Text(text.into()), None)
+    }
+
+    /// Puts in a message that says nothing about the frames (the owner's trace and
+    /// members): due at once, and no barrier to the frames after it.
+    pub fn aside(&mut self, text: &str) -> Result<(), Overflow> {
+        self.put(Instant::now(), Message::Text(text.into()), None)
+    }
+
+    /// Puts in a frame, due `delay` from now but not before the last control message.
+    pub fn frame(&mut self, frame: Vec<u8>, delay: Duration, delivered: Event) -> Result<(), Overflow> {
+        let due = (Instant::now() + delay).max(self.barrier);
+        self.put(due, Message::Binary(frame.into()), Some(delivered))
+    }
+
+    fn put(&mut self, due: Instant, message: Message, delivered: Option<Event>) -> Result<(), Overflow> {
+        let bytes = match &message {
+            Message::Text(text) => text.len(),
+            Message::Binary(bytes) => bytes.len(),
+            _ => 0,
+        };
+        if self.load.messages.load(Relaxed) >= MAX_QUEUED || self.load.bytes.load(Relaxed) + bytes > MAX_QUEUED_BYTES {
+            return Err(Overflow);
+        }
+        self.load.messages.fetch_add(1, Relaxed);
+        self.load.bytes.fetch_add(bytes, Relaxed);
+        self.latest = self.latest.max(due);
+        self.order += 1;
+        // The connection's task may have ended; then nobody reads, and that is fine.
+        let _ = self.queue.send(Queued { due, order: self.order, message, delivered, bytes });
+        Ok(())
+    }
+
+    /// Closes the connection now: what waits is dropped.
+    pub fn close(&self, closing: Closing) {
+        self.closing.send_replace(Some(closing));
+    }
+}
+
+async fn closing(receiver: &mut watch::Receiver<Option<Closing>>) -> Option<Closing> {
+    match receiver.changed().await {
+        Ok(()) => receiver.borrow().clone(),
+        Err(_) => None,
+    }
+}
+
+impl Inbox {
+    /// Waits for the next message due, or for the session to close the connection.
+    /// Cancel safe: a message taken from the channel waits in the heap.
+    pub async fn next(&mut self) -> Next {
+        loop {
+            let due = self.waiting.peek().map(|queued| queued.due);
+            tokio::select! {
+                biased;
+                closing = closing(&mut self.closing) => return Next::Close(closing),
+                queued = self.queue.recv() => match queued {
+                    Some(queued) => self.waiting.push(queued),
+                    None => return Next::Close(None),
+                },
+                () = tokio::time::sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
+                    if let Some(queued) = self.waiting.pop() {
+                        return Next::Send(queued);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits until the session closes the connection (or drops its outbox: `None`).
+    pub async fn closing(&mut self) -> Option<Closing> {
+        closing(&mut self.closing).await
+    }
+
+    /// Counts `queued` as written.
+    pub fn sent(&self, queued: &Queued) {
+        self.load.messages.fetch_sub(1, Relaxed);
+        self.load.bytes.fetch_sub(queued.bytes, Relaxed);
+    }
+}
