@@ -46,6 +46,43 @@ pub enum Command {
     /// Fit the evaluation network to `FEN;result;score` positions (tests/tuning/selfplay.py
     /// --scores) and write the network file (`tests/tuning/nnue.sh` runs the whole pipeline).
     TrainNnue(TrainArgs),
+    /// The WebSocket relay that makes the tabs of an online class one parallel computer
+    /// (the protocol: crate/relay/mod.rs).
+    #[cfg(feature = "relay")]
+    Relay(RelayArgs),
+}
+
+/// `relay`.
+#[cfg(feature = "relay")]
+#[derive(Args, Debug)]
+#[command(after_help = "Prints `relay listening on ws://HOST:PORT/class` once it listens (port 0 picks a free one), \
+then serves the class's WebSocket at /class, each session's trace at /class/CODE/trace and /health.\n\n\
+Examples:\n  meshmate relay\n  meshmate relay --listen 0.0.0.0:8091 --delay-ms 50 --trace-dir traces")]
+pub struct RelayArgs {
+    /// The address and port to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8091")]
+    pub listen: std::net::SocketAddr,
+    /// Delay every forwarded frame by this many milliseconds per hop (a class over 0, 10 or 50 ms of internet).
+    #[arg(long, value_name = "D", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub delay_ms: u64,
+    /// A member silent for this many milliseconds is lost.
+    #[arg(long, value_name = "T", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
+    pub lost_after_ms: u64,
+    /// The longest binary message in bytes, its 2-byte address included.
+    #[arg(long, value_name = "B", default_value_t = 65536, value_parser = clap::value_parser!(u32).range(7..=16 << 20))]
+    pub max_frame: u32,
+    /// Messages a second one connection may send (bursts of twice that); past it, it is cut off.
+    #[arg(long, value_name = "F", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_rate: u32,
+    /// Write each session's trace to DIR/CODE.jsonl.
+    #[arg(long, value_name = "DIR")]
+    pub trace_dir: Option<PathBuf>,
+    /// The most sessions at once.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_sessions: u32,
+    /// The most members of one session, the owner included.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_535))]
+    pub max_members: u32,
 }
 
 /// `reproduce`.

@@ -35,6 +35,8 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Sim(args)) => run_sim(args),
         Some(Command::Reproduce(args)) => crate::reproduce::run_reproduce(args),
         Some(Command::TrainNnue(args)) => run_train(args),
+        #[cfg(feature = "relay")]
+        Some(Command::Relay(args)) => run_relay(args),
     };
     match result {
         Ok(()) => 0,
@@ -43,6 +45,23 @@ pub fn run(cli: Cli) -> i32 {
             2
         }
     }
+}
+
+/// `meshmate relay`: serves until the process is stopped.
+#[cfg(feature = "relay")]
+fn run_relay(args: crate::args::RelayArgs) -> Result<(), String> {
+    use std::time::Duration;
+    meshmate::relay::serve(meshmate::relay::Config {
+        listen: args.listen,
+        delay: Duration::from_millis(args.delay_ms),
+        lost_after: Duration::from_millis(args.lost_after_ms),
+        max_frame: args.max_frame as usize,
+        max_rate: args.max_rate,
+        trace_dir: args.trace_dir,
+        max_sessions: args.max_sessions as usize,
+        max_members: args.max_members as usize,
+        ..meshmate::relay::Config::default()
+    })
 }
 
 /// `meshmate speedup`: on this machine's threads, which share one table.
