@@ -1,0 +1,529 @@
+//! The class's relay as its clients meet it: the real `meshmate relay` binary on a free
+//! port, clients over real sockets (tungstenite's blocking client, as native processors
+//! use), the protocol of crate/relay/mod.rs message by message.
+
+use meshmate::machine::frame::{frame, FrameKind};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tungstenite::{Message, WebSocket};
+
+/// How long any one wait may take before the test fails rather than hangs.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// A running relay, killed when dropped.
+struct Relay {
+    child: Child,
+    address: String,
+}
+
+impl Relay {
+    /// `meshmate relay --listen 127.0.0.1:0 --lost-after-ms 600` and `options`.
+    fn start(options: &[&str]) -> Relay {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_meshmate"))
+            .args(["relay", "--listen", "127.0.0.1:0", "--lost-after-ms", "600"])
+            .args(options)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the relay starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let address = line
+            .trim()
+            .strip_prefix("relay listening on ws://")
+            .and_then(|rest| rest.strip_suffix("/class"))
+            .unwrap_or_else(|| panic!("the first line: {line:?}"))
+            .to_string();
+        Relay { child, address }
+    }
+
+    fn connect(&self) -> Client {
+        let stream = TcpStream::connect(&self.address).unwrap();
+        stream.set_nodelay(true).unwrap();
+        stream.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+        let (socket, _) = tungstenite::client(format!("ws://{}/class", self.address), stream).unwrap();
+        Client { socket, beating: true, last_sent: Instant::now(), trace: Vec::new() }
+    }
+
+    /// A new session: its owner and code.
+    fn create(&self) -> (Client, String) {
+        let mut owner = self.connect();
+        owner.send(json!({"type": "create"}));
+        let created = owner.expect("created");
+        assert_eq!(created["member"], 0);
+        let code = created["code"].as_str().unwrap().to_string();
+        assert!(code.len() == 32 && code.chars().all(|c| c.is_ascii_hexdigit()), "128 bits as hex: {code}");
+        (owner, code)
+    }
+
+    /// A member joining `code`: the client and its member number.
+    fn join(&self, code: &str) -> (Client, u64) {
+        let mut member = self.connect();
+        member.send(json!({"type": "join", "code": code}));
+        let joined = member.expect("joined");
+        (member, joined["member"].as_u64().unwrap())
+    }
+
+    /// `GET path`: the status line's code, the headers and the body.
+    fn get(&self, path: &str) -> (u16, String, String) {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n\r\n").unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        (head[9..12].parse().unwrap(), head.to_string(), body.to_string())
+    }
+
+    /// The relay's resident memory, KiB.
+    fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What a client receives.
+#[derive(Debug)]
+enum Got {
+    Text(Value),
+    Frame { from: u16, frame: Vec<u8> },
+    Closed { code: u16, reason: String },
+}
+
+/// A tab: a WebSocket that beats while it waits (unless told not to), and keeps the trace
+/// events it was streamed.
+struct Client {
+    socket: WebSocket<TcpStream>,
+    beating: bool,
+    last_sent: Instant,
+    trace: Vec<Value>,
+}
+
+impl Client {
+    fn send(&mut self, message: Value) {
+        self.socket.send(Message::text(message.to_string())).unwrap();
+        self.last_sent = Instant::now();
+    }
+
+    /// Sends `frame` to processor `to`; false if the socket is gone.
+    fn send_frame(&mut self, to: u16, frame: &[u8]) -> bool {
+        self.last_sent = Instant::now();
+        self.socket.send(Message::binary([&to.to_le_bytes()[..], frame].concat())).is_ok()
+    }
+
+    /// The next message within `wait`, if any; trace batches are kept aside.
+    fn poll(&mut self, wait: Duration) -> Option<Got> {
+        let deadline = Instant::now() + wait;
+        loop {
+            match self.socket.read() {
+                Ok(Message::Text(text)) => {
+                    let value: Value = serde_json::from_str(text.as_str()).unwrap();
+                    if value["type"] == "trace" {
+                        self.trace.extend(value["events"].as_array().unwrap().iter().cloned());
+                        continue;
+                    }
+                    return Some(Got::Text(value));
+                }
+                Ok(Message::Binary(bytes)) => {
+                    return Some(Got::Frame {
+                        from: u16::from_le_bytes([bytes[0], bytes[1]]),
+                        frame: bytes[2..].to_vec(),
+                    })
+                }
+                Ok(Message::Close(close)) => {
+                    let (code, reason) =
+                        close.map_or((1005, String::new()), |c| (u16::from(c.code), c.reason.to_string()));
+                    return Some(Got::Closed { code, reason });
+                }
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>
+                {
+                    if self.beating && self.last_sent.elapsed() > Duration::from_millis(150) {
+                        let _ = self.socket.send(Message::text(r#"{"type":"beat"}"#));
+                        self.last_sent = Instant::now();
+                    }
+                    if Instant::now() >= deadline {
+                        return None;
+                    }
+                }
+                Err(e) => return Some(Got::Closed { code: 1006, reason: e.to_string() }),
+            }
+        }
+    }
+
+    fn next(&mut self) -> Got {
+        self.poll(PATIENCE).expect("a message in time")
+    }
+
+    /// The next control message of this type, skipping `members` updates.
+    fn expect(&mut self, kind: &str) -> Value {
+        loop {
+            match self.next() {
+                Got::Text(value) if value["type"] == kind => return value,
+                Got::Text(value) if value["type"] == "members" => {}
+                other => panic!("expected {kind}, got {other:?}"),
+            }
+        }
+    }
+
+    /// The next data frame: its stamp and bytes.
+    fn frame(&mut self) -> (u16, Vec<u8>) {
+        loop {
+            match self.next() {
+                Got::Frame { from, frame } => return (from, frame),
+                Got::Text(value) if value["type"] == "members" => {}
+                other => panic!("expected a frame, got {other:?}"),
+            }
+        }
+    }
+
+    /// The close frame that ends the connection, after any last messages: its code and reason.
+    fn closed(&mut self) -> (u16, String) {
+        loop {
+            if let Got::Closed { code, reason } = self.next() {
+                return (code, reason);
+            }
+        }
+    }
+
+    /// Nothing but members updates (and beats) for `wait`.
+    fn quiet(&mut self, wait: Duration) {
+        let deadline = Instant::now() + wait;
+        while let Some(got) = self.poll(deadline.saturating_duration_since(Instant::now())) {
+            assert!(matches!(&got, Got::Text(v) if v["type"] == "members"), "nothing expected, got {got:?}");
+        }
+    }
+}
+
+/// A program frame of search `search` carrying `body`.
+fn program(search: u32, body: &[u8]) -> Vec<u8> {
+    frame(FrameKind::Program, search, body)
+}
+
+/// Owner and `helpers` members, and a started search 1 on `network`: each helper is the
+/// processor of its join order.
+fn class(relay: &Relay, helpers: usize, network: Option<&str>) -> (Client, String, Vec<Client>) {
+    let (mut owner, code) = relay.create();
+    let members: Vec<Client> = (0..helpers).map(|_| relay.join(&code).0).collect();
+    owner.send(match network {
+        Some(net) => json!({"type": "start", "network": net}),
+        None => json!({"type": "start"}),
+    });
+    let mut clients: Vec<Client> = std::iter::once(owner).chain(members).collect();
+    for (processor, client) in clients.iter_mut().enumerate() {
+        let search = client.expect("search");
+        assert_eq!(
+            (search["search"].as_u64(), search["processor"].as_u64(), search["processors"].as_u64()),
+            (Some(1), Some(processor as u64), Some(helpers as u64 + 1))
+        );
+    }
+    let owner = clients.remove(0);
+    (owner, code, clients)
+}
+
+#[test]
+fn create_join_and_start_give_each_processor_its_place() {
+    let relay = Relay::start(&[]);
+    let (mut owner, code) = relay.create();
+    let (mut a, member_a) = relay.join(&code);
+    assert_eq!(owner.expect("members")["members"], json!([0, 1]));
+    let (mut b, member_b) = relay.join(&code);
+    assert_eq!(owner.expect("members")["members"], json!([0, 1, 2]));
+    assert_eq!((member_a, member_b), (1, 2));
+    owner.send(json!({"type": "start"}));
+    for (processor, client) in [&mut owner, &mut a, &mut b].into_iter().enumerate() {
+        assert_eq!(
+            client.expect("search"),
+            json!({"type": "search", "search": 1, "processor": processor, "processors": 3, "members": [0, 1, 2]})
+        );
+    }
+    owner.send(json!({"type": "start"}));
+    assert!(
+        owner.expect("error")["message"].as_str().unwrap().contains("search 1 is running"),
+        "the owner is told, not cut off"
+    );
+    owner.send(json!({"type": "end"}));
+    for client in [&mut owner, &mut a, &mut b] {
+        assert_eq!(client.expect("ended"), json!({"type": "ended", "search": 1}));
+    }
+    owner.send(json!({"type": "start", "network": "hypercube"}));
+    assert!(
+        owner.expect("error")["message"].as_str().unwrap().contains("power of two"),
+        "3 processors are no hypercube"
+    );
+    owner.send(json!({"type": "start"}));
+    assert_eq!(owner.expect("search")["search"], 2, "searches count per session");
+
+    let mut stranger = relay.connect();
+    stranger.send(json!({"type": "join", "code": "0123456789abcdef0123456789abcdef"}));
+    assert!(stranger.expect("error")["message"].as_str().unwrap().contains("no session"));
+    assert_eq!(stranger.closed().0, 1008);
+    assert_eq!(relay.get("/health").2, "ok");
+}
+
+#[test]
+fn frames_carry_the_relays_stamp_and_keep_their_order() {
+    let relay = Relay::start(&[]);
+    let (mut owner, _, mut helpers) = class(&relay, 2, None);
+    // Processor 2 writes only `to` (1); processor 1 reads `from` 2: the stamp is the relay's.
+    for i in 0..1000u32 {
+        assert!(helpers[1].send_frame(1, &program(1, &i.to_le_bytes())));
+    }
+    for i in 0..1000u32 {
+        assert_eq!(helpers[0].frame(), (2, program(1, &i.to_le_bytes())), "frame {i} in order, stamped 2");
+    }
+    assert!(helpers[0].send_frame(0, &frame(FrameKind::Done, 1, b"counters")));
+    assert_eq!(owner.frame(), (1, frame(FrameKind::Done, 1, b"counters")));
+    assert!(owner.send_frame(2, &frame(FrameKind::Finished, 1, &[])), "the owner may finish");
+    assert_eq!(helpers[1].frame(), (0, frame(FrameKind::Finished, 1, &[])));
+    // A frame of another search is late, not wrong: dropped, and its sender stays.
+    assert!(helpers[0].send_frame(0, &program(7, b"late")));
+    assert!(helpers[0].send_frame(0, &program(1, b"now")));
+    assert_eq!(owner.frame(), (1, program(1, b"now")));
+}
+
+#[test]
+fn a_member_joining_during_a_search_waits_for_the_next() {
+    let relay = Relay::start(&[]);
+    let (mut owner, code, mut helpers) = class(&relay, 1, None);
+    let (mut late, member) = relay.join(&code);
+    assert_eq!(member, 2);
+    late.expect("waiting");
+    assert!(late.send_frame(0, &program(1, b"too early")), "dropped silently");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(helpers[0].send_frame(0, &program(1, b"on time")));
+    assert_eq!(owner.frame(), (1, program(1, b"on time")));
+    owner.send(json!({"type": "end"}));
+    owner.expect("ended");
+    helpers[0].expect("ended");
+    owner.send(json!({"type": "start"}));
+    let search = late.expect("search");
+    assert_eq!((search["processor"].as_u64(), search["members"].clone()), (Some(2), json!([0, 1, 2])));
+    assert!(late.send_frame(1, &program(2, b"now in")));
+    assert_eq!(helpers[0].expect("search")["search"], 2);
+    assert_eq!(helpers[0].frame(), (2, program(2, b"now in")));
+}
+
+#[test]
+fn a_start_from_a_member_or_bad_json_cuts_it_off_and_the_others_go_on() {
+    let relay = Relay::start(&[]);
+    let (mut owner, _, mut helpers) = class(&relay, 3, None);
+    helpers[0].send(json!({"type": "start"}));
+    assert!(helpers[0].expect("error")["message"].as_str().unwrap().contains("only the owner"));
+    let (code, reason) = helpers[0].closed();
+    assert_eq!((code, reason.contains("only the owner")), (1008, true), "{reason}");
+    assert_eq!(owner.expect("lost")["processor"], 1);
+    assert_eq!(helpers[1].expect("lost")["processor"], 1);
+    helpers[1].socket.send(Message::text("{not json")).unwrap();
+    assert!(helpers[1].expect("error")["message"].as_str().unwrap().contains("bad control message"));
+    assert_eq!(helpers[1].closed().0, 1008);
+    assert_eq!(owner.expect("lost")["processor"], 2);
+    assert!(helpers[2].send_frame(0, &program(1, b"still here")));
+    assert_eq!(owner.frame(), (3, program(1, b"still here")));
+    assert!(owner.send_frame(3, &program(1, b"so am I")));
+    assert_eq!(helpers[2].expect("lost")["processor"], 1);
+    assert_eq!(helpers[2].expect("lost")["processor"], 2);
+    assert_eq!(helpers[2].frame(), (0, program(1, b"so am I")));
+    assert!(helpers[2].send_frame(1, &program(1, b"to the lost")), "dropped, not refused");
+    assert!(helpers[2].send_frame(0, &program(1, b"after")));
+    assert_eq!(owner.frame(), (3, program(1, b"after")));
+}
+
+#[test]
+fn frames_no_honest_processor_sends_cut_off_their_sender() {
+    let relay = Relay::start(&["--max-frame", "1000"]);
+    let mut unknown = program(1, b"x");
+    unknown[0] = 250;
+    let cases: [(u16, Vec<u8>, &str); 6] = [
+        (0, program(1, b"")[..3].to_vec(), "shorter than its header"),
+        (0, program(1, &[0; 1000]), "longer than 1000 bytes"),
+        (0, unknown, "unknown frame kind 250"),
+        (0, frame(FrameKind::Start, 1, b"task"), "only processor 0 sends start"),
+        (8, program(1, b""), "processor 8 in a search of 8"),
+        (0, program(1, b""), "to itself"),
+    ];
+    let (mut owner, _, mut helpers) = class(&relay, 7, None);
+    for (i, (to, bad, says)) in cases.into_iter().enumerate() {
+        let processor = i as u16 + 2;
+        let to = if says == "to itself" { processor } else { to };
+        assert!(helpers[i + 1].send_frame(to, &bad));
+        let (code, reason) = helpers[i + 1].closed();
+        assert_eq!(code, 1008, "{says}");
+        assert!(reason.contains(says), "{reason:?} says {says:?}");
+        assert_eq!(owner.expect("lost")["processor"], processor, "{says}");
+        assert!(helpers[0].send_frame(0, &program(1, &[i as u8])), "processor 1 goes on");
+        assert_eq!(owner.frame(), (1, program(1, &[i as u8])));
+    }
+}
+
+#[test]
+fn a_flood_past_the_rate_cap_is_cut_off() {
+    let relay = Relay::start(&["--max-rate", "100"]);
+    let (mut owner, _, mut helpers) = class(&relay, 1, None);
+    let mut sent = 0;
+    while sent < 1000 && helpers[0].send_frame(0, &program(1, b"flood")) {
+        sent += 1;
+    }
+    loop {
+        match owner.next() {
+            Got::Frame { from: 1, .. } => {}
+            Got::Text(value) if value["type"] == "lost" => break assert_eq!(value["processor"], 1),
+            other => panic!("frames then lost, got {other:?}"),
+        }
+    }
+    let (code, _) = helpers[0].closed();
+    assert!(code == 1008 || code == 1006, "cut off: {code}");
+}
+
+#[test]
+fn a_silent_participant_is_lost_and_a_beating_one_is_not() {
+    let relay = Relay::start(&[]);
+    let (mut owner, _, mut helpers) = class(&relay, 2, None);
+    helpers[1].beating = false;
+    let start = Instant::now();
+    let mut lost = Vec::new();
+    while start.elapsed() < Duration::from_millis(1800) {
+        for (processor, client) in [&mut owner, &mut helpers[0]].into_iter().enumerate() {
+            if let Some(got) = client.poll(Duration::from_millis(50)) {
+                match got {
+                    Got::Text(value) if value["type"] == "lost" => {
+                        lost.push((processor, value["processor"].clone(), start.elapsed()))
+                    }
+                    Got::Text(value) if value["type"] == "members" => assert_eq!(value["members"], json!([0, 1])),
+                    other => panic!("only lost notices (and members to the owner) expected, got {other:?}"),
+                }
+            }
+        }
+    }
+    assert_eq!(
+        lost.iter().map(|(p, lost, _)| (*p, lost.clone())).collect::<Vec<_>>(),
+        [(0, json!(2)), (1, json!(2))],
+        "{lost:?}"
+    );
+    assert!(lost.iter().all(|l| l.2 >= Duration::from_millis(600)), "not before the timeout: {lost:?}");
+    let (code, reason) = helpers[1].closed();
+    assert_eq!(code, 1008);
+    assert!(reason.contains("silent"), "{reason}");
+}
+
+#[test]
+fn the_owner_leaving_closes_the_session_for_everyone() {
+    let relay = Relay::start(&[]);
+    let (mut owner, code, mut helpers) = class(&relay, 2, None);
+    let (mut waiting, _) = relay.join(&code);
+    waiting.expect("waiting");
+    owner.socket.close(None).unwrap();
+    for client in helpers.iter_mut().chain([&mut waiting]) {
+        assert!(client.expect("closed")["reason"].as_str().unwrap().contains("the owner left"));
+        assert_eq!(client.closed().0, 1000);
+    }
+    let mut late = relay.connect();
+    late.send(json!({"type": "join", "code": code}));
+    late.expect("error");
+}
+
+#[test]
+fn an_injected_delay_delays_each_hop() {
+    let relay = Relay::start(&["--delay-ms", "50"]);
+    let (mut owner, code, mut helpers) = class(&relay, 3, Some("ring"));
+    for (processor, hops) in [(1usize, 1u32), (2, 2)] {
+        let sent = Instant::now();
+        assert!(helpers[processor - 1].send_frame(0, &program(1, b"slow")));
+        assert_eq!(owner.frame().0, processor as u16);
+        assert!(sent.elapsed() >= Duration::from_millis(50) * hops, "{hops} hops took {:?}", sent.elapsed());
+    }
+    // Order holds under the delay: a lost notice comes after the frames already forwarded.
+    for i in 0..20u8 {
+        assert!(helpers[1].send_frame(0, &program(1, &[i])));
+    }
+    helpers[1].socket.close(None).unwrap();
+    for i in 0..20u8 {
+        assert_eq!(owner.frame(), (2, program(1, &[i])));
+    }
+    assert_eq!(owner.expect("lost")["processor"], 2);
+    let (_, _, trace) = relay.get(&format!("/class/{code}/trace"));
+    assert!(trace.lines().any(|l| l.contains(r#""ev":"deliver""#) && l.contains(r#""hops":2"#)), "{trace}");
+}
+
+#[test]
+fn the_trace_has_the_sessions_events_over_http_in_the_stream_and_in_its_file() {
+    let dir = std::env::temp_dir().join(format!("meshmate-relay-trace-{}", std::process::id()));
+    let relay = Relay::start(&["--trace-dir", dir.to_str().unwrap()]);
+    let (mut owner, code, mut helpers) = class(&relay, 2, None);
+    assert!(helpers[0].send_frame(0, &program(1, b"traced")));
+    assert_eq!(owner.frame().0, 1);
+    assert!(helpers[1].send_frame(9, &program(1, b"")));
+    assert_eq!(owner.expect("lost")["processor"], 2);
+    owner.quiet(Duration::from_millis(300));
+    let (status, head, body) = relay.get(&format!("/class/{code}/trace"));
+    assert_eq!(status, 200, "{head}");
+    let events: Vec<Value> = body.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let has = |events: &[Value], ev: &str| events.iter().any(|e| e["ev"] == ev);
+    for ev in ["join", "start", "send", "deliver", "refused", "leave", "lost"] {
+        assert!(has(&events, ev), "{ev} over HTTP: {body}");
+        assert!(has(&owner.trace, ev), "{ev} streamed to the owner");
+    }
+    let send = events.iter().find(|e| e["ev"] == "send").unwrap();
+    assert_eq!(
+        (&send["from"], &send["to"], &send["kind"], &send["bytes"], &send["search"]),
+        (&json!(1), &json!(0), &json!("program"), &json!(13), &json!(1))
+    );
+    assert!(events.windows(2).all(|w| w[0]["t"].as_u64() <= w[1]["t"].as_u64()), "one clock");
+    assert_eq!(relay.get("/class/nosuchcode/trace").0, 404);
+    owner.socket.close(None).unwrap();
+    assert_eq!(helpers[0].expect("lost")["processor"], 2);
+    helpers[0].expect("closed");
+    let file = std::fs::read_to_string(dir.join(format!("{code}.jsonl"))).unwrap();
+    assert!(file.lines().count() > events.len(), "the file has the owner's leaving too");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn memory_stays_bounded_over_a_hundred_searches() {
+    let relay = Relay::start(&[]);
+    let mut warm = 0;
+    for round in 0..10 {
+        let (mut owner, _, mut helpers) = class(&relay, 3, None);
+        for search in 1..=10u32 {
+            if search > 1 {
+                owner.send(json!({"type": "start"}));
+                owner.expect("search");
+                for helper in &mut helpers {
+                    helper.expect("search");
+                }
+            }
+            for helper in &mut helpers {
+                for _ in 0..20 {
+                    assert!(helper.send_frame(0, &program(search, &[7; 16 << 10])));
+                }
+            }
+            for _ in 0..60 {
+                owner.frame();
+            }
+            owner.send(json!({"type": "end"}));
+            owner.expect("ended");
+            for helper in &mut helpers {
+                helper.expect("ended");
+            }
+        }
+        owner.socket.close(None).unwrap();
+        for helper in &mut helpers {
+            helper.expect("closed");
+        }
+        if round == 1 {
+            warm = relay.rss_kib();
+        }
+    }
+    let grown = relay.rss_kib().saturating_sub(warm);
+    assert!(grown < 20 << 10, "the relay grew {grown} KiB after warming up");
+}
