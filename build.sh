@@ -3,7 +3,7 @@
 #   setup   install what is missing (Debian packages, cargo tools, npm and PyPI packages)
 #   setup-matches   setup, plus the engines only strength matches play (ethereal-chess)
 #   build   native release binaries (meshmate; meshmate-cluster, the MPI engine), wasm packages into pkg/, the web app, the npm package
-#   serve   build, then serve the app on localhost with COOP/COEP headers
+#   serve   build, then serve the app on localhost with COOP/COEP headers, and the class's relay at /class
 #   pack    the npm package for web developers: wasm builds, then target/pack/meshmate-VERSION.tgz
 #   test    setup, then every test: Rust (native), the MPI engine under mpirun, wasm in headless Chromium, browser end to end
 #   bench   native bench (nodes signature and nodes per second)
@@ -81,7 +81,8 @@ cmd_setup_matches() { cmd_setup; setup_debian "${MATCH_PACKAGES[@]}"; }
 build_native() {
   log "building native release binaries (target/release/meshmate, target/release/meshmate-cluster)"
   cargo build --release --quiet
-  cargo build --release --quiet --features cluster --bin meshmate-cluster
+  # Without the default `relay` feature: the MPI engine needs none of the relay's crates.
+  cargo build --release --quiet --no-default-features --features cluster --bin meshmate-cluster
 }
 # Runs "$@" in the wasm build environment of flavor $1: `threads` (atomics, shared imported
 # memory, the TLS exports wasm-bindgen-rayon needs) or `single` (no atomics, for pages that
@@ -165,7 +166,7 @@ test_native() { log "native tests"; cargo test; }
 # test itself compiles.
 test_cluster() {
   log "cluster tests (mpirun)"
-  cargo test --release --features cluster --test cluster -- --test-threads=1
+  cargo test --release --no-default-features --features cluster --test cluster -- --test-threads=1
   log "a game against python-chess's UCI client at 4 ranks"
   python3 "$ROOT/tests/cluster/game.py" "$ROOT/target/release/meshmate-cluster" 4 60
 }
@@ -195,7 +196,17 @@ cmd_test() { cmd_setup; build_native; test_native; test_cluster; test_wasm; test
 
 # --- serve ---------------------------------------------------------------------------
 # Options go to www/serve.mjs: --port N, --no-isolation (serve without COOP/COEP).
-cmd_serve() { cmd_build; node "$ROOT/www/serve.mjs" "$@"; }
+# The class's relay (`meshmate relay`) runs beside it on RELAY_PORT (default 8091) until
+# serve ends; serve.mjs passes the page's /class WebSocket to it, so a class needs only
+# the page's own origin.
+cmd_serve() {
+  cmd_build
+  local relay_port="${RELAY_PORT:-8091}" relay_pid
+  "$ROOT/target/release/meshmate" relay --listen "127.0.0.1:$relay_port" &
+  relay_pid=$!
+  trap "kill $relay_pid 2>/dev/null || true" EXIT
+  node "$ROOT/www/serve.mjs" --relay "127.0.0.1:$relay_port" "$@"
+}
 
 # --- bench ---------------------------------------------------------------------------
 cmd_bench() { build_native; "$ROOT/target/release/meshmate" bench "$@"; }

@@ -6,11 +6,15 @@
 // `--no-isolation` leaves them out, to test the single-threaded fallback the way a plain
 // static host would serve it.
 //
-// Usage: node www/serve.mjs [--root DIR] [--port N] [--host H] [--no-isolation]
+// Usage: node www/serve.mjs [--root DIR] [--port N] [--host H] [--no-isolation] [--relay HOST:PORT]
 //   --root  the directory served at / (default: www/dist if it was built, else www/)
 //   --port  0 picks a free port; the chosen URL is printed as `serving http://...` on stdout
+//   --relay where `meshmate relay` listens (default 127.0.0.1:8091, as `./build.sh serve`
+//           starts it): WebSocket upgrades on /class are passed to it byte for byte, so a
+//           class's page reaches the relay at its own origin (ws(s)://host/class)
 // URLs under /pkg/ are served from the repository's pkg/ (the wasm-pack output).
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +42,7 @@ const CONTENT_TYPES = {
 
 /** Parses the command line into options; unknown flags are an error, not silently ignored. */
 function parseArgs(argv) {
-  const options = { root: null, port: 8080, host: '127.0.0.1', isolation: true };
+  const options = { root: null, port: 8080, host: '127.0.0.1', isolation: true, relay: '127.0.0.1:8091' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -49,11 +53,18 @@ function parseArgs(argv) {
     else if (arg === '--port') options.port = Number.parseInt(value(), 10);
     else if (arg === '--host') options.host = value();
     else if (arg === '--no-isolation') options.isolation = false;
+    else if (arg === '--relay') options.relay = value();
     else throw new Error(`unknown argument ${arg}`);
   }
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
     throw new Error('--port must be an integer from 0 to 65535');
   }
+  const colon = options.relay.lastIndexOf(':');
+  const relayPort = Number(options.relay.slice(colon + 1));
+  if (colon < 1 || !Number.isInteger(relayPort) || relayPort < 1 || relayPort > 65535) {
+    throw new Error('--relay must be HOST:PORT, e.g. 127.0.0.1:8091');
+  }
+  options.relay = { host: options.relay.slice(0, colon), port: relayPort };
   if (options.root === null) {
     const dist = join(WWW, 'dist');
     options.root = existsSync(join(dist, 'index.html')) ? dist : WWW;
@@ -75,7 +86,42 @@ function fileFor(urlPath, root) {
   return file;
 }
 
-function serve({ root, port, host, isolation }) {
+/**
+ * Passes a WebSocket upgrade on /class to the relay: the request as it came, then bytes
+ * both ways until either side closes. Any other upgrade is refused.
+ */
+function proxyClass(req, socket, head, relay, open) {
+  let path = null;
+  try {
+    path = new URL(req.url, 'http://localhost').pathname;
+  } catch {}
+  if (path !== '/class') {
+    socket.destroy();
+    return;
+  }
+  const upstream = connect(relay.port, relay.host);
+  const close = () => {
+    upstream.destroy();
+    socket.destroy();
+    open.delete(socket);
+  };
+  open.add(socket);
+  for (const side of [socket, upstream]) {
+    side.setNoDelay(true); // frames are small and their latency is what a class measures
+    side.on('error', close);
+    side.on('close', close);
+  }
+  upstream.on('connect', () => {
+    const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+    for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+    upstream.write(lines.join('\r\n') + '\r\n\r\n');
+    if (head.length > 0) upstream.write(head);
+    upstream.pipe(socket);
+    socket.pipe(upstream);
+  });
+}
+
+function serve({ root, port, host, isolation, relay }) {
   const server = createServer((req, res) => {
     const headers = { 'Cache-Control': 'no-cache', 'Cross-Origin-Resource-Policy': 'same-origin' };
     if (isolation) {
@@ -103,6 +149,8 @@ function serve({ root, port, host, isolation }) {
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);
   });
+  const upgraded = new Set();
+  server.on('upgrade', (req, socket, head) => proxyClass(req, socket, head, relay, upgraded));
   server.listen(port, host, () => {
     const { port: actual } = server.address();
     const shownHost = host === '127.0.0.1' ? 'localhost' : host;
@@ -112,6 +160,7 @@ function serve({ root, port, host, isolation }) {
   const stop = () => {
     server.close(() => process.exit(0));
     server.closeAllConnections();
+    for (const socket of upgraded) socket.destroy();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
