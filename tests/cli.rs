@@ -193,3 +193,26 @@ fn train_nnue_reads_several_files_as_one_and_names_a_missing_one() {
     assert!(err.contains("missing.txt"), "names the file: {err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[cfg(feature = "relay")]
+#[test]
+fn relay_explains_its_options_and_refuses_bad_values() {
+    let (_, help, _) = meshmate(&["--help"]);
+    assert!(help.contains("  relay "), "{help}");
+    let (code, out, err) = meshmate(&["relay", "--help"]);
+    assert_eq!(code, Some(0), "{err}");
+    for name in ["--listen", "--delay-ms", "--lost-after-ms", "--max-frame", "--max-rate", "--trace-dir", "--max-sessions", "--max-members", "ws://HOST:PORT/class"] {
+        assert!(out.contains(name), "relay --help names {name}: {out}");
+    }
+    let cases: [(&[&str], &str); 4] = [
+        (&["relay", "--listen", "nowhere"], "invalid socket address"),
+        (&["relay", "--max-rate", "0"], "0 is not in 1..=1000000"),
+        (&["relay", "--delay-ms", "soon"], "invalid digit"),
+        (&["relay", "--max-member", "4"], "a similar argument exists: '--max-members'"),
+    ];
+    for (args, says) in cases {
+        let (code, _, err) = meshmate(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?} says {says:?}: {err}");
+    }
+}

@@ -527,3 +527,21 @@ fn memory_stays_bounded_over_a_hundred_searches() {
     let grown = relay.rss_kib().saturating_sub(warm);
     assert!(grown < 20 << 10, "the relay grew {grown} KiB after warming up");
 }
+
+#[test]
+fn a_receiver_that_cannot_keep_up_is_cut_off_not_buffered() {
+    let relay = Relay::start(&[]);
+    let (mut owner, code, mut helpers) = class(&relay, 3, None);
+    // Processor 1 reads nothing; 28 MiB come its way, more than the relay queues for it.
+    let big = program(1, &[1; 16 << 10]);
+    for _ in 0..600 {
+        for sender in &mut helpers[1..] {
+            assert!(sender.send_frame(1, &big));
+        }
+        assert!(owner.send_frame(1, &big));
+    }
+    assert_eq!(owner.expect("lost")["processor"], 1);
+    assert_eq!(helpers[2].expect("lost")["processor"], 1);
+    let (_, _, trace) = relay.get(&format!("/class/{code}/trace"));
+    assert!(trace.lines().any(|l| l.contains(r#""ev":"refused","member":1,"reason":"cannot keep up"#)), "{trace}");
+}

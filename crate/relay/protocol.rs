@@ -154,6 +154,21 @@ mod tests {
         assert!(refused(&to(1, FrameKind::Done, 1), 1).contains("to itself"));
     }
 
+    proptest::proptest! {
+        /// Whatever arrives, the checks answer; they never panic.
+        #[test]
+        fn any_bytes_are_addressed_or_refused(message in proptest::collection::vec(proptest::num::u8::ANY, 0..40), from in 0usize..5, processors in 1usize..5) {
+            if let Ok(header) = address(&message, from, processors, 32) {
+                proptest::prop_assert!(header.to < processors && header.to != from && message.len() <= 32);
+            }
+        }
+
+        #[test]
+        fn any_text_is_a_request_or_refused(text in "\\PC{0,40}|\\{\"type\":\"[a-z]{0,6}\"[^}]{0,20}\\}") {
+            let _ = Request::parse(&text);
+        }
+    }
+
     #[test]
     fn requests_read_by_type_and_anything_else_is_refused() {
         assert_eq!(Request::parse(r#"{"type":"join","code":"ab"}"#), Ok(Request::Join { code: "ab".into() }));
