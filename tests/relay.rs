@@ -42,8 +42,10 @@ impl Relay {
     fn connect(&self) -> Client {
         let stream = TcpStream::connect(&self.address).unwrap();
         stream.set_nodelay(true).unwrap();
-        stream.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
         let (socket, _) = tungstenite::client(format!("ws://{}/class", self.address), stream).unwrap();
+        // Short reads from now on, so a waiting client can beat.
+        socket.get_ref().set_read_timeout(Some(Duration::from_millis(50))).unwrap();
         Client { socket, beating: true, last_sent: Instant::now(), trace: Vec::new() }
     }
 
@@ -391,6 +393,7 @@ fn a_silent_participant_is_lost_and_a_beating_one_is_not() {
     let (mut owner, _, mut helpers) = class(&relay, 2, None);
     helpers[1].beating = false;
     let start = Instant::now();
+    helpers[1].send(json!({"type": "beat"})); // its last sign of life
     let mut lost = Vec::new();
     while start.elapsed() < Duration::from_millis(1800) {
         for (processor, client) in [&mut owner, &mut helpers[0]].into_iter().enumerate() {
