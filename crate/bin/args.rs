@@ -50,6 +50,23 @@ pub enum Command {
     /// (the protocol: crate/relay/mod.rs).
     #[cfg(feature = "relay")]
     Relay(RelayArgs),
+    /// Take part in a class's searches as one of its processors, over the relay (the
+    /// lecturer's page shows the address and the code).
+    #[cfg(feature = "relay")]
+    Join(JoinArgs),
+}
+
+/// `join`.
+#[cfg(feature = "relay")]
+#[derive(Args, Debug)]
+#[command(after_help = "Runs until the lecturer ends the session.\n\nExample:\n  meshmate join ws://127.0.0.1:8091/class 3f2a...")]
+pub struct JoinArgs {
+    /// The relay's class address, ws://HOST:PORT/class.
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// The session's code.
+    #[arg(value_name = "CODE")]
+    pub code: String,
 }
 
 /// `relay`.

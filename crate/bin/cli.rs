@@ -37,6 +37,8 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::TrainNnue(args)) => run_train(args),
         #[cfg(feature = "relay")]
         Some(Command::Relay(args)) => run_relay(args),
+        #[cfg(feature = "relay")]
+        Some(Command::Join(args)) => crate::join::join(&args.url, &args.code),
     };
     match result {
         Ok(()) => 0,

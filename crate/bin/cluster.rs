@@ -16,6 +16,7 @@ mod values;
 
 use clap::{Parser, Subcommand};
 use host::{speak_uci, StdHost};
+use meshmate::machine::cluster::mpi::MpiLink;
 use meshmate::machine::cluster::{Order, Rank};
 use meshmate::machine::Cluster;
 use meshmate::parallel::{help, Helper};
@@ -63,7 +64,7 @@ fn main() {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            if Cluster::new().is_some() {
+            if Cluster::new(MpiLink::new()).is_some() {
                 let _ = e.print();
             }
             drop(universe);
@@ -71,7 +72,7 @@ fn main() {
         }
     };
     let mut code = 0;
-    if let Some(cluster) = Cluster::new() {
+    if let Some(cluster) = Cluster::new(MpiLink::new()) {
         code = match cli.command {
             None | Some(Command::Uci) => {
                 rank_zero_speaks_uci(cluster);
@@ -79,7 +80,7 @@ fn main() {
             }
             Some(Command::Speedup(args)) => rank_zero_measures(cluster, args),
         };
-    } else if let Some(rank) = Rank::new() {
+    } else if let Some(rank) = Rank::new(MpiLink::new()) {
         serve(rank);
     }
     // MPI_Finalize, once every rank is here.
@@ -88,7 +89,7 @@ fn main() {
 }
 
 /// Rank 0: the UCI session; at its end the other ranks are told to quit.
-fn rank_zero_speaks_uci(cluster: Cluster) {
+fn rank_zero_speaks_uci(cluster: Cluster<MpiLink>) {
     let cluster = Arc::new(Mutex::new(cluster));
     speak_uci(Engine::at(Arc::new(StdHost::new()), Site::Cluster(cluster.clone())));
     cluster.lock().unwrap_or_else(|e| e.into_inner()).quit();
@@ -96,7 +97,7 @@ fn rank_zero_speaks_uci(cluster: Cluster) {
 
 /// Rank 0: `speedup` on the ranks; at its end the other ranks are told to quit. Returns
 /// the exit code.
-fn rank_zero_measures(cluster: Cluster, args: SpeedupArgs) -> i32 {
+fn rank_zero_measures(cluster: Cluster<MpiLink>, args: SpeedupArgs) -> i32 {
     let cluster = Arc::new(Mutex::new(cluster));
     let measured = speedup_on_ranks(&Site::Cluster(cluster.clone()), args);
     let mut cluster = cluster.lock().unwrap_or_else(|e| e.into_inner());
@@ -134,15 +135,15 @@ fn speedup_on_ranks(site: &Site, args: SpeedupArgs) -> Result<(), String> {
 }
 
 /// A rank other than 0: takes part in rank 0's searches until it says quit.
-fn serve(mut rank: Rank) {
+fn serve(mut rank: Rank<MpiLink>) {
     let mut helper = match Helper::new(meshmate::uci::Options::default().hash_mib) {
         Ok(helper) => helper,
-        Err(e) => rank.abort(&format!("rank {}: {e}", meshmate::machine::Remote::id(&rank))),
+        Err(e) => rank.link().abort(&format!("rank {}: {e}", meshmate::machine::Remote::id(&rank))),
     };
     while let Order::Search(task) = rank.next_order() {
         if let Err(e) = help(&mut rank, &mut helper, &task) {
             let id = meshmate::machine::Remote::id(&rank);
-            rank.abort(&format!("rank {id} cannot take part in the search: {e}"));
+            rank.link().abort(&format!("rank {id} cannot take part in the search: {e}"));
         }
         rank.end_search();
     }

@@ -15,6 +15,8 @@ native! {
     mod cli;
     mod files;
     mod host;
+    #[cfg(feature = "relay")]
+    mod join;
     mod output;
     mod progress;
     mod report;

@@ -29,11 +29,13 @@ pub enum MessageKind {
     TtAnswer,
     /// A table entry stored at its home processor.
     TtPut,
+    /// The machine tells a program that a processor is gone (a class's tab that left).
+    Lost,
 }
 
 impl MessageKind {
     /// Every kind, in a fixed order (counters are indexed by it).
-    pub const ALL: [MessageKind; 11] = [
+    pub const ALL: [MessageKind; 12] = [
         MessageKind::WorkRequest,
         MessageKind::Work,
         MessageKind::NoWork,
@@ -45,6 +47,7 @@ impl MessageKind {
         MessageKind::TtRequest,
         MessageKind::TtAnswer,
         MessageKind::TtPut,
+        MessageKind::Lost,
     ];
 
     /// The number of kinds.
@@ -69,6 +72,7 @@ impl MessageKind {
             MessageKind::TtRequest => "tt-request",
             MessageKind::TtAnswer => "tt-answer",
             MessageKind::TtPut => "tt-put",
+            MessageKind::Lost => "lost",
         }
     }
 }
@@ -84,4 +88,13 @@ pub trait Payload: Send {
     fn decode(bytes: &[u8]) -> Result<Self, WireError>
     where
         Self: Sized;
+    /// The message telling a program that `processor` is gone (a machine whose processors
+    /// can vanish mid-search makes it; it never travels). `None`: these programs cannot
+    /// go on without a processor, so such a machine does not run them.
+    fn lost(_processor: usize) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }

@@ -6,7 +6,6 @@
 //! their id, the processor count, a mailbox, a random source and their counters — never
 //! threads, processes or wasm.
 
-#[cfg(feature = "cluster")]
 pub mod cluster;
 pub mod costs;
 mod counters;
@@ -20,7 +19,6 @@ pub mod wire;
 
 pub use counters::{Counters, ProcessorSnapshot};
 pub use message::{MessageKind, Payload};
-#[cfg(feature = "cluster")]
 pub use cluster::Cluster;
 pub use sim::Sim;
 pub use threads::{available_processors, run_on_threads, Threads};
@@ -71,7 +69,7 @@ pub trait Remote {
     fn serve<M: Payload>(&mut self, program: &mut dyn Program<Message = M>, stop: &Control);
     /// This processor's part, `mib` MiB, of a table split among the processors (entry h
     /// at processor `tt::owner(h, count)`), the other parts reached by messages.
-    fn table_part(&self, mib: usize) -> Result<std::sync::Arc<crate::tt::TranspositionTable>, crate::tt::AllocError>;
+    fn table_part(&self, mib: usize) -> Result<std::sync::Arc<crate::tt::TranspositionTable>, String>;
 }
 
 /// What a program's step left behind.

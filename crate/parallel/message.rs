@@ -41,4 +41,7 @@ pub(super) enum Message {
     /// DTS: the answer to HELP — how good a split point the sender could offer now
     /// (`None`: none).
     Offer { merit: Option<i32> },
+    /// The machine says the sender is gone (a class's tab left): what it was given is
+    /// searched again, what it gave is dropped. Made by the machine, never sent.
+    Lost,
 }

@@ -299,7 +299,7 @@ impl Helper {
     /// distributed table made by `remote`), or emptied when processor 0's was.
     fn prepare<R: Remote>(&mut self, remote: &R, task: &HelperTask) -> Result<(), String> {
         if task.hash_mib != self.table.mib() || task.distributed != self.table.is_part() {
-            self.table = if task.distributed { remote.table_part(task.hash_mib) } else { TranspositionTable::try_new(task.hash_mib).map(Arc::new) }.map_err(|e| e.to_string())?;
+            self.table = if task.distributed { remote.table_part(task.hash_mib)? } else { Arc::new(TranspositionTable::try_new(task.hash_mib).map_err(|e| e.to_string())?) };
             self.searcher.set_table(self.table.clone());
         } else if task.table_clears != self.table_clears {
             self.table.clear();

@@ -113,6 +113,7 @@ impl Payload for Message {
             Message::Cutoff { .. } => MessageKind::Cutoff,
             Message::Help => MessageKind::Help,
             Message::Offer { .. } => MessageKind::Split,
+            Message::Lost => MessageKind::Lost,
         }
     }
 
@@ -154,7 +155,13 @@ impl Payload for Message {
                 w.bool(merit.is_some());
                 w.i32(merit.unwrap_or(0));
             }
+            // Only the machine tells a loss: a tag `decode` refuses, so no peer forges one.
+            Message::Lost => w.u8(8),
         }
+    }
+
+    fn lost(_processor: usize) -> Option<Self> {
+        Some(Message::Lost)
     }
 
     fn decode(bytes: &[u8]) -> Result<Self, WireError> {

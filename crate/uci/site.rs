@@ -15,7 +15,7 @@ pub enum Site {
     Threads,
     /// The ranks of an MPI job, this process being rank 0.
     #[cfg(feature = "cluster")]
-    Cluster(Arc<Mutex<crate::machine::Cluster>>),
+    Cluster(Arc<Mutex<crate::machine::Cluster<crate::machine::cluster::mpi::MpiLink>>>),
 }
 
 impl Site {
@@ -45,7 +45,7 @@ impl Site {
         match self {
             Site::Threads => {}
             #[cfg(feature = "cluster")]
-            Site::Cluster(cluster) => cluster.lock().unwrap_or_else(|e| e.into_inner()).end(why),
+            Site::Cluster(cluster) => cluster.lock().unwrap_or_else(|e| e.into_inner()).link().abort(why),
         }
     }
 
@@ -83,7 +83,7 @@ impl Site {
     pub fn table(&self, placement: Placement, mib: usize) -> Result<Arc<TranspositionTable>, AllocError> {
         match placement {
             #[cfg(feature = "cluster")]
-            Placement::Distributed => crate::machine::cluster::table_part(mib),
+            Placement::Distributed => crate::machine::cluster::mpi::table_part(mib),
             _ => TranspositionTable::try_new(mib).map(Arc::new),
         }
     }

@@ -1,10 +1,11 @@
-//! A cluster machine: MPI ranks as processors (OpenMPI through the `mpi` crate), for
-//! users who outgrow one computer. Rank r is processor r. Each rank is a process with a
-//! memory of its own, so each builds its own program: rank 0 the main program (it speaks
-//! UCI), rank r the helper program r, from the task rank 0 announces
-//! ([`Machine::announce`], `parallel::help`). Programs' messages travel as MPI messages
-//! (their bytes from `Payload::encode`); each rank searches with a table of its own, or
-//! with its part of Zugzwang's distributed table ([`table_part`], reached by messages).
+//! A cluster machine: processors with memories of their own, joined by a [`Link`] — the
+//! ranks of an MPI job ([`mpi`], feature `cluster`), for users who outgrow one computer,
+//! or the tabs and processes of a class through its relay. Rank r is processor r. Each
+//! builds its own program: rank 0 the main program (it speaks UCI), rank r the helper
+//! program r, from the task rank 0 announces ([`Machine::announce`], `parallel::help`).
+//! Programs' messages travel as frames (their bytes from `Payload::encode`); each rank
+//! searches with a table of its own, or over MPI with its part of Zugzwang's distributed
+//! table (`mpi::table_part`, reached by messages).
 //!
 //! One search, as the ranks see it:
 //! 1. rank 0 sends START (the task) to every rank and runs processor 0's program;
@@ -17,30 +18,35 @@
 //!    the job is ended after its answer.
 //!
 //! Frames carry the search's number, so a message still in flight from an earlier
-//! search is dropped on arrival. A rank that dies ends the whole job: OpenMPI's runtime
-//! aborts every rank and `mpirun` names the lost one (rsmpi offers no error handler that
-//! returns, and OpenMPI 4.1 without ULFM cannot go on without a rank anyway).
+//! search is dropped on arrival. Over MPI a rank that dies ends the whole job: OpenMPI's
+//! runtime aborts every rank and `mpirun` names the lost one (rsmpi offers no error
+//! handler that returns, and OpenMPI 4.1 without ULFM cannot go on without a rank
+//! anyway). Over the relay a processor may vanish: the link reports it lost, the
+//! programs hear it ([`Payload::lost`]) and search again what they gave it, and nobody
+//! waits for its DONE.
 
+pub mod link;
+#[cfg(feature = "cluster")]
+pub mod mpi;
 mod processor;
-mod table;
-mod transport;
+#[cfg(all(feature = "relay", not(target_arch = "wasm32")))]
+pub mod relay;
 
-pub use table::{table_part, ANSWER_TIMEOUT_MS};
-
+use super::drive::drive;
+use super::frame::{frame, Frame, FrameKind};
 use super::{run_on_threads, Counters, Machine, Payload, Program, Remote};
 use crate::search::Control;
-use super::drive::drive;
-use processor::MpiProcessor;
-use transport::{frame, Frame, FrameKind, Wire};
+use link::{Arrival, Link};
+use processor::LinkProcessor;
 
 /// How long rank 0 waits for a rank's DONE after FINISHED before it ends the job: a
 /// helper finishes within a step of hearing FINISHED, so silence this long means a rank
 /// that hangs or is cut off.
 pub const DONE_TIMEOUT_MS: f64 = 10_000.0;
 
-/// Rank 0's machine: processor 0 here, processors 1.. on the other ranks.
-pub struct Cluster {
-    ranks: usize,
+/// Processor 0's machine: processor 0 here, processors 1.. at the other ends of its link.
+pub struct Cluster<L> {
+    link: L,
     /// The number of the last search (frames of older ones are dropped).
     search: u32,
     /// The task announced for the next run.
@@ -49,36 +55,39 @@ pub struct Cluster {
     fault: Option<String>,
 }
 
-impl Cluster {
-    /// The machine of rank 0 of an initialised MPI world (None on another rank).
-    pub fn new() -> Option<Cluster> {
-        let wire = Wire::new();
-        (wire.rank() == 0).then(|| Cluster { ranks: wire.size(), search: 0, task: None, fault: None })
+impl<L: Link> Cluster<L> {
+    /// The machine of processor 0 of `link` (None for another processor).
+    pub fn new(link: L) -> Option<Cluster<L>> {
+        (link.rank() == 0).then_some(Cluster { link, search: 0, task: None, fault: None })
     }
 
     /// Why this machine cannot search any more, if it cannot: the caller answers with the
-    /// result it has and then ends the job ([`Cluster::end`]).
+    /// result it has and then ends the job.
     pub fn fault(&self) -> Option<&str> {
         self.fault.as_deref()
     }
 
-    /// Ends the whole job at once, every rank, with `message` on standard error.
-    pub fn end(&self, message: &str) -> ! {
-        Wire::new().abort(message)
+    /// Its link (to end an MPI job, say).
+    pub fn link(&self) -> &L {
+        &self.link
     }
 
-    /// Tells every other rank to end its process (after the last search).
+    /// Its link, to change (a class's owner starts each search's roster on it).
+    pub fn link_mut(&mut self) -> &mut L {
+        &mut self.link
+    }
+
+    /// Tells every other processor to end its process (after the last search).
     pub fn quit(&mut self) {
-        let mut wire = Wire::new();
-        for rank in 1..self.ranks {
-            wire.send(rank, frame(FrameKind::Quit, self.search, &[]));
+        for rank in 1..self.link.size() {
+            self.link.send(rank, frame(FrameKind::Quit, self.search, &[]));
         }
     }
 }
 
-impl Machine for Cluster {
+impl<L: Link> Machine for Cluster<L> {
     fn processors(&self) -> usize {
-        self.ranks
+        self.link.size()
     }
 
     fn local_processors(&self, processors: usize) -> usize {
@@ -92,42 +101,64 @@ impl Machine for Cluster {
     fn run<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters) {
         // Nothing announced: processor 0 searches alone (the serial search).
         let Some(task) = self.task.take() else { return run_on_threads(main, helpers, counters) };
-        if let Some(fault) = &self.fault {
-            self.end(fault);
+        // A machine that has lost a processor for good searches alone (its caller says why).
+        if self.fault.is_some() {
+            return run_on_threads(main, helpers, counters);
         }
-        debug_assert!(helpers.is_empty(), "other ranks build their own programs");
-        assert!(self.ranks <= counters.len(), "counters for {} processors, {} ranks", counters.len(), self.ranks);
-        self.search = self.search.wrapping_add(1);
-        let mut wire = Wire::new();
-        table::forget_counts();
-        table::begin(self.search);
-        for rank in 1..self.ranks {
-            wire.send(rank, frame(FrameKind::Start, self.search, &task));
+        debug_assert!(helpers.is_empty(), "other processors build their own programs");
+        let ranks = self.link.size();
+        assert!(ranks <= counters.len(), "counters for {} processors, {ranks} ranks", counters.len());
+        self.search = self.link.next_search(self.search.wrapping_add(1));
+        self.link.table_search(Some(self.search));
+        for rank in 1..ranks {
+            self.link.send(rank, frame(FrameKind::Start, self.search, &task));
         }
-        let mut cpu = MpiProcessor::new(&mut wire, self.search, counters, None);
+        let mut cpu = LinkProcessor::new(&mut self.link, self.search, counters, None);
         drive(main, &mut cpu, counters);
+        let gone = cpu.gone().to_vec();
         drop(cpu);
-        table::end();
-        table::count_into(counters, 0);
-        for rank in 1..self.ranks {
-            wire.send(rank, frame(FrameKind::Finished, self.search, &[]));
+        self.link.table_search(None);
+        self.link.count_table_into(counters, 0);
+        for rank in 1..ranks {
+            self.link.send(rank, frame(FrameKind::Finished, self.search, &[]));
         }
-        if let Err(fault) = collect_done(&mut wire, self.search, counters) {
-            wire.abandon();
-            self.fault = Some(fault);
+        match collect_done(&mut self.link, self.search, &gone, counters) {
+            Ok(()) => self.link.search_over(),
+            Err(fault) => {
+                self.link.abandon();
+                self.fault = Some(fault);
+            }
         }
     }
 }
 
-/// Waits for every other rank's DONE (their counters into `counters`), dropping late
-/// program messages, until rank 0's own sends have completed too; or, for at most
-/// [`DONE_TIMEOUT_MS`], then says which ranks stay silent.
-fn collect_done(wire: &mut Wire, search: u32, counters: &Counters) -> Result<(), String> {
+/// Waits for every other processor's DONE (their counters into `counters`), dropping
+/// late program messages, until processor 0's own sends have completed too; or, for at
+/// most [`DONE_TIMEOUT_MS`], then says which processors stay silent. A processor the link
+/// declared lost (during the search: `gone`) owes no DONE.
+fn collect_done(link: &mut impl Link, search: u32, gone: &[usize], counters: &Counters) -> Result<(), String> {
     let start = crate::clock::now_ms();
-    let mut done = vec![false; wire.size()];
+    let mut done = vec![false; link.size()];
     done[0] = true;
+    for &processor in gone {
+        if let Some(done) = done.get_mut(processor) {
+            *done = true;
+        }
+    }
     loop {
-        while let Some(frame) = wire.receive() {
+        while let Some(arrival) = link.receive() {
+            let frame = match arrival {
+                Arrival::Frame(frame) => frame,
+                // Lost after processor 0 finished: counted as processor 0's programs count
+                // the losses they hear.
+                Arrival::Lost(processor) => {
+                    if let Some(done) = done.get_mut(processor).filter(|done| !**done) {
+                        *done = true;
+                        counters.count_received(0, super::MessageKind::Lost);
+                    }
+                    continue;
+                }
+            };
             if frame.search != search {
                 continue;
             }
@@ -137,19 +168,19 @@ fn collect_done(wire: &mut Wire, search: u32, counters: &Counters) -> Result<(),
                         counters.set_snapshot(frame.from, &snapshot);
                         done[frame.from] = true;
                     }
-                    Err(e) => wire.abort(&format!("rank {} sent unreadable counters: {e}", frame.from)),
+                    Err(e) => return Err(format!("processor {} sent unreadable counters: {e}", frame.from)),
                 },
                 FrameKind::Nodes => processor::take_nodes(&frame, counters),
                 // Table frames too: their askers stop waiting on FINISHED.
                 FrameKind::Program | FrameKind::Start | FrameKind::Finished | FrameKind::Quit | FrameKind::TableRequest | FrameKind::TableAnswer | FrameKind::TablePut => {}
             }
         }
-        wire.finish_sends();
-        if done.iter().all(|&d| d) && !wire.sending() {
+        link.finish_sends();
+        if done.iter().all(|&d| d) && !link.sending() {
             return Ok(());
         }
         if crate::clock::now_ms() - start > DONE_TIMEOUT_MS {
-            let mut silent: Vec<usize> = (0..done.len()).filter(|&r| !done[r]).chain(wire.sending_to()).collect();
+            let mut silent: Vec<usize> = (0..done.len()).filter(|&r| !done[r]).chain(link.sending_to()).collect();
             silent.sort_unstable();
             silent.dedup();
             let ranks: Vec<String> = silent.iter().map(usize::to_string).collect();
@@ -167,9 +198,9 @@ pub enum Order {
     Quit,
 }
 
-/// A rank other than 0: it runs the programs built from rank 0's tasks.
-pub struct Rank {
-    wire: Wire,
+/// A processor other than 0: it runs the programs built from processor 0's tasks.
+pub struct Rank<L> {
+    link: L,
     search: u32,
     /// Program messages and table frames of the next search that came before rank 0's
     /// START (another rank may start, and send, first: MPI orders frames per sender only).
@@ -182,25 +213,38 @@ pub struct Rank {
 /// How long an idle rank sleeps between looks for rank 0's next order.
 const IDLE_NAP: std::time::Duration = std::time::Duration::from_millis(1);
 
-impl Rank {
-    /// This process's rank of an initialised MPI world (None on rank 0).
-    pub fn new() -> Option<Rank> {
-        let wire = Wire::new();
-        let size = wire.size();
-        (wire.rank() != 0).then(|| Rank { wire, search: 0, early: Vec::new(), finished: true, counters: Counters::new(size) })
+impl<L: Link> Rank<L> {
+    /// The processor at this end of `link` (None for processor 0).
+    pub fn new(link: L) -> Option<Rank<L>> {
+        let size = link.size();
+        (link.rank() != 0).then(|| Rank { link, search: 0, early: Vec::new(), finished: true, counters: Counters::new(size) })
+    }
+
+    /// Its link (to end an MPI job, say).
+    pub fn link(&self) -> &L {
+        &self.link
     }
 
     /// Waits for rank 0's next order, dropping what is left of the last search and
     /// keeping what another rank already sent for the next one.
     pub fn next_order(&mut self) -> Order {
         loop {
-            while let Some(frame) = self.wire.receive() {
+            while let Some(arrival) = self.link.receive() {
+                let frame = match arrival {
+                    Arrival::Frame(frame) => frame,
+                    // Processor 0 gone between searches: no order will come.
+                    Arrival::Lost(0) => return Order::Quit,
+                    Arrival::Lost(_) => continue,
+                };
                 match frame.kind {
                     FrameKind::Start => {
                         (self.search, self.finished) = (frame.search, false);
+                        // A class's roster changes from search to search.
+                        if self.counters.len() < self.link.size() {
+                            self.counters = Counters::new(self.link.size());
+                        }
                         self.counters.reset();
-                        table::forget_counts();
-                        table::begin(frame.search);
+                        self.link.table_search(Some(frame.search));
                         let search = self.search;
                         self.early.retain(|f| f.search == search);
                         return Order::Search(frame.body);
@@ -211,7 +255,7 @@ impl Rank {
                     FrameKind::Program | FrameKind::TableRequest | FrameKind::TablePut | FrameKind::TableAnswer | FrameKind::Finished | FrameKind::Done | FrameKind::Nodes => {}
                 }
             }
-            self.wire.finish_sends();
+            self.link.finish_sends();
             std::thread::sleep(IDLE_NAP);
         }
     }
@@ -220,53 +264,50 @@ impl Rank {
     /// answers DONE with its counters. Called after every [`Order::Search`], whether or
     /// not a program ran.
     pub fn end_search(&mut self) {
-        while !self.finished || self.wire.sending() {
-            while let Some(frame) = self.wire.receive() {
-                if frame.kind == FrameKind::Finished && frame.search == self.search {
-                    self.finished = true;
+        while !self.finished || self.link.sending() {
+            while let Some(arrival) = self.link.receive() {
+                match arrival {
+                    Arrival::Frame(frame) => self.finished |= frame.kind == FrameKind::Finished && frame.search == self.search,
+                    Arrival::Lost(processor) => self.finished |= processor == 0,
                 }
             }
-            self.wire.finish_sends();
+            self.link.finish_sends();
             std::thread::sleep(std::time::Duration::from_micros(100));
         }
         let snapshot = self.counters.snapshot()[self.id()];
         let body = processor::encode_snapshot(&snapshot);
-        self.wire.send(0, frame(FrameKind::Done, self.search, &body));
-        while self.wire.sending() {
-            self.wire.finish_sends();
+        self.link.send(0, frame(FrameKind::Done, self.search, &body));
+        while self.link.sending() {
+            self.link.finish_sends();
             std::thread::sleep(std::time::Duration::from_micros(100));
         }
     }
 
-    /// Ends the whole job with `message` (a task this rank cannot take).
-    pub fn abort(&self, message: &str) -> ! {
-        self.wire.abort(message)
-    }
 }
 
-impl Remote for Rank {
+impl<L: Link> Remote for Rank<L> {
     fn id(&self) -> usize {
-        self.wire.rank()
+        self.link.rank()
     }
 
     fn count(&self) -> usize {
-        self.wire.size()
+        self.link.size()
     }
 
     fn serve<M: Payload>(&mut self, program: &mut dyn Program<Message = M>, stop: &Control) {
         if self.finished {
             stop.stop();
         }
-        let mut cpu = MpiProcessor::new(&mut self.wire, self.search, &self.counters, Some(stop));
+        let mut cpu = LinkProcessor::new(&mut self.link, self.search, &self.counters, Some(stop));
         for frame in self.early.drain(..) {
             cpu.take(frame);
         }
         drive(program, &mut cpu, &self.counters);
         self.finished |= cpu.finished();
-        table::count_into(&self.counters, self.wire.rank());
+        self.link.count_table_into(&self.counters, self.link.rank());
     }
 
-    fn table_part(&self, mib: usize) -> Result<std::sync::Arc<crate::tt::TranspositionTable>, crate::tt::AllocError> {
-        table_part(mib)
+    fn table_part(&self, mib: usize) -> Result<std::sync::Arc<crate::tt::TranspositionTable>, String> {
+        self.link.table_part(mib)
     }
 }

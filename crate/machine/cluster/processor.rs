@@ -1,7 +1,8 @@
-//! One rank's processor: the program's view of the cluster ([`Processor`]), stepped by
-//! the real machines' driver (`machine::drive`) as a thread's is.
+//! One processor of the cluster machine: the program's view of it ([`Processor`]) over a
+//! [`Link`], stepped by the real machines' driver (`machine::drive`) as a thread's is.
 
-use super::transport::{frame, Frame, FrameKind, Wire};
+use super::link::{Arrival, Link};
+use crate::machine::frame::{frame, Frame, FrameKind};
 use crate::clock::now_ms;
 use crate::random::Random;
 use crate::machine::wire::{Reader, WireError, Writer};
@@ -21,9 +22,9 @@ const SPINS: u32 = 2_000;
 /// How long a waiting processor sleeps between looks.
 const NAP: Duration = Duration::from_micros(50);
 
-/// A rank's processor during one search.
-pub(super) struct MpiProcessor<'a, M> {
-    wire: &'a mut Wire,
+/// A processor during one search.
+pub(super) struct LinkProcessor<'a, L, M> {
+    link: &'a mut L,
     id: usize,
     count: usize,
     search: u32,
@@ -33,16 +34,23 @@ pub(super) struct MpiProcessor<'a, M> {
     /// A helper's stop signal, set when rank 0 says FINISHED (`None` on rank 0).
     stop: Option<&'a Control>,
     finished: bool,
+    /// Processors the link declared lost during this search.
+    gone: Vec<usize>,
     /// Its own stream (any seed does: a cluster is not reproducible anyway).
     random: Random,
     last_nodes_report: f64,
 }
 
-impl<'a, M: Payload> MpiProcessor<'a, M> {
-    pub fn new(wire: &'a mut Wire, search: u32, counters: &'a Counters, stop: Option<&'a Control>) -> Self {
-        let (id, count) = (wire.rank(), wire.size());
+impl<'a, L: Link, M: Payload> LinkProcessor<'a, L, M> {
+    pub fn new(link: &'a mut L, search: u32, counters: &'a Counters, stop: Option<&'a Control>) -> Self {
+        let (id, count) = (link.rank(), link.size());
         let random = Random::new(0, id);
-        MpiProcessor { wire, id, count, search, counters, inbox: VecDeque::new(), stop, finished: false, random, last_nodes_report: now_ms() }
+        LinkProcessor { link, id, count, search, counters, inbox: VecDeque::new(), stop, finished: false, gone: Vec::new(), random, last_nodes_report: now_ms() }
+    }
+
+    /// The processors the link declared lost during this search (they owe no DONE).
+    pub fn gone(&self) -> &[usize] {
+        &self.gone
     }
 
     /// Whether rank 0 has said FINISHED.
@@ -54,15 +62,33 @@ impl<'a, M: Payload> MpiProcessor<'a, M> {
     /// signal, node counts into the counters. Returns whether anything did.
     fn poll(&mut self) -> bool {
         let mut any = false;
-        while let Some(frame) = self.wire.receive() {
+        while let Some(arrival) = self.link.receive() {
             any = true;
-            self.take(frame);
+            match arrival {
+                Arrival::Frame(frame) => self.take(frame),
+                Arrival::Lost(processor) => self.lose(processor),
+            }
         }
-        self.wire.finish_sends();
+        self.link.finish_sends();
         any
     }
 
-    /// Takes one frame that has arrived (see [`MpiProcessor::poll`]); a table frame is
+    /// A processor is gone. The program hears it as one message, where its messages can
+    /// say so (its answer: search again what it gave that processor, drop what that
+    /// processor owned). A helper whose processor 0 is gone stops: nobody waits for it.
+    fn lose(&mut self, processor: usize) {
+        self.gone.push(processor);
+        if processor == 0 {
+            self.finished = true;
+            if let Some(stop) = self.stop {
+                stop.stop();
+            }
+        } else if let Some(message) = M::lost(processor) {
+            self.inbox.push_back((processor, message));
+        }
+    }
+
+    /// Takes one frame that has arrived (see [`LinkProcessor::poll`]); a table frame is
     /// served at once.
     pub fn take(&mut self, frame: Frame) {
         if frame.search != self.search {
@@ -71,11 +97,11 @@ impl<'a, M: Payload> MpiProcessor<'a, M> {
         match frame.kind {
             FrameKind::Program => match M::decode(&frame.body) {
                 Ok(message) => self.inbox.push_back((frame.from, message)),
-                Err(e) => eprintln!("meshmate-cluster: rank {}: a message from rank {} dropped: {e}", self.id, frame.from),
+                Err(e) => eprintln!("meshmate: processor {}: a message from processor {} dropped: {e}", self.id, frame.from),
             },
-            FrameKind::TableRequest | FrameKind::TablePut | FrameKind::TableAnswer => super::table::serve(self.wire, &frame),
+            FrameKind::TableRequest | FrameKind::TablePut | FrameKind::TableAnswer => self.link.serve_table(&frame),
             FrameKind::Finished => {
-                super::table::end();
+                self.link.table_search(None);
                 self.finished = true;
                 if let Some(stop) = self.stop {
                     stop.stop();
@@ -87,7 +113,7 @@ impl<'a, M: Payload> MpiProcessor<'a, M> {
     }
 }
 
-impl<M: Payload> Processor<M> for MpiProcessor<'_, M> {
+impl<L: Link, M: Payload> Processor<M> for LinkProcessor<'_, L, M> {
     fn id(&self) -> usize {
         self.id
     }
@@ -104,7 +130,7 @@ impl<M: Payload> Processor<M> for MpiProcessor<'_, M> {
         }
         let mut body = Vec::new();
         message.encode(&mut body);
-        self.wire.send(to, frame(FrameKind::Program, self.search, &body));
+        self.link.send(to, frame(FrameKind::Program, self.search, &body));
     }
 
     fn receive(&mut self) -> Option<(usize, M)> {
@@ -129,7 +155,7 @@ impl<M: Payload> Processor<M> for MpiProcessor<'_, M> {
     }
 }
 
-impl<M: Payload> Driven<M> for MpiProcessor<'_, M> {
+impl<L: Link, M: Payload> Driven<M> for LinkProcessor<'_, L, M> {
     /// Waits briefly for a frame.
     fn wait(&mut self) {
         if !self.inbox.is_empty() {
@@ -153,7 +179,7 @@ impl<M: Payload> Driven<M> for MpiProcessor<'_, M> {
         self.last_nodes_report = now;
         let mut body = Vec::new();
         Writer(&mut body).u64(nodes);
-        self.wire.send(0, frame(FrameKind::Nodes, self.search, &body));
+        self.link.send(0, frame(FrameKind::Nodes, self.search, &body));
     }
 }
 

@@ -77,6 +77,11 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         self.contexts.iter().position(|c| c.job.as_ref().is_some_and(|j| j.owner == owner && j.id == id))
     }
 
+    /// The context searching a subproblem that `owner` gave, if any.
+    pub(super) fn context_given_by(&self, owner: usize) -> Option<usize> {
+        self.contexts.iter().position(|c| c.job.as_ref().is_some_and(|j| j.owner == owner))
+    }
+
     /// Starts searching a subproblem given by `owner`, beside the searches that wait.
     pub(super) fn start_job(&mut self, owner: usize, id: u32, problem: &Subproblem) {
         self.help_unanswered = false;
@@ -150,7 +155,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 // asks for the next move there, saving a search for work.
                 let wants_work = matches!(self.seeking, Seeking::Not) && self.contexts.iter().all(|c| c.waiting) && self.contexts.len() < MAX_CONTEXTS;
                 if wants_work {
-                    self.seeking = Seeking::Asked;
+                    self.seeking = Seeking::Asked { to: owner };
                 }
                 cpu.send(owner, Message::Result { job: id, value, pv, span, wants_work });
                 Stepped::Ended

@@ -149,6 +149,8 @@ pub(super) struct SplitProgram<'a, L: Listener> {
     help_unanswered: bool,
     /// Processors whose work requests wait for a split point here, with their speeds.
     held_requests: Vec<(usize, Option<u32>)>,
+    /// Processors the machine has said are gone from this search (a class's tabs).
+    gone: Vec<usize>,
     /// This processor's measured speed (only when the policy weighs speeds).
     speed: Speedometer,
     until_serve: u32,
@@ -177,8 +179,8 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let options = task.settings.options;
         let (root, contexts, spares, seeking) = (None, Vec::with_capacity(MAX_CONTEXTS), Vec::new(), Seeking::Not);
         let until_root_check = ROOT_CHECK_INTERVAL;
-        let (held_requests, speed) = (Vec::new(), Speedometer::default());
-        SplitProgram { tt, policy, options, root, contexts, own, spares, tree_plies, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, speed, until_serve: SERVE_INTERVAL, until_post: 0, until_root_check }
+        let (held_requests, gone, speed) = (Vec::new(), Vec::new(), Speedometer::default());
+        SplitProgram { tt, policy, options, root, contexts, own, spares, tree_plies, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, gone, speed, until_serve: SERVE_INTERVAL, until_post: 0, until_root_check }
     }
 
     /// Measures this processor's speed (on machines with a busy clock, when the policy
@@ -227,7 +229,29 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 cpu.send(from, Message::Offer { merit });
             }
             Message::Offer { merit } => self.take_offer(from, merit, cpu),
+            Message::Lost => self.lose(from, cpu),
         }
+    }
+
+    /// Processor `gone` has left the search (Cilk-NOW's and Satin's recovery): the moves
+    /// given to it are searched again here (or given to another), the subproblems it gave
+    /// this processor are dropped (nobody waits for their values), and nothing more is
+    /// asked of it or answered to it.
+    fn lose(&mut self, gone: usize, cpu: &mut dyn Processor<Message>) {
+        if self.gone.contains(&gone) {
+            return;
+        }
+        self.gone.push(gone);
+        for c in self.contexts.iter_mut() {
+            if c.searcher.take_back(gone) {
+                c.waiting = false;
+            }
+        }
+        while let Some(i) = self.context_given_by(gone) {
+            self.drop_context(i, cpu);
+        }
+        self.held_requests.retain(|&(from, _)| from != gone);
+        self.forget_seeking_from(gone);
     }
 
     /// Passes on the table accesses of every searcher (results taken in, cuts, the step).

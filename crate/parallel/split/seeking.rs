@@ -5,15 +5,15 @@
 
 use super::{Seek, SplitProgram, MAX_CONTEXTS, MIN_SPLIT_DEPTH};
 use crate::parallel::message::Message;
-use crate::machine::{broadcast, random_other, Processor};
+use crate::machine::{random_other, Processor};
 use crate::search::Listener;
 
 /// Where an idle processor stands in finding work.
 pub(super) enum Seeking {
     /// Not looking (busy, or about to ask).
     Not,
-    /// Asked one processor for work; waiting for WORK or NO-WORK.
-    Asked,
+    /// Asked processor `to` for work; waiting for WORK or NO-WORK.
+    Asked { to: usize },
     /// Sent HELP; counting the offers (best merit and who made it).
     Collecting { replies: usize, best: Option<(i32, usize)> },
 }
@@ -35,23 +35,26 @@ impl<L: Listener> SplitProgram<'_, L> {
         };
         if let Some(to) = target {
             cpu.send(to, Message::WorkRequest { rate: None });
-            self.seeking = Seeking::Asked;
+            self.seeking = Seeking::Asked { to };
             return;
         }
         self.seeking = match self.policy.seek {
             Seek::Broadcast if !self.help_unanswered && !cpu.has_offer_board() => {
-                broadcast(cpu, Message::Help);
+                let me = cpu.id();
+                for to in (0..cpu.count()).filter(|&to| to != me && !self.gone.contains(&to)) {
+                    cpu.send(to, Message::Help);
+                }
                 Seeking::Collecting { replies: 0, best: None }
             }
             Seek::PoolByAvailability if cpu.id() != 0 => {
                 cpu.send(0, Message::WorkRequest { rate: None });
-                Seeking::Asked
+                Seeking::Asked { to: 0 }
             }
             Seek::AskRandom | Seek::AskRandomTellingSpeed | Seek::Broadcast | Seek::PoolByAvailability => {
-                let to = random_other(cpu);
+                let Some(to) = self.random_live_other(cpu) else { return };
                 let rate = if self.policy.seek == Seek::AskRandomTellingSpeed { self.speed.rate() } else { None };
                 cpu.send(to, Message::WorkRequest { rate });
-                Seeking::Asked
+                Seeking::Asked { to }
             }
         };
     }
@@ -84,17 +87,42 @@ impl<L: Listener> SplitProgram<'_, L> {
                 *best = Some((m, from));
             }
         }
-        if *replies + 1 == cpu.count() {
+        if *replies + 1 + self.gone.len() >= cpu.count() {
             self.seeking = match *best {
                 Some((_, owner)) => {
                     cpu.send(owner, Message::WorkRequest { rate: None });
-                    Seeking::Asked
+                    Seeking::Asked { to: owner }
                 }
                 None => {
                     self.help_unanswered = true;
                     Seeking::Not
                 }
             };
+        }
+    }
+
+    /// Another processor still in the search, chosen at random (`None`: all are gone).
+    fn random_live_other(&self, cpu: &mut dyn Processor<Message>) -> Option<usize> {
+        if self.gone.len() + 1 >= cpu.count() {
+            return None;
+        }
+        // At most a few tries: a class rarely loses more than a few of its processors.
+        loop {
+            let to = random_other(cpu);
+            if !self.gone.contains(&to) {
+                return Some(to);
+            }
+        }
+    }
+
+    /// Processor `gone` has left the search: a request to it, or a HELP round waiting
+    /// for its offer, will never be answered.
+    pub(super) fn forget_seeking_from(&mut self, gone: usize) {
+        match self.seeking {
+            Seeking::Asked { to } if to == gone => self.seeking = Seeking::Not,
+            // Its offer may have come already: end the round, and a later one asks again.
+            Seeking::Collecting { .. } => self.seeking = Seeking::Not,
+            _ => {}
         }
     }
 

@@ -137,6 +137,17 @@ pub(super) struct Frame {
 pub(super) const MAX_DEFERRED: usize = 64;
 
 impl Frame {
+    /// Puts `mv` (place `order` in the list) among the moves this node searches again
+    /// itself: given away and failed, reduced, or its searcher gone. `bound`: what is
+    /// proven of it (a lower bound; `-INFINITY`: nothing).
+    pub(super) fn search_again(&mut self, mv: Move, order: u16, bound: i32) {
+        self.deferred[self.deferred_count] = mv;
+        self.deferred_hashes[self.deferred_count] = 0;
+        self.deferred_order[self.deferred_count] = order;
+        self.deferred_bound[self.deferred_count] = bound;
+        self.deferred_count += 1;
+    }
+
     /// Exchanges two entries of the deferred list.
     pub(super) fn swap_deferred(&mut self, i: usize, j: usize) {
         self.deferred.swap(i, j);

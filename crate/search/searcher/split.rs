@@ -203,13 +203,8 @@ impl Searcher {
         // test that beats it without reaching beta has no exact value.
         let test_failed_high = !r.full && score > r.test_alpha && score < f.beta;
         if (r.reduced && score > r.test_alpha) || test_failed_high {
-            // Search it again here.
-            f.deferred[f.deferred_count] = r.mv;
-            f.deferred_hashes[f.deferred_count] = 0;
-            f.deferred_order[f.deferred_count] = r.order;
-            // A reduced search's value says nothing of the full depth's.
-            f.deferred_bound[f.deferred_count] = if r.reduced { -INFINITY } else { score };
-            f.deferred_count += 1;
+            // Search it again here. A reduced search's value says nothing of the full depth's.
+            f.search_again(r.mv, r.order, if r.reduced { -INFINITY } else { score });
             return true;
         }
         f.moves_searched += 1;
@@ -232,6 +227,24 @@ impl Searcher {
             }
         }
         true
+    }
+
+    /// Takes back every child given to `processor`, which has left the search: each is
+    /// searched again here, as a reduced search that failed high is (no bound known).
+    /// Returns whether any was taken back.
+    pub fn take_back(&mut self, processor: usize) -> bool {
+        let mut any = false;
+        while let Some(i) = self.remotes.iter().position(|r| r.processor == processor) {
+            let r = self.remotes.swap_remove(i);
+            if r.frame > self.top || self.frames[r.frame].serial != r.serial {
+                continue;
+            }
+            let f = &mut self.frames[r.frame];
+            f.remote -= 1;
+            f.search_again(r.mv, r.order, -INFINITY);
+            any = true;
+        }
+        any
     }
 
     /// NEWBOUND for this searcher's root (a subproblem): its window narrowed.

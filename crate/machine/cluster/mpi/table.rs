@@ -21,7 +21,9 @@
 //! The state here is the process's, as the MPI world is: one rank per process, one
 //! distributed table in use at a time.
 
-use super::transport::{set_aside, Frame, FrameKind, SmallFrame, Wire};
+use super::{set_aside, MpiLink};
+use crate::machine::cluster::link::Link;
+use crate::machine::frame::{Frame, FrameKind, SmallFrame};
 use crate::machine::wire::Reader;
 use crate::machine::{Counters, MessageKind};
 use crate::tt::{owner, AllocError, Entry, RemoteParts, TranspositionTable};
@@ -30,7 +32,7 @@ use std::sync::{Arc, Mutex, Weak};
 
 /// How long a lookup waits for its answer before the holder counts as lost: as long as
 /// rank 0 waits for a rank's end of a search (an answer normally takes microseconds).
-pub const ANSWER_TIMEOUT_MS: f64 = super::DONE_TIMEOUT_MS;
+pub const ANSWER_TIMEOUT_MS: f64 = crate::machine::cluster::DONE_TIMEOUT_MS;
 
 /// Looks for the answer before a waiting lookup yields its core.
 const SPINS: u32 = 2_000;
@@ -51,7 +53,7 @@ static HELD: Mutex<Weak<TranspositionTable>> = Mutex::new(Weak::new());
 
 /// This process's part of a distributed table of `Hash` = `mib` MiB a rank.
 pub fn table_part(mib: usize) -> Result<Arc<TranspositionTable>, AllocError> {
-    let wire = Wire::new();
+    let wire = MpiLink::new();
     Ok(Arc::new(TranspositionTable::try_part(mib, Box::new(OtherRanks { rank: wire.rank(), ranks: wire.size() }))?))
 }
 
@@ -82,7 +84,7 @@ pub(super) fn forget_counts() {
 /// Serves a table frame that reached this process: a lookup in its part is answered, a
 /// store made. Frames of another search than the current one are dropped (their asker
 /// has stopped waiting), and so is an answer no lookup waits for any more.
-pub(super) fn serve(wire: &Wire, frame: &Frame) {
+pub(super) fn serve(wire: &MpiLink, frame: &Frame) {
     let search = SEARCH.load(Relaxed);
     if frame.search != search || search == 0 {
         return;
@@ -124,7 +126,7 @@ impl RemoteParts for OtherRanks {
     fn probe(&self, part: usize, key: u64, here: &TranspositionTable) -> Option<Entry> {
         let search = SEARCH.load(Relaxed);
         let asked = ASKED.fetch_add(1, Relaxed).wrapping_add(1) as u64;
-        let mut wire = Wire::new();
+        let mut wire = MpiLink::new();
         wire.send_small(part, &SmallFrame::new(FrameKind::TableRequest, search, asked, key));
         SENT[0].fetch_add(1, Relaxed);
         let start = crate::clock::now_ms();
@@ -169,7 +171,7 @@ impl RemoteParts for OtherRanks {
     /// A TABLE-PUT carries the key and the packed entry.
     fn store(&self, part: usize, key: u64, entry: Entry) {
         let search = SEARCH.load(Relaxed);
-        Wire::new().send_small(part, &SmallFrame::new(FrameKind::TablePut, search, key, entry.pack()));
+        MpiLink::new().send_small(part, &SmallFrame::new(FrameKind::TablePut, search, key, entry.pack()));
         SENT[2].fetch_add(1, Relaxed);
     }
 

@@ -1,0 +1,64 @@
+//! The seam between the cluster machine and what carries its frames: MPI between the
+//! ranks of a job (`mpi`, feature `cluster`), or the class's relay between browser tabs
+//! and processes (`relay`, feature `relay`; the browser's own link in `crate::wasm`).
+//! The machine, its processors and the programs are the same over every link.
+
+use crate::machine::frame::Frame;
+use crate::machine::Counters;
+use crate::tt::TranspositionTable;
+use std::sync::Arc;
+
+/// What arrived on a link.
+pub enum Arrival {
+    /// A frame from another processor.
+    Frame(Frame),
+    /// The link declares this processor gone (a tab closed, crashed or went silent):
+    /// after every frame it sent, and nothing from it after.
+    Lost(usize),
+}
+
+/// One processor's end of the link between the processors of a search.
+pub trait Link {
+    /// This processor's number.
+    fn rank(&self) -> usize;
+    /// How many processors take part.
+    fn size(&self) -> usize;
+    /// Sends the frame `bytes` to processor `to` without waiting for it.
+    fn send(&mut self, to: usize, bytes: Vec<u8>);
+    /// What has arrived, if anything, in the order it came from each sender.
+    fn receive(&mut self) -> Option<Arrival>;
+    /// Completes what it can of the sends in flight.
+    fn finish_sends(&mut self);
+    /// Whether sends are still in flight.
+    fn sending(&self) -> bool;
+    /// The processors that sends still in flight go to.
+    fn sending_to(&self) -> Vec<usize>;
+    /// Gives up the sends still in flight, to processors that no longer answer.
+    fn abandon(&mut self);
+    /// Whether processors can vanish mid-search and the search go on without them (the
+    /// relay); on MPI a lost rank ends the job.
+    fn survives_losses(&self) -> bool {
+        false
+    }
+
+    /// The number of the search processor 0 starts now: `proposed` (one more than the
+    /// last), or the link's own where it numbers searches (the relay does, per session).
+    fn next_search(&mut self, proposed: u32) -> u32 {
+        proposed
+    }
+    /// Processor 0's search is over, every DONE in (the relay then lets late joiners in).
+    fn search_over(&mut self) {}
+
+    /// A search together starts (`search`) or is over (`None`): where the link carries
+    /// Zugzwang's distributed table, it serves it only during one.
+    fn table_search(&mut self, _search: Option<u32>) {}
+    /// Serves a table frame that reached this processor (MPI only).
+    fn serve_table(&mut self, _frame: &Frame) {}
+    /// Adds the table frames sent and received since the last call to processor `id`'s
+    /// counters.
+    fn count_table_into(&self, _counters: &Counters, _id: usize) {}
+    /// This processor's part of a distributed table, where the link carries one.
+    fn table_part(&self, _mib: usize) -> Result<Arc<TranspositionTable>, String> {
+        Err("this link carries no distributed table: each processor keeps a table of its own".to_string())
+    }
+}

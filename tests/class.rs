@@ -1,0 +1,205 @@
+//! The class machine over the real relay: `meshmate relay` on a free port, students as
+//! `meshmate join` processes of their own, processor 0 here on the relay link. The
+//! programs, frames and machine are the cluster's (tests/cluster.rs runs them over MPI);
+//! only the link differs, and a class's processors may vanish mid-search.
+
+mod common;
+
+use meshmate::chess::{parse_epd_file, Board};
+use meshmate::machine::cluster::relay::RelayLink;
+use meshmate::machine::{Cluster, Counters, MessageKind, Threads};
+use meshmate::parallel::{search, Algorithm, SearchRequest};
+use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchResult, SearchSettings, Searcher, Task};
+use meshmate::tt::TranspositionTable;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// One test at a time: each runs a relay and several processes, on a machine of two cores.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The relay, ended with the test.
+struct Relay {
+    child: Child,
+    url: String,
+}
+
+impl Relay {
+    fn start(lost_after_ms: u32) -> Relay {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_meshmate"))
+            .args(["relay", "--listen", "127.0.0.1:0", "--lost-after-ms", &lost_after_ms.to_string()])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the relay starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let url = line.trim().rsplit(' ').next().unwrap().to_string();
+        assert!(url.starts_with("ws://127.0.0.1:"), "{line}");
+        Relay { child, url }
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Students: `meshmate join` processes, killed with the test.
+struct Students(Vec<Child>);
+
+impl Students {
+    fn join(relay: &Relay, code: &str, count: usize) -> Students {
+        Students((0..count).map(|_| Command::new(env!("CARGO_BIN_EXE_meshmate")).args(["join", &relay.url, code]).stderr(Stdio::null()).spawn().expect("a student starts")).collect())
+    }
+
+    /// Sends `signal` to student `i` (`KILL`: the tab crashes; `STOP`: it freezes).
+    fn signal(&self, i: usize, signal: &str) {
+        let pid = self.0[i].id().to_string();
+        assert!(Command::new("kill").args([&format!("-{signal}"), &pid]).status().unwrap().success());
+    }
+}
+
+impl Drop for Students {
+    fn drop(&mut self) {
+        for child in self.0.iter_mut() {
+            let _ = Command::new("kill").args(["-CONT", &child.id().to_string()]).status();
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The lecturer's end: processor 0 of the class machine, with its table and searchers.
+struct Lecturer {
+    cluster: Cluster<RelayLink>,
+    searchers: Vec<Searcher>,
+    tt: Arc<TranspositionTable>,
+    counters: Counters,
+}
+
+impl Lecturer {
+    fn open(relay: &Relay) -> Lecturer {
+        let link = RelayLink::create(&relay.url).expect("a session");
+        let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
+        Lecturer { cluster: Cluster::new(link).expect("the owner is processor 0"), searchers: Vec::new(), tt, counters: Counters::new(16) }
+    }
+
+    fn code(&self) -> String {
+        self.cluster.link().code().to_string()
+    }
+
+    /// Starts a roster of every live student and searches `board` with `algorithm`.
+    fn search(&mut self, algorithm: Algorithm, board: &Board, limits: &Limits, settings: &SearchSettings) -> (usize, SearchResult) {
+        let processors = self.cluster.link_mut().start().expect("the roster starts");
+        self.tt.clear();
+        let task = Task { board, history: &[], limits, settings };
+        let result = search(&mut self.cluster, &mut self.searchers, &self.tt, &SearchRequest { algorithm, threads: processors, task }, &Control::default(), &mut NoReports, &self.counters);
+        (processors, result)
+    }
+}
+
+fn pure() -> SearchSettings {
+    SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() }
+}
+
+/// The serial search's result on this machine's threads.
+fn serial(board: &Board, limits: &Limits, settings: &SearchSettings) -> SearchResult {
+    let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
+    let task = Task { board, history: &[], limits, settings };
+    search(&mut Threads::default(), &mut Vec::new(), &tt, &SearchRequest { algorithm: Algorithm::Serial, threads: 1, task }, &Control::default(), &mut NoReports, &Counters::new(1))
+}
+
+fn positions(count: usize) -> Vec<Board> {
+    parse_epd_file(&common::shared_data("bratko-kopec.epd")).unwrap().into_iter().take(count).map(|e| e.board).collect()
+}
+
+#[test]
+fn pure_mode_over_the_class_gives_the_serial_value_at_two_and_four_processors() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(10_000);
+    let mut lecturer = Lecturer::open(&relay);
+    let limits = Limits { depth: Some(4), ..Limits::default() };
+    let boards = positions(4);
+    let serial: Vec<i32> = boards.iter().map(|b| serial(b, &limits, &pure()).score).collect();
+    let mut students = Students::join(&relay, &lecturer.code(), 1);
+    lecturer.cluster.link_mut().wait_for_members(1, Duration::from_secs(20)).unwrap();
+    for size in [2, 4] {
+        if size == 4 {
+            students.0.extend(Students::join(&relay, &lecturer.code(), 2).0.drain(..));
+            lecturer.cluster.link_mut().wait_for_members(3, Duration::from_secs(20)).unwrap();
+        }
+        for algorithm in [Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::PvSplit] {
+            for (i, board) in boards.iter().enumerate() {
+                let (processors, result) = lecturer.search(algorithm, board, &limits, &pure());
+                assert_eq!(processors, size);
+                assert_eq!(result.score, serial[i], "position {i}, {algorithm:?} on {size} processors of the class");
+            }
+        }
+    }
+}
+
+#[test]
+fn helpers_in_other_processes_split_below_split_points() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(10_000);
+    let mut lecturer = Lecturer::open(&relay);
+    let _students = Students::join(&relay, &lecturer.code(), 3);
+    lecturer.cluster.link_mut().wait_for_members(3, Duration::from_secs(20)).unwrap();
+    let limits = Limits { depth: Some(12), ..Limits::default() };
+    let (mut helper_splits, mut work_between_students) = (0, 0);
+    // Not BK.01, which ends in a few thousand nodes with a mate found; searches until the
+    // students have split (a 12-ply search of the selective engine can be small).
+    for board in &positions(8)[1..] {
+        lecturer.search(Algorithm::Ybwc, board, &limits, &SearchSettings::default());
+        let snapshot = lecturer.counters.snapshot();
+        helper_splits += snapshot[1..4].iter().map(|p| p.splits).sum::<u64>();
+        work_between_students += snapshot[1..4].iter().map(|p| p.sent[MessageKind::Work.index()]).sum::<u64>();
+        if helper_splits > 0 && work_between_students > 0 {
+            break;
+        }
+    }
+    assert!(helper_splits > 0 && work_between_students > 0, "students gave work of their own: splits {helper_splits}, work {work_between_students}");
+}
+
+/// A student that crashes (killed) or freezes (stopped, silent until the relay's
+/// timeout) mid-search: the relay declares it lost, processor 0's program hears it, the
+/// moves it was given are searched again, and the pure value is still the serial one.
+#[test]
+fn a_crashed_or_frozen_student_loses_nothing() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(1_500);
+    let mut lecturer = Lecturer::open(&relay);
+    let board = &positions(2)[1];
+    let limits = Limits { depth: Some(7), ..Limits::default() };
+    let serial = serial(board, &limits, &pure());
+    for signal in ["KILL", "STOP"] {
+        let students = Students::join(&relay, &lecturer.code(), 3);
+        lecturer.cluster.link_mut().wait_for_members(3, Duration::from_secs(20)).unwrap();
+        let started = std::time::Instant::now();
+        let watcher = std::thread::spawn({
+            let pid = students.0[0].id();
+            move || {
+                std::thread::sleep(Duration::from_millis(400));
+                Command::new("kill").args([&format!("-{signal}"), &pid.to_string()]).status().unwrap();
+            }
+        });
+        let (processors, result) = lecturer.search(Algorithm::Ybwc, board, &limits, &pure());
+        watcher.join().unwrap();
+        assert_eq!(processors, 4);
+        assert!(started.elapsed() > Duration::from_millis(400), "the search outlived the student's end ({:?})", started.elapsed());
+        assert_eq!(result.score, serial.score, "{signal}: the class's value");
+        let heard: u64 = lecturer.counters.snapshot()[0].received[MessageKind::Lost.index()];
+        assert_eq!(heard, 1, "{signal}: processor 0 heard of one lost processor (during the search, or while it waited for the others' ends)");
+        students.signal(0, "CONT");
+        drop(students);
+        // The others have left too: the next roster is the lecturer alone.
+        std::thread::sleep(Duration::from_millis(2_000));
+    }
+}
