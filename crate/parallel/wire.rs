@@ -15,7 +15,7 @@ use super::Algorithm;
 use crate::machine::wire::{Reader, WireError, Writer};
 use crate::machine::{MessageKind, Payload};
 use crate::eval::Evaluation;
-use crate::search::{NodeKind, SearchOptions, Subproblem, TreePath};
+use crate::search::{NodeKind, SearchOptions, Subproblem, TreePath, INFINITY, MAX_PLY};
 use cozy_chess::Board;
 
 /// What a processor in another process needs to build its program for one search.
@@ -91,8 +91,25 @@ fn encode_subproblem(p: &Subproblem, w: &mut Writer<'_>) {
     }
 }
 
+/// A score from another processor: within the searcher's bounds, or an error (a peer of
+/// a class may send anything).
+fn score(value: i32, what: &str) -> Result<i32, WireError> {
+    (-INFINITY..=INFINITY).contains(&value).then_some(value).ok_or_else(|| WireError(format!("{what} {value} out of range")))
+}
+
+/// A window from another processor: two scores, the lower below the upper.
+fn window(alpha: i32, beta: i32) -> Result<(i32, i32), WireError> {
+    let (alpha, beta) = (score(alpha, "alpha")?, score(beta, "beta")?);
+    (alpha < beta).then_some((alpha, beta)).ok_or_else(|| WireError(format!("window ({alpha}, {beta}) is empty")))
+}
+
 fn decode_subproblem(r: &mut Reader<'_>) -> Result<Subproblem, WireError> {
     let (board, path, alpha, beta, depth, ply) = (r.board()?, r.u64s()?, r.i32()?, r.i32()?, r.i32()?, r.usize()?);
+    // Values, not only lengths: a forged ply or depth would index past the searcher's stack.
+    let (alpha, beta) = window(alpha, beta)?;
+    if !(1..MAX_PLY).contains(&ply) || !(-(MAX_PLY as i32)..MAX_PLY as i32).contains(&depth) || path.len() > 2 * MAX_PLY + 100 {
+        return Err(WireError(format!("subproblem at ply {ply}, depth {depth}, path of {} out of range", path.len())));
+    }
     let kind = [NodeKind::Pv, NodeKind::Cut, NodeKind::All][tag(r, 3, "node kind")? as usize];
     let line = TreePath::from_packed(r.u64()?);
     let mut problem = Subproblem { board, path, alpha, beta, depth, ply, kind, line, killers: Default::default() };
@@ -173,8 +190,12 @@ impl Payload for Message {
             }
             1 => Message::Work { job: r.u32()?, problem: Box::new(decode_subproblem(&mut r)?) },
             2 => Message::NoWork,
-            3 => Message::Result { job: r.u32()?, value: r.i32()?, pv: r.mvs()?, span: r.u64()?, wants_work: r.bool()? },
-            4 => Message::NewBound { job: r.u32()?, alpha: r.i32()?, beta: r.i32()? },
+            3 => Message::Result { job: r.u32()?, value: score(r.i32()?, "value")?, pv: r.mvs()?, span: r.u64()?, wants_work: r.bool()? },
+            4 => {
+                let job = r.u32()?;
+                let (alpha, beta) = window(r.i32()?, r.i32()?)?;
+                Message::NewBound { job, alpha, beta }
+            }
             5 => Message::Cutoff { job: r.u32()? },
             6 => Message::Help,
             _ => {
@@ -353,6 +374,25 @@ mod tests {
         ] {
             round_trip(m);
         }
+    }
+
+    /// A peer of a class may send anything: values out of the searcher's range are
+    /// refused, and the machine's own loss notice cannot be forged.
+    #[test]
+    fn forged_values_are_refused() {
+        let forged = |m: Message| {
+            let mut bytes = Vec::new();
+            m.encode(&mut bytes);
+            Message::decode(&bytes)
+        };
+        let problem = |ply: usize, depth: i32, alpha: i32, beta: i32| Subproblem { board: board(), path: vec![], alpha, beta, depth, ply, kind: NodeKind::All, line: TreePath::from_packed(0), killers: Default::default() };
+        for (ply, depth, alpha, beta) in [(0, 5, -1, 1), (MAX_PLY, 5, -1, 1), (1_000_000, 5, -1, 1), (2, 1 << 20, -1, 1), (2, 5, 7, 7), (2, 5, -INFINITY - 1, 0), (2, 5, 0, i32::MAX)] {
+            assert!(forged(Message::Work { job: 1, problem: Box::new(problem(ply, depth, alpha, beta)) }).is_err(), "ply {ply} depth {depth} window ({alpha}, {beta})");
+        }
+        assert!(forged(Message::Work { job: 1, problem: Box::new(problem(2, 5, -1, 1)) }).is_ok());
+        assert!(forged(Message::Result { job: 1, value: i32::MIN, pv: vec![], span: 0, wants_work: false }).is_err());
+        assert!(forged(Message::NewBound { job: 1, alpha: 5, beta: -5 }).is_err());
+        assert!(forged(Message::Lost).is_err(), "a loss is the machine's word, never a peer's");
     }
 
     #[test]
