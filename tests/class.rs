@@ -174,7 +174,8 @@ fn helpers_in_other_processes_split_below_split_points() {
 #[test]
 fn a_crashed_or_frozen_student_loses_nothing() {
     let _alone = one_at_a_time();
-    let relay = Relay::start(1_500);
+    // Generous enough that a student starved of CPU by a busy machine still beats in time.
+    let relay = Relay::start(3_000);
     let mut lecturer = Lecturer::open(&relay);
     let board = &positions(2)[1];
     let limits = Limits { depth: Some(7), ..Limits::default() };
@@ -196,7 +197,9 @@ fn a_crashed_or_frozen_student_loses_nothing() {
         assert!(started.elapsed() > Duration::from_millis(400), "the search outlived the student's end ({:?})", started.elapsed());
         assert_eq!(result.score, serial.score, "{signal}: the class's value");
         let heard: u64 = lecturer.counters.snapshot()[0].received[MessageKind::Lost.index()];
-        assert_eq!(heard, 1, "{signal}: processor 0 heard of one lost processor (during the search, or while it waited for the others' ends)");
+        // At least the one ended (another may be starved past the timeout on a loaded
+        // machine: the relay alone decides, and the value must hold all the same).
+        assert!(heard >= 1, "{signal}: processor 0 heard of the lost processor (during the search, or while it waited for the others' ends)");
         students.signal(0, "CONT");
         drop(students);
         // The others have left too: the next roster is the lecturer alone.
