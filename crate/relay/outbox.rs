@@ -161,10 +161,9 @@ impl Outbox {
 }
 
 async fn closing(receiver: &mut watch::Receiver<Option<Closing>>) -> Option<Closing> {
-    match receiver.changed().await {
-        Ok(()) => receiver.borrow().clone(),
-        Err(_) => None,
-    }
+    // A change, or the outbox gone: either way the value says how (none if let go).
+    let _ = receiver.changed().await;
+    receiver.borrow().clone()
 }
 
 impl Inbox {
@@ -178,7 +177,9 @@ impl Inbox {
                 closing = closing(&mut self.closing) => return Next::Close(closing),
                 queued = self.queue.recv() => match queued {
                     Some(queued) => self.waiting.push(queued),
-                    None => return Next::Close(None),
+                    // The outbox is gone. If the session closed it first, that may have
+                    // happened after the branch above looked: the value is read here.
+                    None => return Next::Close(self.closing.borrow().clone()),
                 },
                 () = tokio::time::sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
                     if let Some(queued) = self.waiting.pop() {
