@@ -6,6 +6,8 @@ import 'chessground/assets/chessground.cburnett.css';
 import './style.css';
 import { Analysis } from './analysis.js';
 import { Board } from './board.js';
+import { ClassView } from './class/classView.js';
+import { isClassHash } from './class/classLink.js';
 import { EngineClient } from './engineClient.js';
 import { EnginePanel } from './enginePanel.js';
 import { EvalBar } from './evalBar.js';
@@ -107,6 +109,16 @@ new ImportExport({
 });
 
 const lab = new Lab({ root: $('.lab'), currentFen: () => session.game.fenAt(), engine, maxThreads: device.maxThreads });
+const classView = new ClassView({ root: $('.class-view'), isolated: device.isolated });
+
+/** The Play engine starts with the first view that uses it: a class's tab (a student's
+ * phone) runs only the class's own engine. */
+let engineBooted = false;
+function bootEngine() {
+  if (engineBooted) return;
+  engineBooted = true;
+  engine.boot();
+}
 
 function active() {
   return settings.mode === 'analyse' ? analysis : play;
@@ -128,17 +140,21 @@ function refresh() {
 function setMode(mode) {
   settings.mode = mode;
   save();
-  // The address holds a Lab experiment only while the Lab is open.
-  if (mode !== 'lab' && isLabHash(location.hash)) history.replaceState(null, '', location.pathname + location.search);
+  // The address holds a Lab experiment only while the Lab is open, a class only while the Class view is.
+  if ((mode !== 'lab' && isLabHash(location.hash)) || (mode !== 'class' && isClassHash(location.hash))) {
+    history.replaceState(null, '', location.pathname + location.search);
+  }
   document.body.dataset.view = mode;
   for (const tab of document.querySelectorAll('[data-mode]')) tab.setAttribute('aria-selected', String(tab.dataset.mode === mode));
   for (const panel of document.querySelectorAll('[data-panel]')) panel.hidden = panel.dataset.panel !== mode;
   // Deactivate first, so the newly active view's job is the one the engine keeps.
   (mode === 'analyse' ? play : analysis).setActive(false);
-  if (mode === 'lab') play.setActive(false);
+  if (mode === 'lab' || mode === 'class') play.setActive(false);
   else active().setActive(true);
   lab.show(mode === 'lab');
+  classView.show(mode === 'class');
   refresh();
+  if (mode !== 'class') bootEngine();
 }
 
 for (const tab of document.querySelectorAll('[data-mode]')) tab.addEventListener('click', () => setMode(tab.dataset.mode));
@@ -159,10 +175,16 @@ if (restoreError) notices.error(restoreError);
 board.setOrientation(session.playerColor);
 // A link to a Lab experiment (#lab?…) opens the Lab, whatever view was open last, also
 // when it is pasted into the address bar of the open page (only the fragment changes).
+// A class's link (#class?code=…) opens the Class view and joins that class.
 window.addEventListener('hashchange', () => {
-  if (!isLabHash(location.hash)) return;
-  if (settings.mode !== 'lab') setMode('lab');
-  lab.followLink();
+  if (isLabHash(location.hash)) {
+    if (settings.mode !== 'lab') setMode('lab');
+    lab.followLink();
+  } else if (isClassHash(location.hash)) {
+    if (settings.mode !== 'class') setMode('class');
+    classView.followLink();
+  }
 });
-setMode(isLabHash(location.hash) ? 'lab' : ['analyse', 'lab'].includes(settings.mode) ? settings.mode : 'play');
-engine.boot();
+const linked = isLabHash(location.hash) ? 'lab' : isClassHash(location.hash) ? 'class' : null;
+setMode(linked ?? (['analyse', 'lab', 'class'].includes(settings.mode) ? settings.mode : 'play'));
+if (linked === 'class') classView.followLink();

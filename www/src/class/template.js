@@ -1,0 +1,71 @@
+// The Class view's HTML, filled in once (classView.js). The section's `data-role` (none,
+// lecturer, student) shows one side's parts; the parts are found by class name.
+
+/** The algorithms a class can run: the message-passing programs of the cluster machine. */
+export const CLASS_ALGORITHMS = [
+  ['ybwc', 'YBWC (Zugzwang)'],
+  ['jamboree', 'Jamboree (StarTech)'],
+  ['pvsplit', 'PV-splitting (Marsland)'],
+  ['dts', 'DTS (Cray Blitz)'],
+];
+export const MAX_DEPTH = 20;
+
+export function classHtml() {
+  return `
+    <div class="class-grid">
+      <div class="class-left">
+        <section class="panel class-intro" aria-label="Start a class">
+          <h2>Class</h2>
+          <p>Turn a lecture's class into a parallel computer: every student who opens your link becomes one processor of the search you start, its messages carried by the class's relay.</p>
+          <button type="button" class="primary" data-class="create">Create a class</button>
+          <details class="class-relay">
+            <summary>Relay</summary>
+            <label>WebSocket address <input name="relay" autocomplete="off" spellcheck="false" /></label>
+          </details>
+        </section>
+        <section class="panel class-invite lecturer-only" aria-label="Invite the students">
+          <h3>Students join here</h3>
+          <canvas class="class-qr" title="Click to enlarge" aria-label="QR code of the join link"></canvas>
+          <p><a class="class-link" target="_blank" rel="noopener"></a></p>
+          <div class="button-row">
+            <button type="button" data-class="copy-link">Copy link</button>
+            <button type="button" data-class="leave">End the class</button>
+          </div>
+        </section>
+        <section class="panel class-members-panel lecturer-only" aria-label="Who has joined">
+          <h3>Joined <span class="class-member-count"></span></h3>
+          <ul class="class-members"></ul>
+        </section>
+        <form class="panel class-form lecturer-only" aria-label="The search">
+          <label>Algorithm <select name="algorithm">${CLASS_ALGORITHMS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
+          <label>Depth <input name="depth" type="number" min="1" max="${MAX_DEPTH}" step="1" value="6" inputmode="numeric" /></label>
+          <label class="wide">Position (FEN) <input name="fen" placeholder="the start position" autocomplete="off" spellcheck="false" /></label>
+          <label class="check wide" title="No TT cutoffs, null move or reductions: every algorithm must return exactly the serial minimax value"><input name="pure" type="checkbox" /> Pure (exact minimax value)</label>
+          <button type="submit" class="primary wide" data-class="start" disabled>Start</button>
+        </form>
+      </div>
+      <div class="class-stage">
+        <h2 class="class-heading student-only" aria-live="polite"></h2>
+        <p class="class-status" role="status"></p>
+        <p class="class-error" role="alert" hidden></p>
+        <output class="class-info lecturer-only" aria-label="The search's progress"></output>
+        <output class="class-result lecturer-only" aria-label="The search's result"></output>
+        <div class="class-student-board student-only">
+          <div class="class-board board" aria-label="The searched position"></div>
+        </div>
+        <p class="class-own-nodes student-only"></p>
+        <div class="button-row student-only">
+          <button type="button" data-class="leave">Leave the class</button>
+        </div>
+        <canvas class="class-map lecturer-only" aria-label="The class: processors and the frames between them"></canvas>
+        <div class="class-legend lecturer-only"></div>
+        <table class="class-processors lecturer-only" aria-label="Processors">
+          <thead><tr><th>Processor</th><th>Who</th><th>Nodes</th><th>State</th></tr></thead>
+          <tbody></tbody>
+        </table>
+      </div>
+      <div class="class-side lecturer-only">
+        <div class="class-lecturer-board board" aria-label="The searched position"></div>
+      </div>
+    </div>`;
+}
