@@ -38,6 +38,7 @@ use super::{run_on_threads, Counters, Machine, Payload, Program, Remote};
 use crate::search::Control;
 use link::{Arrival, Link};
 use processor::LinkProcessor;
+use std::sync::Arc;
 
 /// How long rank 0 waits for a rank's DONE after FINISHED before it ends the job: a
 /// helper finishes within a step of hearing FINISHED, so silence this long means a rank
@@ -207,7 +208,8 @@ pub struct Rank<L> {
     early: Vec<Frame>,
     /// Whether rank 0 has said FINISHED for the current search.
     finished: bool,
-    counters: Counters,
+    /// Its processor's counters (shared: a tab's page samples them while it searches).
+    counters: Arc<Counters>,
 }
 
 /// How long an idle rank sleeps between looks for rank 0's next order.
@@ -217,12 +219,18 @@ impl<L: Link> Rank<L> {
     /// The processor at this end of `link` (None for processor 0).
     pub fn new(link: L) -> Option<Rank<L>> {
         let size = link.size();
-        (link.rank() != 0).then(|| Rank { link, search: 0, early: Vec::new(), finished: true, counters: Counters::new(size) })
+        (link.rank() != 0).then(|| Rank { link, search: 0, early: Vec::new(), finished: true, counters: Arc::new(Counters::new(size)) })
     }
 
     /// Its link (to end an MPI job, say).
     pub fn link(&self) -> &L {
         &self.link
+    }
+
+    /// The counters of its searches (its own at index [`Remote::id`]), replaced when a
+    /// search has more processors than they hold.
+    pub fn counters(&self) -> Arc<Counters> {
+        self.counters.clone()
     }
 
     /// Waits for rank 0's next order, dropping what is left of the last search and
@@ -241,7 +249,7 @@ impl<L: Link> Rank<L> {
                         (self.search, self.finished) = (frame.search, false);
                         // A class's roster changes from search to search.
                         if self.counters.len() < self.link.size() {
-                            self.counters = Counters::new(self.link.size());
+                            self.counters = Arc::new(Counters::new(self.link.size()));
                         }
                         self.counters.reset();
                         self.link.table_search(Some(frame.search));

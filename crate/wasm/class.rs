@@ -1,0 +1,306 @@
+//! A browser tab as a processor of a class (threaded build): the class worker
+//! (`www/engine/class-worker.js`) holds the WebSocket to the relay (protocol: `crate::relay`)
+//! and hands this module what arrives; the processor runs on a pool thread, as a search
+//! does, over [`TabLink`]. A student's tab runs the helper program of every search
+//! ([`class_serve`]); the lecturer's tab runs processor 0 ([`class_lead`]).
+//!
+//! Between the two threads, shared memory: arrivals queue in [`TAB`] for the pool thread;
+//! what the processor sends (frames, and `end` for the relay) and what the page should
+//! show (progress, the result) queue for the worker, which waits on a signal with
+//! `Atomics.waitAsync`, as the engine worker waits on the outbox.
+
+use crate::chess::{format_uci, parse_fen};
+use crate::machine::cluster::link::{Arrival, Link};
+use crate::machine::cluster::{Order, Rank};
+use crate::machine::frame::Frame;
+use crate::machine::{Cluster, Counters};
+use crate::parallel::{help, search, Algorithm, Helper, SearchRequest};
+use crate::search::{Control, Info, Limits, Listener, RootMove, Score, SearchOptions, SearchSettings, Task};
+use crate::tt::TranspositionTable;
+use serde::Serialize;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicI32, AtomicU32, AtomicUsize, Ordering::SeqCst};
+use std::sync::{Arc, Mutex};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Most processors a class search counts (the relay's `--max-members` default).
+const MAX_PROCESSORS: usize = 256;
+
+/// Table of each processor of a tab, MiB: small, as phones take part.
+const TABLE_MIB: usize = 16;
+
+/// What the worker takes from [`class_take`].
+#[derive(Serialize)]
+#[serde(tag = "class", rename_all = "camelCase")]
+enum Outgoing {
+    /// A frame for the relay, `[to: u16 LE][frame]`, to send as it is.
+    #[serde(rename = "frame")]
+    Frame { bytes: serde_bytes_like::Bytes },
+    /// The search is over: the worker tells the relay `{"type":"end"}`.
+    #[serde(rename = "end")]
+    End,
+    /// Processor 0's progress.
+    #[serde(rename = "info")]
+    Info { depth: i32, score: String, nodes: u64, pv: Vec<String>, line: String },
+    /// Processor 0's result.
+    #[serde(rename = "result")]
+    Result { bestmove: Option<String>, score: String, depth: i32, nodes: u64, ms: f64 },
+    /// Something went wrong on the pool thread.
+    #[serde(rename = "error")]
+    Error { message: String },
+}
+
+/// A byte buffer that reaches JavaScript as a `Uint8Array`.
+mod serde_bytes_like {
+    /// Bytes serialized as bytes (a `Uint8Array` through serde-wasm-bindgen), not a list.
+    pub struct Bytes(pub Vec<u8>);
+
+    impl serde::Serialize for Bytes {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.serialize_bytes(&self.0)
+        }
+    }
+}
+
+/// The tab's place in the class, shared by the worker's thread and the pool thread.
+struct Tab {
+    arrivals: Mutex<VecDeque<Arrival>>,
+    outgoing: Mutex<Vec<Outgoing>>,
+    signal: AtomicI32,
+    processor: AtomicUsize,
+    processors: AtomicUsize,
+    search: AtomicU32,
+    /// The counters of the search this tab runs or ran (for [`class_activity`]).
+    counters: Mutex<Option<Arc<Counters>>>,
+}
+
+static TAB: Tab = Tab {
+    arrivals: Mutex::new(VecDeque::new()),
+    outgoing: Mutex::new(Vec::new()),
+    signal: AtomicI32::new(0),
+    processor: AtomicUsize::new(usize::MAX),
+    processors: AtomicUsize::new(0),
+    search: AtomicU32::new(0),
+    counters: Mutex::new(None),
+};
+
+impl Tab {
+    fn push(&self, outgoing: Outgoing) {
+        self.outgoing.lock().unwrap_or_else(|e| e.into_inner()).push(outgoing);
+        self.signal.fetch_add(1, SeqCst);
+        thread_local! {
+            static VIEW: std::cell::OnceCell<js_sys::Int32Array> = const { std::cell::OnceCell::new() };
+        }
+        VIEW.with(|view| {
+            let _ = js_sys::Atomics::notify(view.get_or_init(class_signal), 0);
+        });
+    }
+
+    fn arrive(&self, arrival: Arrival) {
+        self.arrivals.lock().unwrap_or_else(|e| e.into_inner()).push_back(arrival);
+    }
+}
+
+/// The processor's end of the class: the queues of [`TAB`].
+pub struct TabLink;
+
+impl Link for TabLink {
+    fn rank(&self) -> usize {
+        TAB.processor.load(SeqCst)
+    }
+
+    fn size(&self) -> usize {
+        TAB.processors.load(SeqCst)
+    }
+
+    fn send(&mut self, to: usize, frame: Vec<u8>) {
+        let mut bytes = Vec::with_capacity(2 + frame.len());
+        bytes.extend_from_slice(&(to as u16).to_le_bytes());
+        bytes.extend_from_slice(&frame);
+        TAB.push(Outgoing::Frame { bytes: serde_bytes_like::Bytes(bytes) });
+    }
+
+    fn receive(&mut self) -> Option<Arrival> {
+        TAB.arrivals.lock().unwrap_or_else(|e| e.into_inner()).pop_front()
+    }
+
+    fn finish_sends(&mut self) {}
+
+    fn sending(&self) -> bool {
+        false
+    }
+
+    fn sending_to(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
+    fn abandon(&mut self) {}
+
+    fn survives_losses(&self) -> bool {
+        true
+    }
+
+    fn next_search(&mut self, _proposed: u32) -> u32 {
+        TAB.search.load(SeqCst)
+    }
+
+    fn search_over(&mut self) {
+        TAB.push(Outgoing::End);
+    }
+}
+
+/// A view of the `i32` that changes whenever [`class_take`] has something, for
+/// `Atomics.waitAsync`.
+#[wasm_bindgen(js_name = classSignal)]
+pub fn class_signal() -> js_sys::Int32Array {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    js_sys::Int32Array::new_with_byte_offset_and_length(&memory.buffer(), TAB.signal.as_ptr() as u32, 1)
+}
+
+/// The relay's `search` message: this tab is processor `processor` of `processors` in
+/// search `search`.
+#[wasm_bindgen(js_name = classRoster)]
+pub fn class_roster(search: u32, processor: u32, processors: u32) {
+    TAB.search.store(search, SeqCst);
+    TAB.processors.store(processors as usize, SeqCst);
+    TAB.processor.store(processor as usize, SeqCst);
+}
+
+/// A binary message from the relay, `[from: u16 LE][frame]`. Bytes that are no frame are
+/// dropped (the relay checked them; nothing here trusts that).
+#[wasm_bindgen(js_name = classDeliver)]
+pub fn class_deliver(bytes: &[u8]) {
+    if bytes.len() >= 2 {
+        let from = u16::from_le_bytes([bytes[0], bytes[1]]) as usize;
+        if let Ok(frame) = Frame::parse(from, bytes[2..].to_vec()) {
+            TAB.arrive(Arrival::Frame(frame));
+        }
+    }
+}
+
+/// The relay declared processor `processor` lost.
+#[wasm_bindgen(js_name = classLost)]
+pub fn class_lost(processor: u32) {
+    TAB.arrive(Arrival::Lost(processor as usize));
+}
+
+/// The connection to the relay is gone, or the lecturer left: for this tab's helper,
+/// processor 0 is gone.
+#[wasm_bindgen(js_name = classClosed)]
+pub fn class_closed() {
+    TAB.arrive(Arrival::Lost(0));
+}
+
+/// Everything for the worker since the last call, oldest first: `{class: 'frame', bytes}`
+/// to send, `{class: 'end'}` for the relay, `{class: 'info' | 'result' | 'error', ...}`
+/// for the page.
+#[wasm_bindgen(js_name = classTake)]
+pub fn class_take() -> JsValue {
+    let taken = std::mem::take(&mut *TAB.outgoing.lock().unwrap_or_else(|e| e.into_inner()));
+    serde_wasm_bindgen::to_value(&taken).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// What the processors of this tab's search are doing, `[{nodes, busy}]`: every
+/// processor on the lecturer's tab (students report their nodes to processor 0), its own
+/// on a student's.
+#[wasm_bindgen(js_name = classActivity)]
+pub fn class_activity() -> JsValue {
+    #[derive(Serialize)]
+    struct Row {
+        nodes: u64,
+        busy: bool,
+    }
+    let counters = TAB.counters.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let Some(counters) = counters else { return serde_wasm_bindgen::to_value(&Vec::<Row>::new()).unwrap_or(JsValue::UNDEFINED) };
+    let snapshot = counters.snapshot();
+    let (me, count) = (TAB.processor.load(SeqCst), TAB.processors.load(SeqCst).min(snapshot.len()));
+    let rows: Vec<Row> = if me == 0 { snapshot[..count].iter().map(|p| Row { nodes: p.nodes, busy: p.working }).collect() } else { snapshot.get(me).map(|p| Row { nodes: p.nodes, busy: p.working }).into_iter().collect() };
+    serde_wasm_bindgen::to_value(&rows).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A student's tab: takes part in every search of the class, on a pool thread, until
+/// the connection is gone.
+#[wasm_bindgen(js_name = classServe)]
+pub fn class_serve() {
+    rayon::spawn(|| {
+        let Some(mut rank) = Rank::new(TabLink) else { return TAB.push(Outgoing::Error { message: "this tab is processor 0".into() }) };
+        let mut helper = match Helper::new(TABLE_MIB) {
+            Ok(helper) => helper,
+            Err(message) => return TAB.push(Outgoing::Error { message }),
+        };
+        while let Order::Search(task) = rank.next_order() {
+            *TAB.counters.lock().unwrap_or_else(|e| e.into_inner()) = Some(rank.counters());
+            if let Err(e) = help(&mut rank, &mut helper, &task) {
+                return TAB.push(Outgoing::Error { message: format!("this tab cannot take part in the search: {e}") });
+            }
+            rank.end_search();
+        }
+    });
+}
+
+/// The lecturer's tab, after the relay's roster (`classRoster` with processor 0): searches
+/// `fen` to `depth` plies with `algorithm` across the class, on a pool thread. Progress and
+/// the result come through [`class_take`]. A bad request is refused here, before anything
+/// starts.
+#[wasm_bindgen(js_name = classLead)]
+pub fn class_lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<(), JsValue> {
+    let algorithm = Algorithm::from_name(algorithm).ok_or_else(|| JsValue::from_str(&format!("unknown algorithm '{algorithm}'")))?;
+    if let Some(why) = algorithm.needs_shared_memory() {
+        return Err(JsValue::from_str(&format!("{why}: a class runs ybwc, jamboree, pvsplit or dts")));
+    }
+    if algorithm == Algorithm::Tdsab {
+        return Err(JsValue::from_str("tdsab cannot yet go on without a lost processor: a class runs ybwc, jamboree, pvsplit or dts"));
+    }
+    if !(1..=64).contains(&depth) {
+        return Err(JsValue::from_str(&format!("depth {depth} is not from 1 to 64")));
+    }
+    let board = parse_fen(fen).map_err(|e| JsValue::from_str(&format!("bad FEN: {e}")))?;
+    if TAB.processor.load(SeqCst) != 0 {
+        return Err(JsValue::from_str("only the lecturer's tab, processor 0 of a started roster, leads a search"));
+    }
+    let processors = TAB.processors.load(SeqCst).clamp(1, MAX_PROCESSORS);
+    let counters = Arc::new(Counters::new(MAX_PROCESSORS));
+    *TAB.counters.lock().unwrap_or_else(|e| e.into_inner()) = Some(counters.clone());
+    rayon::spawn(move || {
+        let started = crate::clock::now_ms();
+        let table = match TranspositionTable::try_new(TABLE_MIB) {
+            Ok(table) => Arc::new(table),
+            Err(e) => return TAB.push(Outgoing::Error { message: e.to_string() }),
+        };
+        let Some(mut cluster) = Cluster::new(TabLink) else { return };
+        let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
+        let settings = SearchSettings { options: SearchOptions { pure, ..SearchOptions::default() }, ..SearchSettings::default() };
+        let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
+        let mut reports = Reports { board: &board };
+        let result = search(&mut cluster, &mut Vec::new(), &table, &SearchRequest { algorithm, threads: processors, task }, &Control::default(), &mut reports, &counters);
+        TAB.push(Outgoing::Result {
+            bestmove: result.best.map(|mv| format_uci(&board, mv)),
+            score: Score::from_internal(result.score).to_string(),
+            depth: result.depth,
+            nodes: result.nodes,
+            ms: crate::clock::now_ms() - started,
+        });
+    });
+    Ok(())
+}
+
+/// Processor 0's progress, for the page.
+struct Reports<'a> {
+    board: &'a cozy_chess::Board,
+}
+
+impl Listener for Reports<'_> {
+    fn info(&mut self, info: &Info) {
+        let mut board = self.board.clone();
+        let mut pv = Vec::with_capacity(info.pv.len());
+        for &mv in &info.pv {
+            pv.push(format_uci(&board, mv));
+            board.play_unchecked(mv);
+        }
+        let line = format!("info depth {} score {} nodes {} pv {}", info.depth, info.score, info.nodes, pv.join(" "));
+        TAB.push(Outgoing::Info { depth: info.depth, score: info.score.to_string(), nodes: info.nodes, pv, line });
+    }
+
+    fn currmove(&mut self, _depth: i32, _mv: RootMove) {}
+}

@@ -1,0 +1,193 @@
+// The class worker: this tab's end of a class session (docs/class.md), where the tabs of
+// an online lecture are the processors of one search. It holds the WebSocket to the relay
+// (its protocol: crate/relay/mod.rs) and the threaded wasm build, whose pool thread runs
+// the processor (crate/wasm/class.rs): a student's tab the helper program of every search,
+// the lecturer's tab processor 0.
+//
+// Page → worker: {class:'create', url} | {class:'join', url, code} |
+//   {class:'start', algorithm, depth, fen, pure} (the lecturer) | {class:'leave'}.
+// Worker → page: {class:'created', code, member} | {class:'joined', member} |
+//   {class:'waiting'} | {class:'members', members} | {class:'search', search, processor,
+//   processors, members} | {class:'activity', processors:[{nodes, busy}]} |
+//   {class:'info', depth, score, nodes, pv, line} | {class:'result', bestmove, score, depth,
+//   nodes, ms} | {class:'ended', search} | {class:'lost', processor} |
+//   {class:'closed', reason} | {class:'trace', events, dropped} | {class:'error', message}.
+//
+// Usage: new Worker(new URL('engine/class-worker.js', document.baseURI), { type: 'module' })
+
+/** How often the relay hears that this tab lives (its --lost-after-ms is 10 s by default). */
+const BEAT_MS = 1000;
+/** How often the processors' activity is posted during a search. */
+const ACTIVITY_MS = 250;
+/** Fallback poll period of the outgoing queue where Atomics.waitAsync is missing. */
+const POLL_MS = 5;
+
+/** @type {any} the wasm module, once loaded */
+let wasm = null;
+/** @type {WebSocket|null} */
+let socket = null;
+/** 'lecturer' or 'student', once the page said which. */
+let role = null;
+/** The lecturer's search request, waiting for the relay's roster. */
+let pendingStart = null;
+let activityTimer = null;
+let served = false;
+
+const post = (message) => self.postMessage(message);
+const fail = (message) => post({ class: 'error', message });
+
+/** Whether this browser can run the threaded build: isolation gives SharedArrayBuffer. */
+function isolated() {
+  return self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+}
+
+const ready = (async () => {
+  if (!isolated()) {
+    throw new Error('this page is not cross-origin isolated (it needs Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), so this tab cannot be a processor of the class');
+  }
+  const module = await import('../pkg/threads/meshmate.js');
+  await module.default();
+  // One processor a tab: its helper loop holds one pool thread, the lecturer's search another.
+  await module.initThreadPool(2);
+  wasm = module;
+  watchOutgoing();
+})();
+
+self.onmessage = async ({ data }) => {
+  try {
+    await ready;
+  } catch (error) {
+    return fail(error.message);
+  }
+  switch (data?.class) {
+    case 'create':
+      role = 'lecturer';
+      return connect(data.url, { type: 'create' });
+    case 'join':
+      role = 'student';
+      return connect(data.url, { type: 'join', code: String(data.code ?? '') });
+    case 'start':
+      if (role !== 'lecturer' || !socket) return fail('only the lecturer starts a search, once the class is created');
+      pendingStart = data;
+      return send({ type: 'start' });
+    case 'leave':
+      socket?.close(1000, 'left');
+      return undefined;
+    default:
+      return fail(`unknown request ${JSON.stringify(data)}`);
+  }
+};
+
+function send(message) {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+}
+
+/** Opens the relay's WebSocket and says `hello` (create or join) once it is open. */
+function connect(url, hello) {
+  if (socket) return fail('this tab is already in a class');
+  try {
+    socket = new WebSocket(url);
+  } catch (error) {
+    return fail(`cannot reach the relay at ${url}: ${error.message}`);
+  }
+  socket.binaryType = 'arraybuffer';
+  socket.onopen = () => send(hello);
+  socket.onmessage = ({ data }) => (typeof data === 'string' ? control(data) : wasm.classDeliver(new Uint8Array(data)));
+  socket.onerror = () => fail(`the relay at ${url} cannot be reached`);
+  socket.onclose = ({ reason }) => {
+    wasm.classClosed();
+    stopActivity();
+    post({ class: 'closed', reason: reason || 'the connection to the relay is gone' });
+  };
+  const beat = setInterval(() => (socket.readyState === WebSocket.OPEN ? send({ type: 'beat' }) : clearInterval(beat)), BEAT_MS);
+  return undefined;
+}
+
+/** One control message of the relay. */
+function control(text) {
+  let message;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return;
+  }
+  switch (message.type) {
+    case 'created':
+      return post({ class: 'created', code: message.code, member: message.member });
+    case 'joined':
+      if (!served) {
+        served = true;
+        wasm.classServe();
+      }
+      return post({ class: 'joined', member: message.member });
+    case 'search':
+      wasm.classRoster(message.search, message.processor, message.processors);
+      post({ class: 'search', search: message.search, processor: message.processor, processors: message.processors, members: message.members });
+      startActivity();
+      if (role === 'lecturer' && pendingStart) lead(pendingStart);
+      return undefined;
+    case 'lost':
+      wasm.classLost(message.processor);
+      return post({ class: 'lost', processor: message.processor });
+    case 'closed':
+      wasm.classClosed();
+      return post({ class: 'closed', reason: message.reason });
+    case 'ended':
+      stopActivity();
+      return post({ class: 'ended', search: message.search });
+    case 'members':
+      return post({ class: 'members', members: message.members });
+    case 'waiting':
+      return post({ class: 'waiting' });
+    case 'trace':
+      return post({ class: 'trace', events: message.events, dropped: message.dropped });
+    case 'error':
+      return fail(message.message);
+    default:
+      return undefined;
+  }
+}
+
+/** The lecturer's search, on the roster the relay just froze. */
+function lead({ algorithm, depth, fen, pure }) {
+  pendingStart = null;
+  try {
+    wasm.classLead(String(algorithm), Number(depth), String(fen), Boolean(pure));
+  } catch (error) {
+    fail(String(error?.message ?? error));
+    send({ type: 'end' });
+  }
+}
+
+function startActivity() {
+  if (activityTimer !== null) return;
+  activityTimer = setInterval(() => post({ class: 'activity', processors: wasm.classActivity() }), ACTIVITY_MS);
+}
+
+function stopActivity() {
+  if (activityTimer === null) return;
+  clearInterval(activityTimer);
+  activityTimer = null;
+  post({ class: 'activity', processors: wasm.classActivity() });
+}
+
+/** Sends what the processor queued and posts what the page should show, waking whenever
+ * a pool thread bumps the signal. */
+async function watchOutgoing() {
+  const signal = wasm.classSignal();
+  for (;;) {
+    const seen = Atomics.load(signal, 0);
+    for (const item of wasm.classTake()) {
+      if (item.class === 'frame') {
+        if (socket?.readyState === WebSocket.OPEN) socket.send(item.bytes);
+      } else if (item.class === 'end') {
+        send({ type: 'end' });
+      } else {
+        post(item);
+      }
+    }
+    const wait = typeof Atomics.waitAsync === 'function' ? Atomics.waitAsync(signal, 0, seen) : null;
+    if (wait === null) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    else if (wait.async) await wait.value;
+  }
+}
