@@ -39,6 +39,8 @@ function initialState() {
     searching: false,
     /** per processor of `search`: {nodes, busy, lost}; a student's holds its own only */
     processors: [],
+    /** student: the other processors of the running search that were lost */
+    lost: [],
     /** lecturer: the last `info` of the running search */
     info: null,
     /** lecturer: the last search's `result` plus its fen, or null */
@@ -67,7 +69,7 @@ export class ClassView {
       status: $('.class-status'), error: $('.class-error'), heading: $('.class-heading'), info: $('.class-info'), result: $('.class-result'),
       link: $('.class-link'), qr: $('.class-qr'), members: $('.class-members'), memberCount: $('.class-member-count'),
       form: $('.class-form'), start: $('[data-class="start"]'), relay: $('[name="relay"]'), create: $('[data-class="create"]'),
-      processors: $('.class-processors tbody'), ownNodes: $('.class-own-nodes'), legend: $('.class-legend'),
+      processors: $('.class-processors tbody'), studentBoard: $('.class-student-board'), ownNodes: $('.class-own-nodes'), legend: $('.class-legend'),
     };
     this.el.relay.value = defaultRelayUrl(location);
     this.studentBoard = new Board($('.class-board'), { onMove: () => {}, onCancel: () => {} });
@@ -97,7 +99,10 @@ export class ClassView {
   show(visible) {
     this.visible = visible;
     this.map.show(visible && this.state.role === 'lecturer');
-    if (visible) this.render();
+    if (visible) {
+      this.render();
+      this.boardsShow();
+    } else this.clearBoards();
   }
 
   /**
@@ -135,6 +140,8 @@ export class ClassView {
   begin(role, relay, code) {
     this.client.end();
     this.awaitingSearch = false;
+    this.note = null;
+    this.clearBoards();
     this.state = { ...initialState(), role, relay, code, phase: 'connecting' };
     this.map.setNodes([], { reset: true });
     this.map.show(this.visible && role === 'lecturer');
@@ -145,6 +152,8 @@ export class ClassView {
     this.client.leave();
     const { role } = this.state;
     this.state = initialState();
+    this.note = null;
+    this.clearBoards();
     this.map.show(false);
     // A student's address named the class it left: reopening the page must not join again.
     if (role === 'student' && this.location.hash.startsWith('#class?')) history.replaceState(null, '', `${this.location.pathname}${this.location.search}#class`);
@@ -238,7 +247,7 @@ export class ClassView {
         s.result = { ...message, fen: s.search?.fen ?? this.pendingSearch?.fen ?? null };
         s.searching = false;
         for (const p of s.processors) p.busy = false;
-        this.lecturerBoardShows(s.result.fen, message.bestmove);
+        this.boardsShow();
         break;
       case 'ended':
         s.searching = false;
@@ -247,14 +256,10 @@ export class ClassView {
         break;
       case 'lost':
         if (s.search && s.processors[message.processor]) s.processors[message.processor].lost = true;
-        else if (s.role === 'student' && Number.isInteger(message.processor)) this.setStatusNote(`Processor ${message.processor} left the search.`);
+        else if (s.search && s.searching && Number.isInteger(message.processor)) s.lost.push(message.processor);
         break;
       case 'closed':
-        s.phase = 'closed';
-        s.searching = false;
-        s.closedReason = message.reason ?? null;
-        for (const p of s.processors) p.busy = false;
-        this.client.end();
+        this.closed(message.reason ?? null);
         break;
       case 'error':
         this.failed(message.message);
@@ -264,8 +269,10 @@ export class ClassView {
         break;
       case 'position':
         // The searched position, where the worker sends it apart from `search`.
-        if (s.search && typeof message.fen === 'string') s.search.fen = message.fen;
-        this.boardsShow();
+        if (s.search && typeof message.fen === 'string') {
+          s.search.fen = message.fen;
+          this.boardsShow();
+        }
         break;
       default:
         return;
@@ -290,6 +297,7 @@ export class ClassView {
     s.searching = true;
     s.waiting = false;
     s.info = null;
+    s.lost = [];
     if (s.role === 'lecturer') s.result = null;
     const count = s.role === 'lecturer' ? message.processors : 1;
     s.processors = Array.from({ length: count }, () => ({ nodes: 0, busy: true, lost: false }));
@@ -308,15 +316,34 @@ export class ClassView {
     });
   }
 
+  /** The session is over for this tab (the relay closed it, or it could not be opened). */
+  closed(reason) {
+    const s = this.state;
+    this.client.end();
+    this.note = null;
+    if (s.role === 'lecturer') {
+      // Back to the start, where a new class can be created; the reason stays on screen.
+      this.state = { ...initialState(), phase: 'closed', closedReason: reason, error: s.error };
+      this.clearBoards();
+      this.map.show(false);
+      return;
+    }
+    s.phase = 'closed';
+    s.searching = false;
+    s.closedReason = reason;
+    for (const p of s.processors) p.busy = false;
+  }
+
   failed(message) {
     const s = this.state;
-    s.error = { message: message || 'The class engine reported an error.' };
+    const text = String(message || 'the class engine reported an error');
+    s.error = { message: text.charAt(0).toUpperCase() + text.slice(1) };
     // Before the session is open an error ends the attempt (isolation, relay refused, bad
     // code); after it, the relay refused one request (a start during a search) and the
     // class goes on.
     if (s.phase === 'connecting') {
-      s.phase = 'closed';
-      this.client.end();
+      this.closed(null);
+      return;
     }
     if (this.awaitingSearch) {
       // The relay or the worker refused the start: no search runs.
@@ -338,10 +365,17 @@ export class ClassView {
       .catch((e) => this.setError({ message: `The QR code could not be drawn: ${e.message ?? e}` }));
   }
 
+  /** Takes the arrows off before the boards are hidden: chessground cannot draw them at size 0. */
+  clearBoards() {
+    this.lecturerBoard.setArrows([]);
+    this.studentBoard.setArrows([]);
+  }
+
+  /** The searched position on this side's board (with the best move once there is one). */
   boardsShow() {
-    const fen = this.state.search?.fen;
-    if (this.state.role === 'student') this.studentBoardShows(fen);
-    else this.lecturerBoardShows(fen, null);
+    const s = this.state;
+    if (s.role === 'student') this.studentBoardShows(s.search?.fen);
+    else if (s.role === 'lecturer') this.lecturerBoardShows(s.result?.fen ?? s.search?.fen, s.result?.bestmove);
   }
 
   studentBoardShows(fen) {
@@ -356,7 +390,8 @@ export class ClassView {
     try {
       this.lecturerBoard.show(new Chess(fen), { movable: null });
       const move = typeof bestmove === 'string' && /^[a-h][1-8][a-h][1-8]/.test(bestmove) ? bestmove : null;
-      this.lecturerBoard.setArrows(move ? [{ orig: move.slice(0, 2), dest: move.slice(2, 4), brush: 'green' }] : []);
+      // Arrows only on a board on screen: chessground cannot place them on a hidden one.
+      this.lecturerBoard.setArrows(move && this.visible ? [{ orig: move.slice(0, 2), dest: move.slice(2, 4), brush: 'green' }] : []);
     } catch {}
   }
 
@@ -393,19 +428,22 @@ export class ClassView {
   statusText() {
     const s = this.state;
     if (s.role === 'none') {
-      if (!this.isolated) return 'This page is not cross-origin isolated, so it cannot run the class engine (it needs threads).';
+      if (!this.isolated) return s.error ? '' : 'This page is not cross-origin isolated, so it cannot run the class engine (it needs threads).';
+      if (s.phase === 'closed' && !s.error) return `Your class was closed${s.closedReason ? ` (${s.closedReason})` : ''}. Create a new one to go on.`;
       return 'Create a class, then show your students the link or the QR code.';
     }
     if (s.phase === 'connecting') return s.role === 'lecturer' ? 'Starting the class engine and opening the session at the relay…' : 'Joining the class…';
     if (s.phase === 'closed') {
       if (s.error) return 'Not in a class.';
-      if (s.role === 'student') return `The lecturer left: the class is over${s.closedReason ? ` (${s.closedReason})` : ''}.`;
-      return `The class is closed${s.closedReason ? `: ${s.closedReason}` : ''}.`;
+      return `The lecturer left: the class is over${s.closedReason ? ` (${s.closedReason})` : ''}.`;
     }
     const search = s.search;
     if (s.role === 'student') {
-      if (s.waiting) return 'A search is running: you take part in the next one. Waiting for the next search…';
-      if (search && s.searching) return `Searching ${describeSearch(search)}.`;
+      if (s.waiting) return 'A search is running: you take part in the next one.';
+      if (search && s.searching) {
+        const lost = s.lost.length === 0 ? '' : ` Processor${s.lost.length === 1 ? '' : 's'} ${s.lost.join(', ')} left: ${s.lost.length === 1 ? 'its' : 'their'} work is searched again.`;
+        return `Searching ${describeSearch(search)}.${lost}`;
+      }
       if (search) return `Search ${search.search} is over: you were processor ${search.processor} of ${search.processors}.`;
       return `You are in the class (member ${s.member}). Waiting for the lecturer to start a search…`;
     }
@@ -507,6 +545,8 @@ export class ClassView {
       this.root.dataset.processor = String(search.processor);
       this.root.dataset.processors = String(search.processors);
     }
+    // The relay's roster does not name the position: the board shows only one the worker sent.
+    this.el.studentBoard.hidden = !search?.fen;
     const own = s.processors[0];
     this.el.ownNodes.textContent = own && search ? `${formatNodes(own.nodes)} nodes searched in search ${search.search}${s.searching ? (own.busy ? ' · busy' : ' · waiting for work') : ''}` : '';
     if (own) this.el.ownNodes.dataset.nodes = String(own.nodes);
