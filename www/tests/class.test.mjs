@@ -1,0 +1,384 @@
+// The Class view in Debian's Chromium against the built app and a real relay: the class's
+// lecturer and students are browser contexts of one Chromium, each tab a processor through
+// its own class worker (www/engine/class-worker.js). `meshmate relay` runs on a free port
+// and www/serve.mjs passes the page's /class WebSocket to it, as `./build.sh serve` does.
+// The page's result must equal the native serial engine's value in Pure mode; a student
+// closed mid-search is marked lost and costs nothing; a student who joins during a search
+// waits and is on the next roster; the students learn when the lecturer leaves.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import jsQR from 'jsqr';
+import { RESULTS, WWW, collectErrors, launchBrowser, startServer } from './browser.mjs';
+import { readScore, uciScoreText, whiteScoreText } from '../src/class/classFormat.js';
+import { defaultRelayUrl, isClassHash, joinLink, readClassHash } from '../src/class/classLink.js';
+
+const NATIVE = join(WWW, '..', 'target', 'release', 'meshmate');
+/** Booting a class worker: the threaded wasm compiled and its pool started, on a busy machine. */
+const JOIN_MS = 120000;
+const SEARCH_MS = 180000;
+const VIEWPORT = { width: 1400, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const ITALIAN = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+/** Kiwipete: a wide middlegame, so a depth-6 search lasts long enough to lose a student in. */
+const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
+
+/** Starts `meshmate relay` on a free port; resolves with its ws:// URL and a stopper. */
+async function startRelay() {
+  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run ./build.sh build`);
+  const child = spawn(NATIVE, ['relay', '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the relay did not start within 10 s: ${stderr}`)), 10000);
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /relay listening on (ws:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`the relay exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.on('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * The native serial engine's value of `fen` at `depth` in Pure mode: `meshmate` as a UCI
+ * engine over pipes, the last exact `info … score` of the search.
+ * @returns {Promise<string>} `cp X` or `mate N`, as the page's result writes it
+ */
+function nativeScore(fen, depth) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NATIVE, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`the native engine took over a minute at depth ${depth}`));
+    }, 60000);
+    let out = '';
+    let score = null;
+    child.stdout.on('data', (d) => {
+      out += d;
+      let newline;
+      while ((newline = out.indexOf('\n')) >= 0) {
+        const line = out.slice(0, newline).trim();
+        out = out.slice(newline + 1);
+        const m = /^info .*\bscore (cp|mate) (-?\d+)(?! (lowerbound|upperbound))/.exec(line);
+        if (m) score = `${m[1]} ${m[2]}`;
+        if (line.startsWith('bestmove')) {
+          clearTimeout(timer);
+          child.stdin.end('quit\n');
+          if (score) resolve(score);
+          else reject(new Error(`no score from the native engine for ${fen}`));
+        }
+      }
+    });
+    child.on('error', reject);
+    child.stdin.write(`uci\nsetoption name Threads value 1\nsetoption name Pure value true\nisready\nposition fen ${fen}\ngo depth ${depth}\n`);
+  });
+}
+
+/** The QR code on the lecturer's page, read back from its pixels. */
+async function readQr(page) {
+  const image = await page.locator('.class-qr').evaluate((canvas) => {
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    return { width: data.width, height: data.height, pixels: Array.from(data.data) };
+  });
+  return jsQR(Uint8ClampedArray.from(image.pixels), image.width, image.height)?.data ?? null;
+}
+
+const heading = (page) => page.locator('.class-heading').textContent();
+const rows = (page) =>
+  page.locator('.class-processors tbody tr').evaluateAll((trs) => trs.map((tr) => ({ processor: Number(tr.dataset.processor), state: tr.dataset.state, who: tr.children[1].textContent, nodes: Number(tr.children[2].dataset.nodes) })));
+
+describe('the class\'s links and scores (no browser)', () => {
+  const page = new URL('https://school.example/meshmate/?lang=en#class');
+  const code = '0123456789abcdef0123456789ABCDEF';
+
+  test('the join link names the session, and the relay only when it is not the page\'s own', () => {
+    assert.equal(defaultRelayUrl(page), 'wss://school.example/class');
+    assert.equal(defaultRelayUrl(new URL('http://localhost:8080/')), 'ws://localhost:8080/class');
+    assert.equal(joinLink(page, code.toLowerCase(), 'wss://school.example/class'), `https://school.example/meshmate/?lang=en#class?code=${code.toLowerCase()}`);
+    const other = joinLink(page, code, 'wss://relay.example:8091/class');
+    assert.equal(other, `https://school.example/meshmate/?lang=en#class?code=${code}&relay=${encodeURIComponent('wss://relay.example:8091/class')}`);
+    assert.deepEqual(readClassHash(new URL(other).hash, page), { code: code.toLowerCase(), relay: 'wss://relay.example:8091/class', error: null });
+  });
+
+  test('a class fragment is read, and a bad one says why', () => {
+    assert.ok(isClassHash('#class') && isClassHash('#class?code=x') && !isClassHash('#classes') && !isClassHash('#lab?x=1'));
+    assert.deepEqual(readClassHash('#class', page), { code: null, relay: 'wss://school.example/class', error: null });
+    assert.match(readClassHash('#class?code=123', page).error, /not a session code/);
+    assert.match(readClassHash(`#class?code=${code}&relay=http://x/class`, page).error, /not a ws:\/\/ or wss:\/\/ address/);
+    assert.equal(readClassHash(`#class?code=${code}&relay=http://x/class`, page).code, null, 'a bad relay joins nothing');
+  });
+
+  test('scores in any shape the worker sends are written as UCI writes them', () => {
+    for (const [given, uci] of [[35, 'cp 35'], [-12, 'cp -12'], [{ cp: 0 }, 'cp 0'], [{ mate: -3 }, 'mate -3'], [{ scoreMate: 2 }, 'mate 2'], [{ scoreCp: 7 }, 'cp 7'], ['cp -40', 'cp -40'], ['mate 5', 'mate 5']]) {
+      assert.equal(uciScoreText(readScore(given)), uci, JSON.stringify(given));
+    }
+    for (const bad of [null, undefined, 'best', {}, NaN]) assert.equal(readScore(bad), null);
+    assert.equal(whiteScoreText({ cp: 35 }, '8/8/8/8/8/8/8/K1k5 b - - 0 1'), '−0.35');
+    assert.equal(whiteScoreText({ mate: 2 }, '8/8/8/8/8/8/8/K1k5 w - - 0 1'), '#2');
+  });
+});
+
+describe('the Class view: a lecturer and students as one parallel computer', () => {
+  const app = { relay: null, server: null, browser: null };
+  /** name -> {context, page, errors} */
+  const tabs = new Map();
+  let link = null;
+  const native = new Map();
+  const figures = [];
+
+  before(async () => {
+    app.relay = await startRelay();
+    const port = new URL(app.relay.url).port;
+    app.server = await startServer(['--relay', `127.0.0.1:${port}`]);
+    app.browser = await launchBrowser();
+    // The serial values first, while the browser is idle.
+    for (const [fen, depth] of [[START, 4], [ITALIAN, 4], [KIWIPETE, 6], [KIWIPETE, 7]]) native.set(`${depth} ${fen}`, await nativeScore(fen, depth));
+  });
+  after(async () => {
+    for (const line of figures) console.log(`# class figure: ${line}`);
+    await app.browser?.close();
+    await app.server?.stop();
+    await app.relay?.stop();
+  });
+
+  /** Opens a tab in a fresh context (its own storage, as another person's browser). */
+  async function open(name, url, viewport = VIEWPORT) {
+    const context = await app.browser.newContext({ viewport });
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await page.goto(url);
+    tabs.set(name, { context, page, errors });
+    return page;
+  }
+
+  /** Waits until the lecturer's page shows `count` members, the lecturer included. */
+  const membersShown = (page, count) => page.waitForFunction((n) => document.querySelectorAll('.class-members li').length === n, count, { timeout: JOIN_MS });
+
+  /** Starts a search from the lecturer's form and waits for its result; returns it. */
+  async function search(page, { algorithm, depth, fen, pure = true }) {
+    const before = Number((await page.getAttribute('.class-view', 'data-search')) ?? 0);
+    await page.selectOption('.class-form [name="algorithm"]', algorithm);
+    await page.fill('.class-form [name="depth"]', String(depth));
+    await page.fill('.class-form [name="fen"]', fen);
+    await page.setChecked('.class-form [name="pure"]', pure);
+    await page.click('[data-class="start"]');
+    await page.waitForFunction((n) => Number(document.querySelector('.class-view').dataset.search ?? 0) > n, before, { timeout: SEARCH_MS });
+    return before + 1;
+  }
+
+  async function result(page, searchNumber) {
+    await page.waitForFunction(
+      (n) => {
+        const view = document.querySelector('.class-view');
+        return view.dataset.search === String(n) && view.dataset.searching === 'false' && document.querySelector('.class-result').dataset.score;
+      },
+      searchNumber,
+      { timeout: SEARCH_MS },
+    );
+    const error = await page.locator('.class-error').evaluate((el) => (el.hidden ? null : el.textContent));
+    assert.equal(error, null, 'the lecturer sees no error');
+    return page.locator('.class-result').evaluate((el) => ({ score: el.dataset.score, bestmove: el.dataset.bestmove, text: el.textContent }));
+  }
+
+  test('the lecturer creates a class; its link and QR code name the session', { timeout: JOIN_MS }, async () => {
+    const page = await open('lecturer', `${app.server.url}#class`);
+    assert.equal(await page.getAttribute('[data-mode="class"]', 'aria-selected'), 'true', '#class opens the Class view');
+    await page.click('[data-class="create"]');
+    await page.waitForFunction(() => document.querySelector('.class-view').dataset.phase !== 'connecting', null, { timeout: JOIN_MS });
+    const error = await page.locator('.class-error').evaluate((el) => (el.hidden ? null : el.textContent));
+    assert.equal(error, null, 'the class was created');
+    link = await page.getAttribute('.class-link', 'href');
+    assert.match(link, /^http:\/\/localhost:\d+\/#class\?code=[0-9a-f]{32}$/);
+    assert.equal(await page.textContent('.class-link'), link);
+    assert.equal(await readQr(page), link, 'the QR code reads as the link');
+    assert.match(await page.textContent('.class-status'), /Nobody has joined yet/);
+    assert.equal(await page.isEnabled('[data-class="start"]'), true);
+  });
+
+  test('three students join by the link the page shows; the lecturer sees them', { timeout: 3 * JOIN_MS }, async () => {
+    const lecturer = tabs.get('lecturer').page;
+    const qrLink = await readQr(lecturer);
+    for (const [i, url] of [link, qrLink, link].entries()) {
+      const page = await open(`student ${i + 1}`, url, i === 1 ? PHONE : VIEWPORT);
+      assert.equal(await page.getAttribute('[data-mode="class"]', 'aria-selected'), 'true', 'the link opens the Class view');
+    }
+    for (let i = 1; i <= 3; i++) {
+      const page = tabs.get(`student ${i}`).page;
+      await page.waitForFunction(() => document.querySelector('.class-heading').textContent === 'Waiting for the lecturer', null, { timeout: JOIN_MS });
+      assert.match(await page.textContent('.class-status'), /You are in the class \(member \d+\)/);
+    }
+    await membersShown(lecturer, 4);
+    assert.deepEqual(await lecturer.locator('.class-members li').allTextContents(), ['You (member 0)', 'Member 1', 'Member 2', 'Member 3']);
+    assert.match(await lecturer.textContent('.class-status'), /3 students joined: the next search runs on 4 processors/);
+  });
+
+  for (const fen of [START, ITALIAN]) {
+    for (const algorithm of ['ybwc', 'jamboree', 'pvsplit']) {
+      test(`${algorithm} at depth 4 over the class (4 processors, Pure) returns the serial value: ${fen}`, { timeout: SEARCH_MS }, async () => {
+        const lecturer = tabs.get('lecturer').page;
+        const number = await search(lecturer, { algorithm, depth: 4, fen });
+        const got = await result(lecturer, number);
+        assert.equal(got.score, native.get(`4 ${fen}`), `the class's value (${got.text}) is the serial one`);
+        assert.match(got.bestmove, /^[a-h][1-8][a-h][1-8][qrbn]?$/);
+        const table = await rows(lecturer);
+        assert.deepEqual(table.map((r) => r.processor), [0, 1, 2, 3]);
+        assert.deepEqual(table.map((r) => r.who), ['you (lecturer)', 'member 1', 'member 2', 'member 3']);
+        assert.ok(table.every((r) => r.state === 'done'), JSON.stringify(table));
+        assert.ok(table[0].nodes > 0, 'the lecturer searched');
+        figures.push(`${algorithm} depth 4 ${fen === START ? 'start' : 'italian'}: ${got.score}, nodes by processor ${table.map((r) => r.nodes).join(' ')}`);
+        // Every student took part, as processor 1..3 of 4.
+        const seen = [];
+        for (let i = 1; i <= 3; i++) {
+          const page = tabs.get(`student ${i}`).page;
+          await page.waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), number, { timeout: SEARCH_MS });
+          assert.equal(await page.getAttribute('.class-view', 'data-processors'), '4');
+          seen.push(Number(await page.getAttribute('.class-view', 'data-processor')));
+        }
+        assert.deepEqual(seen.sort(), [1, 2, 3]);
+      });
+    }
+  }
+
+  test('the views after the searches: the trace was drawn, screenshots of both sides', { timeout: SEARCH_MS }, async () => {
+    const lecturer = tabs.get('lecturer').page;
+    const delivered = Number(await lecturer.getAttribute('.class-map', 'data-delivered'));
+    assert.ok(delivered > 0, 'the relay\'s trace reached the drawing');
+    figures.push(`frames delivered in the last search's trace: ${delivered}`);
+    const studentNodes = [];
+    for (let i = 1; i <= 3; i++) studentNodes.push(Number(await tabs.get(`student ${i}`).page.getAttribute('.class-own-nodes', 'data-nodes')));
+    figures.push(`students' nodes in the last search: ${studentNodes.join(' ')}`);
+    await lecturer.screenshot({ path: join(RESULTS, 'class-lecturer.png'), fullPage: true });
+    for (const [name, { errors }] of tabs) assert.deepEqual(errors, [], `${name}'s page`);
+  });
+
+  test('a student closed during a search is marked lost, and the value is still the serial one', { timeout: SEARCH_MS }, async () => {
+    const lecturer = tabs.get('lecturer').page;
+    const number = await search(lecturer, { algorithm: 'ybwc', depth: 6, fen: KIWIPETE });
+    // The student sees which processor it is while the search runs.
+    const student3 = tabs.get('student 3').page;
+    await student3.waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), number, { timeout: SEARCH_MS });
+    const processor = Number(await student3.getAttribute('.class-view', 'data-processor'));
+    const shown = await heading(student3);
+    await tabs.get('student 1').page.screenshot({ path: join(RESULTS, 'class-student.png') });
+    await tabs.get('student 2').page.screenshot({ path: join(RESULTS, 'class-student-phone.png') });
+    await student3.waitForTimeout(300);
+    assert.equal(await lecturer.getAttribute('.class-view', 'data-searching'), 'true', 'the search still runs 300 ms in: it must, for the loss to mean something');
+    await tabs.get('student 3').context.close();
+    tabs.delete('student 3');
+    assert.equal(shown, `Processor ${processor} of 4`);
+    await lecturer.waitForSelector(`.class-processors tr[data-processor="${processor}"][data-state="lost"]`, { timeout: SEARCH_MS });
+    await lecturer.screenshot({ path: join(RESULTS, 'class-lecturer-lost.png'), fullPage: true });
+    const got = await result(lecturer, number);
+    assert.equal(got.score, native.get(`6 ${KIWIPETE}`), `the value after the loss (${got.text}) is the serial one`);
+    const table = await rows(lecturer);
+    assert.equal(table.find((r) => r.processor === processor).state, 'lost', 'still marked lost after the search');
+    figures.push(`ybwc depth 6 kiwipete with processor ${processor} closed at 300 ms: ${got.score}, nodes ${table.map((r) => r.nodes).join(' ')}`);
+    assert.ok(table.some((r) => r.processor !== 0 && r.state !== 'lost' && r.nodes > 0), 'a student searched part of the tree');
+    await membersShown(lecturer, 3);
+  });
+
+  test('a student who joins during a search waits, and is on the next search\'s roster', { timeout: 3 * SEARCH_MS }, async () => {
+    const lecturer = tabs.get('lecturer').page;
+    // The late student's page is open before the search, its link pasted in during it (a
+    // change of the address's fragment only): the join then costs the class engine's start alone.
+    const late = await open('student 4', `${app.server.url}#class`);
+    const long = await search(lecturer, { algorithm: 'ybwc', depth: 7, fen: KIWIPETE });
+    const startedAt = Date.now();
+    await late.evaluate((link) => (location.href = link), link);
+    await late.waitForFunction(() => /^(Waiting for the next search|Waiting for the lecturer)$/.test(document.querySelector('.class-heading').textContent), null, { timeout: JOIN_MS });
+    const ranLong = (await lecturer.getAttribute('.class-view', 'data-searching')) === 'true';
+    figures.push(`the late student joined ${Date.now() - startedAt} ms into the depth-7 search`);
+    assert.ok(ranLong, 'the depth-7 search outlasted the late student\'s join (else this test tests nothing)');
+    assert.equal(await heading(late), 'Waiting for the next search');
+    assert.match(await late.textContent('.class-status'), /you take part in the next one/);
+    await membersShown(lecturer, 4);
+    const newest = await lecturer.locator('.class-members li').last();
+    assert.match(await newest.textContent(), /^Member 4 · next search$/);
+    await late.screenshot({ path: join(RESULTS, 'class-student-waiting.png') });
+    const longResult = await result(lecturer, long);
+    figures.push(`ybwc depth 7 kiwipete: ${longResult.score} after ${Date.now() - startedAt} ms`);
+    assert.equal(longResult.score, native.get(`7 ${KIWIPETE}`));
+    const next = await search(lecturer, { algorithm: 'jamboree', depth: 4, fen: ITALIAN });
+    const got = await result(lecturer, next);
+    assert.equal(got.score, native.get(`4 ${ITALIAN}`));
+    const table = await rows(lecturer);
+    assert.deepEqual(table.map((r) => r.who), ['you (lecturer)', 'member 1', 'member 2', 'member 4'], 'the late student is processor 3 of the next search');
+    await late.waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), next, { timeout: SEARCH_MS });
+    assert.equal(await late.getAttribute('.class-view', 'data-processor'), '3');
+    assert.equal(await late.getAttribute('.class-view', 'data-processors'), '4');
+  });
+
+  test('when the lecturer ends the class, the students are told the lecturer left', { timeout: JOIN_MS }, async () => {
+    const lecturer = tabs.get('lecturer').page;
+    await lecturer.click('.class-invite [data-class="leave"]');
+    for (const name of ['student 1', 'student 2', 'student 4']) {
+      const { page } = tabs.get(name);
+      await page.waitForFunction(() => document.querySelector('.class-heading').textContent === 'The lecturer left', null, { timeout: JOIN_MS });
+      assert.match(await page.textContent('.class-status'), /The lecturer left: the class is over/);
+    }
+    await tabs.get('student 1').page.screenshot({ path: join(RESULTS, 'class-student-closed.png') });
+    assert.equal(await lecturer.getAttribute('.class-view', 'data-role'), 'none');
+    for (const [name, { errors }] of tabs) assert.deepEqual(errors, [], `${name}'s page`);
+    for (const { context } of tabs.values()) await context.close();
+  });
+});
+
+describe('the Class view without cross-origin isolation', () => {
+  const app = { server: null, browser: null };
+  before(async () => {
+    app.server = await startServer(['--no-isolation']);
+    app.browser = await launchBrowser();
+  });
+  after(async () => {
+    await app.browser?.close();
+    await app.server?.stop();
+  });
+
+  test('the page says the class engine needs isolation, and creating a class shows the error', { timeout: JOIN_MS }, async () => {
+    const context = await app.browser.newContext({ viewport: VIEWPORT });
+    // coi-serviceworker told not to register: what a browser without service workers shows on such a host.
+    await context.addInitScript(() => (window.coi = { shouldRegister: () => false }));
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}#class`);
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+    assert.match(await page.textContent('.class-status'), /not cross-origin isolated/);
+    await page.click('[data-class="create"]');
+    await page.waitForSelector('.class-error:not([hidden])', { timeout: JOIN_MS });
+    assert.match(await page.textContent('.class-error'), /isolat/i);
+    assert.equal(await page.getAttribute('.class-view', 'data-phase'), 'closed');
+    assert.equal(await page.getAttribute('.class-view', 'data-role'), 'none', 'back at the start, the error on screen');
+    assert.equal(await page.isEnabled('[data-class="create"]'), true);
+    await page.screenshot({ path: join(RESULTS, 'class-not-isolated.png') });
+    await context.close();
+  });
+
+  test('a link with a malformed code says so and joins nothing', { timeout: JOIN_MS }, async () => {
+    const context = await app.browser.newContext({ viewport: VIEWPORT });
+    // coi-serviceworker told not to register: what a browser without service workers shows on such a host.
+    await context.addInitScript(() => (window.coi = { shouldRegister: () => false }));
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}#class?code=not-a-code`);
+    await page.waitForSelector('.class-error:not([hidden])');
+    assert.match(await page.textContent('.class-error'), /not a session code/);
+    assert.equal(await page.getAttribute('.class-view', 'data-role'), 'none');
+    await context.close();
+  });
+});
