@@ -6,8 +6,9 @@ export const CLASS_ALGORITHMS = [
   ['ybwc', 'YBWC (Zugzwang)'],
   ['jamboree', 'Jamboree (StarTech)'],
   ['pvsplit', 'PV-splitting (Marsland)'],
-  ['dts', 'DTS (Cray Blitz)'],
 ];
+/** Shown but not offered, with why (crate/parallel `Algorithm::needs_shared_memory`). */
+const SHARED_MEMORY_ONLY = [['dts', 'DTS (Cray Blitz): needs shared memory', "Cray Blitz's processors read each other's tree state in shared memory; a class's tabs share none"]];
 export const MAX_DEPTH = 20;
 
 export function classHtml() {
@@ -37,7 +38,7 @@ export function classHtml() {
           <ul class="class-members"></ul>
         </section>
         <form class="panel class-form lecturer-only" aria-label="The search">
-          <label>Algorithm <select name="algorithm">${CLASS_ALGORITHMS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
+          <label>Algorithm <select name="algorithm">${CLASS_ALGORITHMS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}${SHARED_MEMORY_ONLY.map(([v, t, why]) => `<option value="${v}" disabled title="${why}">${t}</option>`).join('')}</select></label>
           <label>Depth <input name="depth" type="number" min="1" max="${MAX_DEPTH}" step="1" value="6" inputmode="numeric" /></label>
           <label class="wide">Position (FEN) <input name="fen" placeholder="the start position" autocomplete="off" spellcheck="false" /></label>
           <label class="check wide" title="No TT cutoffs, null move or reductions: every algorithm must return exactly the serial minimax value"><input name="pure" type="checkbox" /> Pure (exact minimax value)</label>
