@@ -2,6 +2,8 @@
 //! `meshmate join` processes of their own, processor 0 here on the relay link. The
 //! programs, frames and machine are the cluster's (tests/cluster.rs runs them over MPI);
 //! only the link differs, and a class's processors may vanish mid-search.
+// Native only: the wasm test build compiles every test target.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

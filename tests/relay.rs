@@ -1,6 +1,8 @@
 //! The class's relay as its clients meet it: the real `meshmate relay` binary on a free
 //! port, clients over real sockets (tungstenite's blocking client, as native processors
 //! use), the protocol of crate/relay/mod.rs message by message.
+// Native only: the wasm test build compiles every test target.
+#![cfg(not(target_arch = "wasm32"))]
 
 use meshmate::machine::frame::{frame, FrameKind};
 use serde_json::{json, Value};

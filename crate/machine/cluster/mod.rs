@@ -100,13 +100,21 @@ impl<L: Link> Machine for Cluster<L> {
     }
 
     fn run<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters) {
-        // Nothing announced: processor 0 searches alone (the serial search).
-        let Some(task) = self.task.take() else { return run_on_threads(main, helpers, counters) };
-        // A machine that has lost a processor for good searches alone (its caller says why).
-        if self.fault.is_some() {
-            return run_on_threads(main, helpers, counters);
+        debug_assert!(self.task.is_none() || helpers.is_empty(), "other processors build their own programs");
+        match self.task.take() {
+            // A machine that has lost a processor for good searches alone (its caller
+            // says why), as processor 0 does when nothing is announced (the serial search).
+            Some(task) if self.fault.is_none() => self.run_together(main, task, counters),
+            _ => run_on_threads(main, helpers, counters),
         }
-        debug_assert!(helpers.is_empty(), "other processors build their own programs");
+        // However it went, the search is over (the relay lets late joiners in).
+        self.link.search_over();
+    }
+}
+
+impl<L: Link> Cluster<L> {
+    /// Runs `main` as processor 0 with every other processor on the task it announced.
+    fn run_together<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, task: Vec<u8>, counters: &Counters) {
         let ranks = self.link.size();
         assert!(ranks <= counters.len(), "counters for {} processors, {ranks} ranks", counters.len());
         self.search = self.link.next_search(self.search.wrapping_add(1));
@@ -123,12 +131,9 @@ impl<L: Link> Machine for Cluster<L> {
         for rank in 1..ranks {
             self.link.send(rank, frame(FrameKind::Finished, self.search, &[]));
         }
-        match collect_done(&mut self.link, self.search, &gone, counters) {
-            Ok(()) => self.link.search_over(),
-            Err(fault) => {
-                self.link.abandon();
-                self.fault = Some(fault);
-            }
+        if let Err(fault) = collect_done(&mut self.link, self.search, &gone, counters) {
+            self.link.abandon();
+            self.fault = Some(fault);
         }
     }
 }
