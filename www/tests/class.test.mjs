@@ -175,10 +175,10 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
   /** Starts a search from the lecturer's form and waits for its result; returns it. */
   async function search(page, { algorithm, depth, fen, pure = true }) {
     const before = Number((await page.getAttribute('.class-view', 'data-search')) ?? 0);
-    await page.selectOption('.class-form [name="algorithm"]', algorithm);
-    await page.fill('.class-form [name="depth"]', String(depth));
-    await page.fill('.class-form [name="fen"]', fen);
-    await page.setChecked('.class-form [name="pure"]', pure);
+    await page.selectOption('.class-form [name="class-algorithm"]', algorithm);
+    await page.fill('.class-form [name="class-depth"]', String(depth));
+    await page.fill('.class-form [name="class-fen"]', fen);
+    await page.setChecked('.class-form [name="class-pure"]', pure);
     await page.click('[data-class="start"]');
     await page.waitForFunction((n) => Number(document.querySelector('.class-view').dataset.search ?? 0) > n, before, { timeout: SEARCH_MS });
     return before + 1;
@@ -210,7 +210,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     assert.equal(await page.textContent('.class-link'), link);
     assert.equal(await readQr(page), link, 'the QR code reads as the link');
     assert.match(await page.textContent('.class-status'), /Nobody has joined yet/);
-    const menu = await page.locator('.class-form [name="algorithm"] option').evaluateAll((options) => options.map((o) => `${o.value}${o.disabled ? ' (disabled)' : ''}`));
+    const menu = await page.locator('.class-form [name="class-algorithm"] option').evaluateAll((options) => options.map((o) => `${o.value}${o.disabled ? ' (disabled)' : ''}`));
     assert.deepEqual(menu, ['ybwc', 'jamboree', 'pvsplit', 'dts (disabled)'], 'DTS is shown but not offered: its processors need shared memory');
     assert.equal(await page.isEnabled('[data-class="start"]'), true);
   });

@@ -68,7 +68,7 @@ export class ClassView {
     this.el = {
       status: $('.class-status'), error: $('.class-error'), heading: $('.class-heading'), info: $('.class-info'), result: $('.class-result'),
       link: $('.class-link'), qr: $('.class-qr'), members: $('.class-members'), memberCount: $('.class-member-count'),
-      form: $('.class-form'), start: $('[data-class="start"]'), relay: $('[name="relay"]'), create: $('[data-class="create"]'),
+      form: $('.class-form'), start: $('[data-class="start"]'), relay: $('[name="class-relay"]'), create: $('[data-class="create"]'),
       processors: $('.class-processors tbody'), studentBoard: $('.class-student-board'), ownNodes: $('.class-own-nodes'), legend: $('.class-legend'),
     };
     this.el.relay.value = defaultRelayUrl(location);
@@ -162,10 +162,10 @@ export class ClassView {
 
   start() {
     const form = this.el.form.elements;
-    const algorithm = form.algorithm.value;
-    const depth = Number(form.depth.value);
-    const fen = form.fen.value.trim() || DEFAULT_POSITION;
-    const pure = form.pure.checked;
+    const algorithm = form['class-algorithm'].value;
+    const depth = Number(form['class-depth'].value);
+    const fen = form['class-fen'].value.trim() || DEFAULT_POSITION;
+    const pure = form['class-pure'].checked;
     if (!CLASS_ALGORITHMS.some(([a]) => a === algorithm)) return this.setError({ message: `Unknown algorithm ${algorithm}.`, form: true });
     if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH) return this.setError({ message: `The depth must be a whole number from 1 to ${MAX_DEPTH}.`, form: true });
     const check = validateFen(fen);

@@ -11,6 +11,7 @@ export const CLASS_ALGORITHMS = [
 const SHARED_MEMORY_ONLY = [['dts', 'DTS (Cray Blitz): needs shared memory', "Cray Blitz's processors read each other's tree state in shared memory; a class's tabs share none"]];
 export const MAX_DEPTH = 20;
 
+/** The HTML. Its fields are named `class-…`: the page has an Algorithm and a Depth elsewhere. */
 export function classHtml() {
   return `
     <div class="class-grid">
@@ -21,7 +22,7 @@ export function classHtml() {
           <button type="button" class="primary" data-class="create">Create a class</button>
           <details class="class-relay">
             <summary>Relay</summary>
-            <label>WebSocket address <input name="relay" autocomplete="off" spellcheck="false" /></label>
+            <label>WebSocket address <input name="class-relay" autocomplete="off" spellcheck="false" /></label>
           </details>
         </section>
         <section class="panel class-invite lecturer-only" aria-label="Invite the students">
@@ -38,10 +39,10 @@ export function classHtml() {
           <ul class="class-members"></ul>
         </section>
         <form class="panel class-form lecturer-only" aria-label="The search">
-          <label>Algorithm <select name="algorithm">${CLASS_ALGORITHMS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}${SHARED_MEMORY_ONLY.map(([v, t, why]) => `<option value="${v}" disabled title="${why}">${t}</option>`).join('')}</select></label>
-          <label>Depth <input name="depth" type="number" min="1" max="${MAX_DEPTH}" step="1" value="6" inputmode="numeric" /></label>
-          <label class="wide">Position (FEN) <input name="fen" placeholder="the start position" autocomplete="off" spellcheck="false" /></label>
-          <label class="check wide" title="No TT cutoffs, null move or reductions: every algorithm must return exactly the serial minimax value"><input name="pure" type="checkbox" /> Pure (exact minimax value)</label>
+          <label>Algorithm <select name="class-algorithm">${CLASS_ALGORITHMS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}${SHARED_MEMORY_ONLY.map(([v, t, why]) => `<option value="${v}" disabled title="${why}">${t}</option>`).join('')}</select></label>
+          <label>Depth <input name="class-depth" type="number" min="1" max="${MAX_DEPTH}" step="1" value="6" inputmode="numeric" /></label>
+          <label class="wide">Position (FEN) <input name="class-fen" placeholder="the start position" autocomplete="off" spellcheck="false" /></label>
+          <label class="check wide" title="No TT cutoffs, null move or reductions: every algorithm must return exactly the serial minimax value"><input name="class-pure" type="checkbox" /> Pure (exact minimax value)</label>
           <button type="submit" class="primary wide" data-class="start" disabled>Start</button>
         </form>
       </div>
