@@ -334,7 +334,8 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     for (const name of ['student 1', 'student 2', 'student 4']) {
       const { page } = tabs.get(name);
       await page.waitForFunction(() => document.querySelector('.class-heading').textContent === 'The lecturer left', null, { timeout: JOIN_MS });
-      assert.match(await page.textContent('.class-status'), /The lecturer left: the class is over/);
+      assert.match(await page.textContent('.class-status'), /^The class is over/);
+      assert.equal(await page.textContent('.class-stage [data-class="leave"]'), 'Close');
     }
     await tabs.get('student 1').page.screenshot({ path: join(RESULTS, 'class-student-closed.png') });
     assert.equal(await lecturer.getAttribute('.class-view', 'data-role'), 'none');

@@ -69,7 +69,7 @@ export class ClassView {
       status: $('.class-status'), error: $('.class-error'), heading: $('.class-heading'), info: $('.class-info'), result: $('.class-result'),
       link: $('.class-link'), qr: $('.class-qr'), members: $('.class-members'), memberCount: $('.class-member-count'),
       form: $('.class-form'), start: $('[data-class="start"]'), relay: $('[name="class-relay"]'), create: $('[data-class="create"]'),
-      processors: $('.class-processors tbody'), studentBoard: $('.class-student-board'), ownNodes: $('.class-own-nodes'), legend: $('.class-legend'),
+      processors: $('.class-processors tbody'), studentBoard: $('.class-student-board'), studentLeave: $('.class-stage [data-class="leave"]'), ownNodes: $('.class-own-nodes'), legend: $('.class-legend'),
     };
     this.el.relay.value = defaultRelayUrl(location);
     this.studentBoard = new Board($('.class-board'), { onMove: () => {}, onCancel: () => {} });
@@ -435,7 +435,7 @@ export class ClassView {
     if (s.phase === 'connecting') return s.role === 'lecturer' ? 'Starting the class engine and opening the session at the relay…' : 'Joining the class…';
     if (s.phase === 'closed') {
       if (s.error) return 'Not in a class.';
-      return `The lecturer left: the class is over${s.closedReason ? ` (${s.closedReason})` : ''}.`;
+      return `The class is over${s.closedReason ? ` (${s.closedReason})` : ''}.`;
     }
     const search = s.search;
     if (s.role === 'student') {
@@ -541,6 +541,7 @@ export class ClassView {
     else if (search) heading = 'Waiting for the next search';
     else if (s.phase === 'open') heading = 'Waiting for the lecturer';
     this.el.heading.textContent = heading;
+    this.el.studentLeave.textContent = s.phase === 'closed' ? 'Close' : 'Leave the class';
     if (search) {
       this.root.dataset.processor = String(search.processor);
       this.root.dataset.processors = String(search.processors);
