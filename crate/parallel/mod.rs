@@ -49,7 +49,7 @@ use crate::tt::{Placement, Tables, TranspositionTable};
 use program::{Deepest, DeepeningProgram, NoMessage};
 use split::{Policy, SplitProgram};
 use std::sync::Arc;
-pub use wire::HelperTask;
+pub use wire::{decode_task, HelperTask};
 
 /// The search algorithms, as the UCI option `Algorithm` names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

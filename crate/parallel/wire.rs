@@ -60,7 +60,8 @@ pub(super) fn encode_task(task: &HelperTask, out: &mut Vec<u8>) {
     w.bool(task.distributed);
 }
 
-pub(super) fn decode_task(bytes: &[u8]) -> Result<HelperTask, WireError> {
+/// The task processor 0 announced (a class's tab reads its position to show it).
+pub fn decode_task(bytes: &[u8]) -> Result<HelperTask, WireError> {
     let mut r = Reader::new(bytes);
     let name = r.str()?;
     let algorithm = Algorithm::from_name(&name).ok_or_else(|| WireError(format!("algorithm '{name}'")))?;

@@ -40,6 +40,9 @@ enum Outgoing {
     /// The search is over: the worker tells the relay `{"type":"end"}`.
     #[serde(rename = "end")]
     End,
+    /// The position of the search this student's tab takes part in.
+    #[serde(rename = "position")]
+    Position { fen: String },
     /// Processor 0's progress.
     #[serde(rename = "info")]
     Info { depth: i32, score: String, nodes: u64, pv: Vec<String>, line: String },
@@ -231,6 +234,9 @@ pub fn class_serve() {
         };
         while let Order::Search(task) = rank.next_order() {
             *TAB.counters.lock().unwrap_or_else(|e| e.into_inner()) = Some(rank.counters());
+            if let Ok(task) = crate::parallel::decode_task(&task) {
+                TAB.push(Outgoing::Position { fen: task.board.to_string() });
+            }
             if let Err(e) = help(&mut rank, &mut helper, &task) {
                 return TAB.push(Outgoing::Error { message: format!("this tab cannot take part in the search: {e}") });
             }
@@ -247,10 +253,10 @@ pub fn class_serve() {
 pub fn class_lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<(), JsValue> {
     let algorithm = Algorithm::from_name(algorithm).ok_or_else(|| JsValue::from_str(&format!("unknown algorithm '{algorithm}'")))?;
     if let Some(why) = algorithm.needs_shared_memory() {
-        return Err(JsValue::from_str(&format!("{why}: a class runs ybwc, jamboree, pvsplit or dts")));
+        return Err(JsValue::from_str(&format!("{why}: a class runs ybwc, jamboree or pvsplit")));
     }
     if algorithm == Algorithm::Tdsab {
-        return Err(JsValue::from_str("tdsab cannot yet go on without a lost processor: a class runs ybwc, jamboree, pvsplit or dts"));
+        return Err(JsValue::from_str("tdsab cannot yet go on without a lost processor: a class runs ybwc, jamboree or pvsplit"));
     }
     if !(1..=64).contains(&depth) {
         return Err(JsValue::from_str(&format!("depth {depth} is not from 1 to 64")));

@@ -5,10 +5,12 @@
 // the lecturer's tab processor 0.
 //
 // Page → worker: {class:'create', url} | {class:'join', url, code} |
-//   {class:'start', algorithm, depth, fen, pure} (the lecturer) | {class:'leave'}.
+//   {class:'start', algorithm, depth, fen, pure} (the lecturer; ybwc, jamboree or pvsplit) |
+//   {class:'leave'}.
 // Worker → page: {class:'created', code, member} | {class:'joined', member} |
 //   {class:'waiting'} | {class:'members', members} | {class:'search', search, processor,
-//   processors, members} | {class:'activity', processors:[{nodes, busy}]} |
+//   processors, members} | {class:'position', fen} (a student's search) |
+//   {class:'activity', processors:[{nodes, busy}]} |
 //   {class:'info', depth, score, nodes, pv, line} | {class:'result', bestmove, score, depth,
 //   nodes, ms} | {class:'ended', search} | {class:'lost', processor} |
 //   {class:'closed', reason} | {class:'trace', events, dropped} | {class:'error', message}.
