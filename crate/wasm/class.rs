@@ -128,22 +128,6 @@ impl Link for TabLink {
         TAB.arrivals.lock().unwrap_or_else(|e| e.into_inner()).pop_front()
     }
 
-    fn finish_sends(&mut self) {}
-
-    fn sending(&self) -> bool {
-        false
-    }
-
-    fn sending_to(&self) -> Vec<usize> {
-        Vec::new()
-    }
-
-    fn abandon(&mut self) {}
-
-    fn survives_losses(&self) -> bool {
-        true
-    }
-
     fn next_search(&mut self, _proposed: u32) -> u32 {
         TAB.search.load(SeqCst)
     }

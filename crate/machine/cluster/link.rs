@@ -27,19 +27,19 @@ pub trait Link {
     fn send(&mut self, to: usize, bytes: Vec<u8>);
     /// What has arrived, if anything, in the order it came from each sender.
     fn receive(&mut self) -> Option<Arrival>;
-    /// Completes what it can of the sends in flight.
-    fn finish_sends(&mut self);
+    /// Completes what it can of the sends in flight. A link whose sends leave at once
+    /// (into a socket's thread or the page's queue) has none: the defaults say so.
+    fn finish_sends(&mut self) {}
     /// Whether sends are still in flight.
-    fn sending(&self) -> bool;
-    /// The processors that sends still in flight go to.
-    fn sending_to(&self) -> Vec<usize>;
-    /// Gives up the sends still in flight, to processors that no longer answer.
-    fn abandon(&mut self);
-    /// Whether processors can vanish mid-search and the search go on without them (the
-    /// relay); on MPI a lost rank ends the job.
-    fn survives_losses(&self) -> bool {
+    fn sending(&self) -> bool {
         false
     }
+    /// The processors that sends still in flight go to.
+    fn sending_to(&self) -> Vec<usize> {
+        Vec::new()
+    }
+    /// Gives up the sends still in flight, to processors that no longer answer.
+    fn abandon(&mut self) {}
 
     /// The number of the search processor 0 starts now: `proposed` (one more than the
     /// last), or the link's own where it numbers searches (the relay does, per session).

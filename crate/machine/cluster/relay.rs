@@ -208,23 +208,6 @@ impl Link for RelayLink {
         }
     }
 
-    /// Sends go out as the socket's thread writes them.
-    fn finish_sends(&mut self) {}
-
-    fn sending(&self) -> bool {
-        false
-    }
-
-    fn sending_to(&self) -> Vec<usize> {
-        Vec::new()
-    }
-
-    fn abandon(&mut self) {}
-
-    fn survives_losses(&self) -> bool {
-        true
-    }
-
     fn next_search(&mut self, _proposed: u32) -> u32 {
         self.search
     }
