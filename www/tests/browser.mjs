@@ -36,15 +36,16 @@ export async function startServer(extraArgs = [], { root } = {}) {
     });
     child.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${stderr}`)));
   });
-  return {
-    url,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.on('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  return { url, stop: () => stopChild(child) };
+}
+
+/** Ends a child process started for a test (a server, a relay); resolves once it exited. */
+export function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.on('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }
 
 /** Launches headless Chromium with the flags that keep it off the network, and `extraArgs`. */

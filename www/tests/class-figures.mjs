@@ -8,12 +8,10 @@
 //   (after ./build.sh build; defaults 9, ybwc, 4 Bratko-Kopec positions)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { WWW, launchBrowser, startServer, stopChild } from './browser.mjs';
 
-const WWW = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(WWW, '..');
 const depth = Number(process.argv[2] ?? 9);
 const algorithm = process.argv[3] ?? 'ybwc';
@@ -34,8 +32,8 @@ async function lineOf(proc, prefix) {
 async function measure(browser, delayMs) {
   const relay = spawn(resolve(REPO, 'target/release/meshmate'), ['relay', '--listen', '127.0.0.1:0', '--delay-ms', String(delayMs)]);
   const relayPort = new URL((await lineOf(relay, 'relay listening')).split(' ').pop()).port;
-  const serve = spawn('node', [resolve(WWW, 'serve.mjs'), '--port', '0', '--relay', `127.0.0.1:${relayPort}`]);
-  const url = (await lineOf(serve, 'serving')).split(' ')[1];
+  const server = await startServer(['--relay', `127.0.0.1:${relayPort}`]);
+  const url = server.url;
   const wsUrl = `${url.replace(/^http/, 'ws')}class`;
   const contexts = [];
   async function tab() {
@@ -85,15 +83,12 @@ async function measure(browser, delayMs) {
     rows.push({ tabs, delayMs, ms, nodes, frames });
   }
   await Promise.all(contexts.map((c) => c.close()));
-  relay.kill();
-  serve.kill();
+  await stopChild(relay);
+  await server.stop();
   return rows;
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchBrowser();
 console.log(`${algorithm}, ${depth} plies, ${fens.length} positions (BK.02 on), one Chromium on ${(await import('node:os')).cpus().length} cores`);
 console.log('| tabs | delay | time to depth, s | against 1 tab | nodes | frames | frames per 1,000 nodes |');
 console.log('|---|---|---|---|---|---|---|');

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
-import { RESULTS, WWW, collectErrors, launchBrowser, startServer } from './browser.mjs';
+import { RESULTS, WWW, collectErrors, launchBrowser, startServer, stopChild } from './browser.mjs';
 import { readScore, uciScoreText, whiteScoreText } from '../src/class/classFormat.js';
 import { defaultRelayUrl, isClassHash, joinLink, readClassHash } from '../src/class/classLink.js';
 
@@ -46,15 +46,7 @@ async function startRelay() {
     });
     child.on('exit', (code) => reject(new Error(`the relay exited with ${code}: ${stderr}`)));
   });
-  return {
-    url,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.on('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  return { url, stop: () => stopChild(child) };
 }
 
 /**
