@@ -95,6 +95,24 @@ impl Frame {
     }
 }
 
+/// A frame as it travels through the class's relay: `[processor: u16 LE][frame]`, the
+/// receiver on the way in, the sender (the relay's stamp) on the way out.
+pub fn addressed(processor: usize, frame: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(2 + frame.len());
+    bytes.extend_from_slice(&(processor as u16).to_le_bytes());
+    bytes.extend_from_slice(frame);
+    bytes
+}
+
+impl Frame {
+    /// The frame in relayed `bytes` ([`addressed`] by the relay with its sender), if they
+    /// hold one.
+    pub fn stamped(bytes: &[u8]) -> Option<Frame> {
+        let (from, frame) = bytes.split_first_chunk::<2>()?;
+        Frame::parse(u16::from_le_bytes(*from) as usize, frame.to_vec()).ok()
+    }
+}
+
 /// The frame bytes: kind, search, body.
 pub fn frame(kind: FrameKind, search: u32, body: &[u8]) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(FRAME_HEADER + body.len());
@@ -139,5 +157,8 @@ mod tests {
         assert!(Frame::parse(0, vec![9, 0, 0, 0, 0]).is_err(), "kind 9 is no kind");
         assert!(Frame::parse(0, vec![0, 1, 2]).is_err(), "a header cut short");
         assert!(FrameKind::Start.owner_only() && !FrameKind::Done.owner_only());
+        let relayed = Frame::stamped(&addressed(300, &frame(FrameKind::Done, 2, &[9]))).unwrap();
+        assert_eq!((relayed.from, relayed.kind, relayed.body), (300, FrameKind::Done, vec![9]));
+        assert!(Frame::stamped(&[1]).is_none());
     }
 }

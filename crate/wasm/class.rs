@@ -12,7 +12,7 @@
 use crate::chess::{format_uci, parse_fen};
 use crate::machine::cluster::link::{Arrival, Link};
 use crate::machine::cluster::{Order, Rank};
-use crate::machine::frame::Frame;
+use crate::machine::frame::{addressed, Frame};
 use crate::machine::{Cluster, Counters};
 use crate::parallel::{help, search, Algorithm, Helper, SearchRequest};
 use crate::search::{Control, Info, Limits, Listener, RootMove, Score, SearchOptions, SearchSettings, Task};
@@ -118,10 +118,7 @@ impl Link for TabLink {
     }
 
     fn send(&mut self, to: usize, frame: Vec<u8>) {
-        let mut bytes = Vec::with_capacity(2 + frame.len());
-        bytes.extend_from_slice(&(to as u16).to_le_bytes());
-        bytes.extend_from_slice(&frame);
-        TAB.push(Outgoing::Frame { bytes: serde_bytes_like::Bytes(bytes) });
+        TAB.push(Outgoing::Frame { bytes: serde_bytes_like::Bytes(addressed(to, &frame)) });
     }
 
     fn receive(&mut self) -> Option<Arrival> {
@@ -158,11 +155,8 @@ pub fn class_roster(search: u32, processor: u32, processors: u32) {
 /// dropped (the relay checked them; nothing here trusts that).
 #[wasm_bindgen(js_name = classDeliver)]
 pub fn class_deliver(bytes: &[u8]) {
-    if bytes.len() >= 2 {
-        let from = u16::from_le_bytes([bytes[0], bytes[1]]) as usize;
-        if let Ok(frame) = Frame::parse(from, bytes[2..].to_vec()) {
-            TAB.arrive(Arrival::Frame(frame));
-        }
+    if let Some(frame) = Frame::stamped(bytes) {
+        TAB.arrive(Arrival::Frame(frame));
     }
 }
 

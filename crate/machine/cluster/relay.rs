@@ -7,7 +7,7 @@
 //! channel, so that sending and receiving never wait on each other.
 
 use super::link::{Arrival, Link};
-use crate::machine::frame::Frame;
+use crate::machine::frame::{addressed, Frame};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
 use std::net::TcpStream;
@@ -163,11 +163,8 @@ impl Link for RelayLink {
     }
 
     fn send(&mut self, to: usize, frame: Vec<u8>) {
-        let mut bytes = Vec::with_capacity(2 + frame.len());
-        bytes.extend_from_slice(&(to as u16).to_le_bytes());
-        bytes.extend_from_slice(&frame);
         // A closed connection drops the frame: the receive side reports it.
-        let _ = self.outgoing.send(Message::binary(bytes));
+        let _ = self.outgoing.send(Message::binary(addressed(to, &frame)));
     }
 
     fn receive(&mut self) -> Option<Arrival> {
@@ -177,14 +174,12 @@ impl Link for RelayLink {
                 None => self.incoming.try_recv().ok()?,
             };
             match incoming {
-                Incoming::Frame(bytes) if bytes.len() >= 2 => {
-                    let from = u16::from_le_bytes([bytes[0], bytes[1]]) as usize;
-                    // The relay checked the header; a frame it let through still parses.
-                    if let Ok(frame) = Frame::parse(from, bytes[2..].to_vec()) {
+                // The relay checked the header; a frame it let through still parses.
+                Incoming::Frame(bytes) => {
+                    if let Some(frame) = Frame::stamped(&bytes) {
                         return Some(Arrival::Frame(frame));
                     }
                 }
-                Incoming::Frame(_) => {}
                 Incoming::Control(value) => match value["type"].as_str() {
                     Some("search") => self.take_search(&value),
                     Some("lost") => {
