@@ -8,6 +8,7 @@
 mod common;
 
 use meshmate::chess::{parse_epd_file, Board};
+use meshmate::machine::cluster::link::{Arrival, Link};
 use meshmate::machine::cluster::relay::RelayLink;
 use meshmate::machine::{Cluster, Counters, MessageKind, Threads};
 use meshmate::parallel::{search, Algorithm, SearchRequest};
@@ -78,6 +79,9 @@ impl Drop for Students {
     }
 }
 
+/// Far longer than any search here takes (seconds), even on a loaded machine.
+const STUCK_AFTER: Duration = Duration::from_secs(120);
+
 /// The lecturer's end: processor 0 of the class machine, with its table and searchers.
 struct Lecturer {
     cluster: Cluster<RelayLink>,
@@ -97,12 +101,27 @@ impl Lecturer {
         self.cluster.link().code().to_string()
     }
 
-    /// Starts a roster of every live student and searches `board` with `algorithm`.
+    /// Starts a roster of every live student and searches `board` with `algorithm`. A
+    /// search still running after [`STUCK_AFTER`] is stopped and fails the test, rather
+    /// than hanging it.
     fn search(&mut self, algorithm: Algorithm, board: &Board, limits: &Limits, settings: &SearchSettings) -> (usize, SearchResult) {
         let processors = self.cluster.link_mut().start().expect("the roster starts");
         self.tt.clear();
         let task = Task { board, history: &[], limits, settings };
-        let result = search(&mut self.cluster, &mut self.searchers, &self.tt, &SearchRequest { algorithm, threads: processors, task }, &Control::default(), &mut NoReports, &self.counters);
+        let control = Control::default();
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let result = std::thread::scope(|scope| {
+            let control = &control;
+            scope.spawn(move || {
+                if finished.recv_timeout(STUCK_AFTER).is_err() {
+                    control.stop();
+                }
+            });
+            let result = search(&mut self.cluster, &mut self.searchers, &self.tt, &SearchRequest { algorithm, threads: processors, task }, &control, &mut NoReports, &self.counters);
+            let _ = done.send(());
+            result
+        });
+        assert!(!control.stopped(), "{algorithm:?} on {processors} processors of the class did not finish within {STUCK_AFTER:?}");
         (processors, result)
     }
 }
@@ -207,5 +226,28 @@ fn a_crashed_or_frozen_student_loses_nothing() {
         drop(students);
         // The others have left too: the next roster is the lecturer alone.
         std::thread::sleep(Duration::from_millis(2_000));
+    }
+}
+
+/// A student that leaves once a search is over but before the lecturer's `end` reached the
+/// relay is lost in that search. Heard in the next, where processor 1 is somebody else,
+/// the notice would make processor 0 stop asking the new processor 1 and never search
+/// again what it gave it: the search would wait forever (as it once did here).
+#[test]
+fn a_loss_in_an_ended_search_is_not_heard_in_the_next() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(10_000);
+    let mut lecturer = Lecturer::open(&relay);
+    let first = RelayLink::join(&relay.url, &lecturer.code()).expect("a student joins");
+    assert_eq!(lecturer.cluster.link_mut().start().unwrap(), 2, "search 1: the lecturer and the first student");
+    drop(first);
+    // Long enough for the relay to see the student go and send its notice before `end`.
+    std::thread::sleep(Duration::from_millis(500));
+    lecturer.cluster.link_mut().search_over();
+    let _second = RelayLink::join(&relay.url, &lecturer.code()).expect("another student joins");
+    assert_eq!(lecturer.cluster.link_mut().start().unwrap(), 2, "search 2: the lecturer and the second student");
+    std::thread::sleep(Duration::from_millis(200));
+    while let Some(arrival) = lecturer.cluster.link_mut().receive() {
+        assert!(!matches!(arrival, Arrival::Lost(_)), "search 1's loss was heard in search 2");
     }
 }

@@ -326,7 +326,8 @@ fn a_start_from_a_member_or_bad_json_cuts_it_off_and_the_others_go_on() {
     assert!(helpers[0].expect("error")["message"].as_str().unwrap().contains("only the owner"));
     let (code, reason) = helpers[0].closed();
     assert_eq!((code, reason.contains("only the owner")), (1008, true), "{reason}");
-    assert_eq!(owner.expect("lost")["processor"], 1);
+    let lost = owner.expect("lost");
+    assert_eq!((&lost["search"], &lost["processor"]), (&json!(1), &json!(1)), "the notice names the search: processor 1 of the next may be somebody else");
     assert_eq!(helpers[1].expect("lost")["processor"], 1);
     helpers[1].socket.send(Message::text("{not json")).unwrap();
     assert!(helpers[1].expect("error")["message"].as_str().unwrap().contains("bad control message"));

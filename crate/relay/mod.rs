@@ -51,11 +51,14 @@
 //! Relay to client, text, besides the replies above:
 //! - to the owner, `{"type":"members","members":[live member numbers]}` whenever a member
 //!   joins or leaves;
-//! - `{"type":"lost","processor":i}` to every other live participant when participant i of
-//!   the running search closes, is cut off, cannot keep up (more than 8192 messages or
-//!   16 MiB wait for it) or is silent for `--lost-after-ms` (checked every 100 ms). It comes
-//!   after every frame of i the relay already forwarded. The relay alone decides who is
-//!   lost; a lost member's connection is closed;
+//! - `{"type":"lost","search":n,"processor":i}` to every other live participant when
+//!   participant i of search n closes, is cut off, cannot keep up (more than 8192 messages
+//!   or 16 MiB wait for it) or is silent for `--lost-after-ms` (checked every 100 ms). It
+//!   comes after every frame of i the relay already forwarded. The relay alone decides who
+//!   is lost; a lost member's connection is closed. A member may leave after the search
+//!   ended but before the owner's `end` reached the relay: its notice then names a search
+//!   that is over, and a client that already runs the next one (where processor i is
+//!   somebody else) drops it;
 //! - `{"type":"closed","reason":...}` to everyone when the owner leaves (closes, is cut off
 //!   or silent): then their connections close (code 1000) and the session is gone;
 //! - to the owner, about every 100 ms while there are new ones, `{"type":"trace",

@@ -73,8 +73,9 @@ pub enum Notice {
     Error { message: String },
     /// To the owner: the live members, whenever one joins or leaves.
     Members { members: Vec<u32> },
-    /// To every other participant: this processor of the running search is gone.
-    Lost { processor: usize },
+    /// To every other participant: this processor of search `search` (the running one, as
+    /// the relay sees it) is gone.
+    Lost { search: u32, processor: usize },
     /// To everyone: the owner has left, the session is over.
     Closed { reason: String },
     /// To the owner: the trace events since the last batch, and how many were left out of

@@ -345,7 +345,7 @@ impl Session {
                 reason: Some(reason.into()),
                 ..Event::new(Ev::Lost)
             });
-            let lost = Notice::Lost { processor }.to_json();
+            let lost = Notice::Lost { search: number, processor }.to_json();
             for other in others {
                 state.put(other, |outbox| outbox.control(&lost));
             }

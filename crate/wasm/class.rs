@@ -160,10 +160,13 @@ pub fn class_deliver(bytes: &[u8]) {
     }
 }
 
-/// The relay declared processor `processor` lost.
+/// The relay declared processor `processor` of search `search` lost; a notice of an
+/// earlier search (processor `processor` may be somebody else now) is dropped.
 #[wasm_bindgen(js_name = classLost)]
-pub fn class_lost(processor: u32) {
-    TAB.arrive(Arrival::Lost(processor as usize));
+pub fn class_lost(search: u32, processor: u32) {
+    if search == TAB.search.load(SeqCst) {
+        TAB.arrive(Arrival::Lost(processor as usize));
+    }
 }
 
 /// The connection to the relay is gone, or the lecturer left: for this tab's helper,

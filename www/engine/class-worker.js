@@ -12,7 +12,7 @@
 //   processors, members} | {class:'position', fen} (a student's search) |
 //   {class:'activity', processors:[{nodes, busy}]} |
 //   {class:'info', depth, score, nodes, pv, line} | {class:'result', bestmove, score, depth,
-//   nodes, ms} | {class:'ended', search} | {class:'lost', processor} |
+//   nodes, ms} | {class:'ended', search} | {class:'lost', search, processor} |
 //   {class:'closed', reason} | {class:'trace', events, dropped} | {class:'error', message}.
 //
 // Usage: new Worker(new URL('engine/class-worker.js', document.baseURI), { type: 'module' })
@@ -129,8 +129,8 @@ function control(text) {
       if (role === 'lecturer' && pendingStart) lead(pendingStart);
       return undefined;
     case 'lost':
-      wasm.classLost(message.processor);
-      return post({ class: 'lost', processor: message.processor });
+      wasm.classLost(message.search, message.processor);
+      return post({ class: 'lost', search: message.search, processor: message.processor });
     case 'closed':
       wasm.classClosed();
       return post({ class: 'closed', reason: message.reason });

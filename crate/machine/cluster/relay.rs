@@ -182,7 +182,9 @@ impl Link for RelayLink {
                 }
                 Incoming::Control(value) => match value["type"].as_str() {
                     Some("search") => self.take_search(&value),
-                    Some("lost") => {
+                    // Only a loss in this search: an earlier search's processor i may be
+                    // somebody else (see the relay's protocol).
+                    Some("lost") if value["search"].as_u64() == Some(self.search as u64) => {
                         if let Some(p) = value["processor"].as_u64() {
                             return Some(Arrival::Lost(p as usize));
                         }

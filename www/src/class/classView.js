@@ -255,8 +255,10 @@ export class ClassView {
         for (const p of s.processors) p.busy = false;
         break;
       case 'lost':
-        if (s.search && s.processors[message.processor]) s.processors[message.processor].lost = true;
-        else if (s.search && s.searching && Number.isInteger(message.processor)) s.lost.push(message.processor);
+        // A notice of an earlier search names a processor that may be somebody else now.
+        if (s.search?.search !== message.search) break;
+        if (s.processors[message.processor]) s.processors[message.processor].lost = true;
+        else if (s.searching && Number.isInteger(message.processor)) s.lost.push(message.processor);
         break;
       case 'closed':
         this.closed(message.reason ?? null);
