@@ -28,6 +28,7 @@ const LAB: Preset = Preset {
     load: None,
     sleep: None,
     jitter_permille: 0,
+    loss_notice: None,
 };
 
 /// What the test programs send.

@@ -10,6 +10,9 @@ pub enum SimError {
     UnknownPreset(String),
     /// The network cannot be built (unknown name, a count it does not allow...).
     Net(NetError),
+    /// Departures the machine cannot have (processor 0, one out of range, a preset
+    /// whose processors never leave), with why.
+    Departure(String),
 }
 
 impl std::fmt::Display for SimError {
@@ -20,6 +23,7 @@ impl std::fmt::Display for SimError {
                 write!(f, "unknown preset {name:?}: expected one of {}", names.join(", "))
             }
             SimError::Net(e) => e.fmt(f),
+            SimError::Departure(why) => f.write_str(why),
         }
     }
 }

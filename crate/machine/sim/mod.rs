@@ -20,6 +20,7 @@
 //! ```
 
 mod calendar;
+mod churn;
 mod cpu;
 mod error;
 mod links;
@@ -30,6 +31,7 @@ mod run_queue;
 mod table;
 mod trace;
 
+pub use churn::{Departure, Leaving, LossNotice};
 pub use run_queue::{Load, RunQueue};
 pub use error::SimError;
 pub use measures::{fit_work_span, LinkUse, Overheads, WorkSpan, WorkSpanFit};
@@ -52,6 +54,8 @@ pub struct Sim {
     trace: Option<Trace>,
     next_label: String,
     last_run: Option<RunReport>,
+    /// Processors that leave during each run (a class's churn).
+    departures: Vec<Departure>,
 }
 
 /// What one run took, in virtual time.
@@ -103,7 +107,15 @@ impl Sim {
         let topology = Topology::new(net, processors)?;
         let cpus = Cpus::new(processors, preset.node_ns, preset.step_ns, preset.load, preset.jitter_permille, seed);
         let links = Links::new(&topology);
-        Ok(Sim { preset, topology, cpus, links, seed, trace: None, next_label: String::new(), last_run: None })
+        Ok(Sim { preset, topology, cpus, links, seed, trace: None, next_label: String::new(), last_run: None, departures: Vec::new() })
+    }
+
+    /// Processors that leave during every following run, as a class's may (see
+    /// `churn.rs`); refused on machines whose preset notices no loss.
+    pub fn set_departures(&mut self, departures: Vec<Departure>) -> Result<(), SimError> {
+        churn::check(&departures, self.processors(), self.preset.loss_notice, self.preset.name)?;
+        self.departures = departures;
+        Ok(())
     }
 
     /// As [`Sim::new`], from names: a preset, and a network (the preset's own if `None`).
@@ -210,6 +222,8 @@ impl Machine for Sim {
             overlaps_table_reads: self.preset.overlaps_table_reads,
             sleep: self.preset.sleep,
             seed: self.seed,
+            departures: &self.departures,
+            loss_notice: self.preset.loss_notice,
         };
         let report = Run::new(hardware, programs, counters, self.trace.as_mut()).run();
         if let (Some(trace), Some(run)) = (self.trace.as_mut(), run_number) {

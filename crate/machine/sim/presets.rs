@@ -6,6 +6,7 @@
 //! estimate from the hardware's documented speeds, and says so; change it here and every
 //! experiment follows.
 
+use super::churn::LossNotice;
 use super::run_queue::Load;
 use super::SimError;
 use crate::net::Kind;
@@ -49,6 +50,10 @@ pub struct Preset {
     /// this, equal processors run in perfect lockstep, which no real machine does and
     /// which keeps ABDADA's busy table and Lazy SMP from ever diverting a processor.
     pub jitter_permille: u32,
+    /// How long the others take to hear that a processor left, on machines whose
+    /// processors may leave mid-search (a class; [`super::Departure`]). `None`: they never
+    /// leave.
+    pub loss_notice: Option<LossNotice>,
 }
 
 /// How a waiting processor sleeps, and what waking it costs (see [`Preset::sleep`]).
@@ -88,6 +93,7 @@ pub const T800: Preset = Preset {
     load: None,
     sleep: None,
     jitter_permille: JITTER,
+    loss_notice: None,
 };
 
 /// StarTech's CM-5 (Kuszmaul, "The StarTech Massively Parallel Chess Program", MIT LCS,
@@ -123,6 +129,7 @@ pub const CM5: Preset = Preset {
     load: None,
     sleep: None,
     jitter_permille: JITTER,
+    loss_notice: None,
 };
 
 /// Cray Blitz's Cray C916 (Hyatt, Suter, Nelson 1989; Hyatt's DTS paper, 1994): 16
@@ -150,6 +157,7 @@ pub const C916: Preset = Preset {
     load: None,
     sleep: None,
     jitter_permille: JITTER,
+    loss_notice: None,
 };
 
 /// The workstation cluster of TDSAB (Kishimoto and Schaeffer, ~2002;
@@ -180,6 +188,7 @@ pub const P3_ETHERNET: Preset = Preset {
     load: None,
     sleep: None,
     jitter_permille: JITTER,
+    loss_notice: None,
 };
 
 /// Hasan's three unequal PCs on a LAN (K. S. Hasan, "A Distributed Chess Playing Software
@@ -221,6 +230,7 @@ pub const LAN: Preset = Preset {
     load: Some(Load { period_ns: 2_000_000_000, cpu_bound_permille: 100, max_io_bound: 3, io_usage_permille: (20, 200), monitor_period_ns: 500_000_000 }),
     sleep: None,
     jitter_permille: JITTER,
+    loss_notice: None,
 };
 
 /// A current multicore PC: this machine, measured (2 cores of an AMD EPYC under KVM).
@@ -251,6 +261,7 @@ pub const MULTICORE: Preset = Preset {
     load: None,
     sleep: Some(Sleep { after_ns: 70_000, wake_ns: 25_000 }),
     jitter_permille: JITTER,
+    loss_notice: None,
 };
 
 /// Two web workers in Chromium (V8) on this machine: the threaded wasm build Play runs,
@@ -290,6 +301,7 @@ pub const BROWSER: Preset = Preset {
     load: None,
     sleep: Some(Sleep { after_ns: 1_000, wake_ns: 22_000 }),
     jitter_permille: JITTER,
+    loss_notice: None,
 };
 
 /// The textbook machine: equal processors, free and instant messages. With it, one
@@ -307,6 +319,7 @@ pub const IDEAL: Preset = Preset {
     load: None,
     sleep: None,
     jitter_permille: 0,
+    loss_notice: None,
 };
 
 /// Every preset, in the order a menu lists them.

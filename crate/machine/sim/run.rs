@@ -17,8 +17,12 @@
 //! 6. A step that looked up entries of a distributed table held by other processors
 //!    stalls until their answers are back; the table's messages are served by their
 //!    owners as they arrive (the model is in `table.rs`).
+//! 7. A processor that leaves ([`Departure`]) takes no more steps and gets no more
+//!    messages; the others hear it as one message, after the machine's notice delay and
+//!    after every message it sent them (the rules are in `churn.rs`).
 
 use super::calendar::{Calendar, Due};
+use super::churn::{Departure, LossNotice};
 use super::cpu::Cpus;
 use super::links::Links;
 use crate::random::Random;
@@ -48,6 +52,9 @@ pub(super) struct Hardware<'h> {
     /// waking it then costs (`None`: nothing).
     pub(super) sleep: Option<super::Sleep>,
     pub(super) seed: u64,
+    /// Processors that leave during the run, and how late the others hear it.
+    pub(super) departures: &'h [Departure],
+    pub(super) loss_notice: Option<LossNotice>,
 }
 
 /// Where a processor stands.
@@ -61,6 +68,8 @@ enum Phase {
     Stalled(Activity),
     /// It is done.
     Finished,
+    /// It left the run (a class's processor gone).
+    Gone,
 }
 
 /// One processor's bookkeeping.
@@ -136,6 +145,9 @@ pub(super) struct Run<'r, 'h, M> {
     critical_path_nodes: Option<u64>,
     /// The offer board, on a machine with shared memory.
     offers: Option<OfferBoard>,
+    /// Losses noticed whose notice still waits for messages of the lost processor:
+    /// (lost, receiver, messages from lost to receiver still in flight).
+    notices_held: Vec<(usize, usize, usize)>,
 }
 
 /// A program's view of its simulated processor during one step.
@@ -238,6 +250,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
     pub(super) fn new(hardware: Hardware<'h>, programs: Vec<&'r mut dyn Program<Message = M>>, counters: &'r Counters, trace: Option<&'r mut Trace>) -> Self {
         let count = programs.len();
         let seed = hardware.seed;
+        assert!(hardware.departures.is_empty() || M::lost(0).is_some(), "these programs cannot go on without a processor (Payload::lost): a machine whose processors leave cannot run them");
         let procs = (0..count)
             .map(|id| Proc {
                 phase: Phase::Scheduled,
@@ -273,6 +286,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             main_end: 0,
             critical_path_nodes: None,
             offers: hardware.line_ns.map(|_| OfferBoard::new(count)),
+            notices_held: Vec::new(),
             hardware,
         }
     }
@@ -290,10 +304,18 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             self.record(Event::State { t: 0, p: id as u32, state: ProcessorState::Busy, nodes: 0 });
             self.calendar.step_at(0, id);
         }
+        for (index, departure) in self.hardware.departures.iter().enumerate() {
+            if departure.processor < self.procs.len() {
+                self.calendar.leave_at(departure.at_ns, index);
+            }
+        }
         while let Some((time, due)) = self.calendar.pop() {
             match due {
+                Due::Step(id) if self.procs[id].phase == Phase::Gone => {}
                 Due::Step(id) => self.step(id, time),
                 Due::Flight(slot) => self.advance(slot, time),
+                Due::Leave(index) => self.leave(index, time),
+                Due::Notice(index) => self.notice(index, time),
             }
         }
         if !self.main_finished {
@@ -481,6 +503,11 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         }
         let Flight { from, to, message, .. } = self.flights[slot].take().expect("checked above");
         self.free_flights.push(slot);
+        self.landed(from, to, time);
+        if self.procs[to].phase == Phase::Gone {
+            assert!(!matches!(message, Cargo::Table(TableMessage::Request)), "processor {to}'s part of the distributed table left with it: a machine whose processors leave keeps a table per processor");
+            return;
+        }
         let message = match message {
             Cargo::Program(message) => message,
             Cargo::Table(table) => {
@@ -547,6 +574,67 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         }
     }
 
+    /// Departure number `index` happens at `time`: its processor stops (unless it is done
+    /// already) and its mailbox is dropped; the others hear of it after the notice delay.
+    fn leave(&mut self, index: usize, time: u64) {
+        let departure = self.hardware.departures[index];
+        let id = departure.processor;
+        if self.procs[id].phase == Phase::Finished {
+            return;
+        }
+        let proc = &mut self.procs[id];
+        if time > proc.clock {
+            if proc.phase == Phase::Asleep {
+                proc.idle_ns += time - proc.clock;
+            }
+            proc.clock = time;
+        }
+        let at = proc.clock;
+        self.mailboxes[id].clear();
+        self.change_state(id, at, Phase::Gone, ProcessorState::Done);
+        let delay = self.hardware.loss_notice.expect("Sim::set_departures refuses departures on machines that notice no loss").after(departure.how);
+        self.calendar.notice_at(time + delay, index);
+    }
+
+    /// The machine has noticed departure number `index` at `time`: each other processor
+    /// still in the run hears of it once every message the lost one sent it has arrived.
+    fn notice(&mut self, index: usize, time: u64) {
+        let lost = self.hardware.departures[index].processor;
+        for to in 0..self.procs.len() {
+            if to == lost || matches!(self.procs[to].phase, Phase::Gone | Phase::Finished) {
+                continue;
+            }
+            let in_flight = self.flights.iter().flatten().filter(|f| f.from == lost && f.to == to).count();
+            if in_flight == 0 {
+                self.tell_lost(lost, to, time);
+            } else {
+                self.notices_held.push((lost, to, in_flight));
+            }
+        }
+    }
+
+    /// A message from `from` reached `to` at `time`: a notice of `from`'s loss held behind
+    /// it may now follow.
+    fn landed(&mut self, from: usize, to: usize, time: u64) {
+        let Some(k) = self.notices_held.iter().position(|&(lost, receiver, _)| lost == from && receiver == to) else { return };
+        self.notices_held[k].2 -= 1;
+        if self.notices_held[k].2 == 0 {
+            self.notices_held.swap_remove(k);
+            if !matches!(self.procs[to].phase, Phase::Gone | Phase::Finished) {
+                self.tell_lost(from, to, time);
+            }
+        }
+    }
+
+    /// Puts the machine's message that `lost` is gone in `to`'s mailbox at `time`.
+    fn tell_lost(&mut self, lost: usize, to: usize, time: u64) {
+        let message = M::lost(lost).expect("checked when the run was built");
+        self.mailboxes[to].push_back((lost, message));
+        if self.procs[to].phase == Phase::Asleep {
+            self.wake(to, time);
+        }
+    }
+
     fn fall_asleep(&mut self, id: usize, time: u64) {
         self.change_state(id, time, Phase::Asleep, ProcessorState::Waiting);
     }
@@ -602,7 +690,10 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         let end = self.procs.iter().map(|p| p.clock).max().unwrap_or(0);
         for id in 0..self.procs.len() {
             let proc = &mut self.procs[id];
-            proc.idle_ns += end - proc.clock;
+            // A departed processor's time ended when it left.
+            if proc.phase != Phase::Gone {
+                proc.idle_ns += end - proc.clock;
+            }
             self.publish(id);
         }
         let elapsed_ns = self.main_end;
