@@ -10,6 +10,8 @@ mod common;
 use meshmate::chess::{parse_epd_file, Board};
 use meshmate::machine::cluster::link::{Arrival, Link};
 use meshmate::machine::cluster::relay::RelayLink;
+use meshmate::machine::frame::{frame, FrameKind};
+use meshmate::machine::wire::{Reader, Writer};
 use meshmate::machine::{Cluster, Counters, MessageKind, Threads};
 use meshmate::parallel::{search, Algorithm, SearchRequest};
 use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchResult, SearchSettings, Searcher, Task};
@@ -17,7 +19,7 @@ use meshmate::tt::TranspositionTable;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// One test at a time: each runs a relay and several processes, on a machine of two cores.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -250,4 +252,95 @@ fn a_loss_in_an_ended_search_is_not_heard_in_the_next() {
     while let Some(arrival) = lecturer.cluster.link_mut().receive() {
         assert!(!matches!(arrival, Arrival::Lost(_)), "search 1's loss was heard in search 2");
     }
+}
+
+/// Writes one message body by hand, as a hostile peer would.
+fn body(write: impl Fn(&mut Writer)) -> Vec<u8> {
+    let mut body = Vec::new();
+    write(&mut Writer(&mut body));
+    body
+}
+
+/// A RESULT for subproblem `job` with the child's value `value`.
+fn forged_result(job: u32, value: i32) -> Vec<u8> {
+    body(|w| {
+        (w.u8(3), w.u32(job), w.i32(value), w.mvs(&[]), w.u64(1), w.bool(false));
+    })
+}
+
+/// What a hostile member sends each round about `job`: answers for a subtree it was never
+/// given (only the processor given a job answers for it: the searcher's unit tests show
+/// the check), a cut and a work request (honest in form), and what decode refuses: a value
+/// out of range, an empty window, a forged loss and an unknown tag.
+fn forged_messages(job: u32) -> Vec<Vec<u8>> {
+    vec![
+        forged_result(job, 3_000),
+        forged_result(job, -3_000),
+        body(|w| (w.u8(5), w.u32(job)).1),
+        body(|w| (w.u8(0), w.bool(false), w.u32(0)).2),
+        forged_result(job, 1_000_000),
+        body(|w| (w.u8(4), w.u32(job), w.i32(50), w.i32(-50)).3),
+        body(|w| w.u8(8)),
+        body(|w| w.u8(200)),
+    ]
+}
+
+/// A member of the roster that is hostile: once the search starts it sends processor 0
+/// and a student, for a second or so, answers for subtrees it was never given, cuts,
+/// requests and what decode refuses, and keeps the work it is given unanswered; then a
+/// frame cut short, for which the relay cuts it off (so it is lost, and the work it took
+/// is searched again). The value stays the serial one.
+#[test]
+fn a_hostile_member_during_a_search_changes_nothing() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(10_000);
+    let mut lecturer = Lecturer::open(&relay);
+    let _students = Students::join(&relay, &lecturer.code(), 2);
+    lecturer.cluster.link_mut().wait_for_members(2, Duration::from_secs(20)).unwrap();
+    let mut hostile = RelayLink::join(&relay.url, &lecturer.code()).expect("the hostile member joins");
+    let board = &positions(2)[1];
+    let limits = Limits { depth: Some(8), ..Limits::default() };
+    let serial = serial(board, &limits, &pure());
+    let attack = std::thread::spawn(move || {
+        let search = loop {
+            match hostile.receive() {
+                Some(Arrival::Frame(f)) if f.kind == FrameKind::Start => break f.search,
+                Some(_) => {}
+                None => std::thread::sleep(Duration::from_millis(1)),
+            }
+        };
+        let first = Instant::now();
+        // About 2,000 frames a second: under the relay's rate cap, so only the frame cut
+        // short below gets it cut off. Its requests may bring it WORK, which it keeps.
+        let mut given_work = false;
+        for round in 0..200u32 {
+            while let Some(arrival) = hostile.receive() {
+                if let Arrival::Frame(f) = arrival {
+                    given_work |= f.kind == FrameKind::Program && Reader::new(&f.body).u8() == Ok(1);
+                }
+            }
+            for to in [0, 1] {
+                for body in forged_messages(round % 64) {
+                    hostile.send(to, frame(FrameKind::Program, search, &body));
+                }
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        hostile.send(0, Vec::new());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while hostile.closed().is_none() && Instant::now() < deadline {
+            let _ = hostile.receive();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        (first, given_work, hostile.closed().map(str::to_string))
+    });
+    let (processors, result) = lecturer.search(Algorithm::Ybwc, board, &limits, &pure());
+    let ended = Instant::now();
+    let (first_forged, given_work, closed) = attack.join().unwrap();
+    assert_eq!(processors, 4);
+    assert!(first_forged < ended, "the forged frames came during the search");
+    assert!(given_work, "the hostile member took work it never answered, which the others searched again once it was lost");
+    assert!(closed.is_some_and(|why| why.contains("cut short") || why.contains("header")), "the relay cut the hostile member off");
+    assert_eq!(result.score, serial.score, "the class's value with a hostile member");
+    assert!(lecturer.counters.snapshot()[0].received[MessageKind::Lost.index()] >= 1, "processor 0 heard the hostile member was lost");
 }

@@ -204,7 +204,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
             Message::NoWork => self.seeking = Seeking::Not,
             Message::Result { job, value, pv, span, wants_work } => {
                 for c in self.contexts.iter_mut() {
-                    if c.searcher.deliver(job, value, &pv, span) {
+                    if c.searcher.deliver(from, job, value, &pv, span) {
                         c.waiting = false;
                         break;
                     }

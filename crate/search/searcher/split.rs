@@ -184,11 +184,13 @@ impl Searcher {
         Some(Subproblem { board: plan.child, path, alpha: plan.alpha, beta: plan.beta, depth: plan.depth, ply, kind, line, killers })
     }
 
-    /// Takes the value `value` (from the child's side) of subproblem `job` with its
-    /// principal variation `pv` and its critical path `span` (nodes). Returns `false` for
-    /// a job this searcher no longer waits for (cancelled, or from an earlier search).
-    pub fn deliver(&mut self, job: u32, value: i32, pv: &[Move], span: u64) -> bool {
-        let Some(i) = self.remotes.iter().position(|r| r.job == job) else { return false };
+    /// Takes the value `value` (from the child's side) of subproblem `job`, sent by
+    /// `processor`, with its principal variation `pv` and its critical path `span`
+    /// (nodes). Returns `false` for a job this searcher no longer waits for (cancelled, or
+    /// from an earlier search) or did not give that processor: a class's peer cannot
+    /// answer for another's subtree.
+    pub fn deliver(&mut self, processor: usize, job: u32, value: i32, pv: &[Move], span: u64) -> bool {
+        let Some(i) = self.remotes.iter().position(|r| r.job == job && r.processor == processor) else { return false };
         let r = self.remotes.swap_remove(i);
         let k = r.frame;
         if k > self.top || self.frames[k].serial != r.serial {
@@ -457,7 +459,8 @@ mod tests {
         };
         let (serial, beta) = (giver.frames[frame].serial, giver.frames[frame].beta);
         let mv = giver.remotes.iter().find(|r| r.job == job).unwrap().mv;
-        assert!(giver.deliver(job, -(beta + 50), &[], 1));
+        assert!(!giver.deliver(2, job, -(beta + 50), &[], 1), "only the processor given the job answers for it");
+        assert!(giver.deliver(1, job, -(beta + 50), &[], 1));
         let f = &giver.frames[frame];
         assert!(giver.top >= frame && f.serial == serial, "the node was cut by a reduced search");
         assert!(f.deferred[..f.deferred_count].contains(&mv), "the move waits for its full-depth search");
@@ -487,7 +490,7 @@ mod tests {
             assert_eq!(giver.step(), Progress::Waiting, "every test is out");
             let alpha = giver.frames[0].alpha;
             let job = if failing == "first" { jobs[0] } else { *jobs.last().unwrap() };
-            assert!(giver.deliver(job, -(alpha + 10), &[], 1), "a test failing high above alpha");
+            assert!(giver.deliver(1, job, -(alpha + 10), &[], 1), "a test failing high above alpha");
             let stepped = giver.step();
             if failing == "first" {
                 assert_eq!(stepped, Progress::Running, "no test before it is out: its re-search starts");
