@@ -155,14 +155,20 @@ struct Plan {
     /// needs them, shallower ones: the last iteration, the time to settle on a move).
     depths: Vec<i32>,
     carry: bool,
-    /// Searches beyond the suite runs (Zugzwang's table-cost runs).
-    extra_searches: usize,
 }
 
 impl Plan {
+    /// A paper's run as most are: its positions searched to `depth` alone, each with a
+    /// fresh table of `hash_mib` MiB shared by all processors, on its preset's own network.
+    /// A paper that differs says so beside this (`Plan { carry: true, ..Plan::new(...) }`).
+    #[allow(clippy::too_many_arguments)]
+    fn new(title: &'static str, preset: &'static str, algorithms: &'static [Algorithm], hash_mib: usize, positions: Vec<usize>, depth: i32, procs: Vec<usize>) -> Plan {
+        Plan { title, preset, net: None, algorithms, placement: Placement::Global, hash_mib, positions, depth, procs, depths: vec![depth], carry: false }
+    }
+
     fn searches(&self) -> usize {
         let parallel = self.algorithms.len() * self.procs.len();
-        self.depths.len() * self.positions.len() * (1 + parallel) + self.extra_searches
+        self.depths.len() * self.positions.len() * (1 + parallel)
     }
 
     fn describe(&self) -> String {

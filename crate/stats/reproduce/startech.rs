@@ -24,20 +24,10 @@ pub(super) const NOTES: &[&str] = &[
 
 pub(super) fn plan(quick: bool) -> Plan {
     let (positions, depth, procs) = if quick { ((0..6).collect(), 4, vec![1, 16, 64]) } else { ((0..25).collect(), 6, vec![1, 16, 64, 512]) };
-    Plan {
-        title: "StarTech (Kuszmaul): Jamboree on a CM-5, Kaufman's 25 positions, Figure 5 and Eq. 1-2",
-        preset: "cm5",
-        net: None,
-        algorithms: &[Algorithm::Jamboree],
-        placement: Placement::Distributed,
-        hash_mib: if quick { 16 } else { 64 },
-        positions,
-        depth,
-        procs,
-        depths: (1..=depth).collect(),
-        carry: false,
-        extra_searches: 0,
-    }
+    let title = "StarTech (Kuszmaul): Jamboree on a CM-5, Kaufman's 25 positions, Figure 5 and Eq. 1-2";
+    // Every depth up to the last: the time to settle on the key move.
+    let plan = Plan::new(title, "cm5", &[Algorithm::Jamboree], if quick { 16 } else { 64 }, positions, depth, procs);
+    Plan { placement: Placement::Distributed, depths: (1..=depth).collect(), ..plan }
 }
 
 pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<Row>, String> {

@@ -23,20 +23,8 @@ pub(super) const NOTES: &[&str] = &[
 
 pub(super) fn plan(quick: bool) -> Plan {
     let (positions, depth, procs) = if quick { ((0..6).collect(), 5, vec![8, 16]) } else { ((0..24).collect(), 8, vec![8, 16, 32, 64]) };
-    Plan {
-        title: "TDSAB (Kishimoto, Schaeffer): transposition-driven MTD(f) on a Pentium III cluster, Tables 1-2",
-        preset: "p3-ethernet",
-        net: None,
-        algorithms: &[Algorithm::Tdsab],
-        placement: Placement::Tds,
-        hash_mib: if quick { 16 } else { 64 },
-        positions,
-        depth,
-        procs,
-        depths: vec![depth],
-        carry: false,
-        extra_searches: 0,
-    }
+    let title = "TDSAB (Kishimoto, Schaeffer): transposition-driven MTD(f) on a Pentium III cluster, Tables 1-2";
+    Plan { placement: Placement::Tds, ..Plan::new(title, "p3-ethernet", &[Algorithm::Tdsab], if quick { 16 } else { 64 }, positions, depth, procs) }
 }
 
 pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {

@@ -20,20 +20,10 @@ pub(super) const NOTES: &[&str] = &[
 
 pub(super) fn plan(quick: bool) -> Plan {
     let (positions, depth, procs) = if quick { ((0..8).collect(), 5, vec![16, 64]) } else { ((0..24).collect(), 7, vec![16, 32, 64]) };
-    Plan {
-        title: "Zugzwang (Feldmann, Mysliwietz, Monien): YBWC on T800 Transputers, Bratko-Kopec, Figures 3-5",
-        preset: "t800",
-        net: Some("debruijn"),
-        algorithms: &[Algorithm::Ybwc],
-        placement: Placement::Distributed,
-        hash_mib: 16,
-        positions,
-        depth,
-        procs,
-        depths: vec![depth - 1, depth],
-        carry: false,
-        extra_searches: 0,
-    }
+    let title = "Zugzwang (Feldmann, Mysliwietz, Monien): YBWC on T800 Transputers, Bratko-Kopec, Figures 3-5";
+    // A ply shallower too: the last iteration's share.
+    let plan = Plan::new(title, "t800", &[Algorithm::Ybwc], 16, positions, depth, procs);
+    Plan { net: Some("debruijn"), placement: Placement::Distributed, depths: vec![depth - 1, depth], ..plan }
 }
 
 pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
