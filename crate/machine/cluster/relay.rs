@@ -4,7 +4,10 @@
 //!
 //! A thread of its own holds the socket: it writes what the processor sends, beats every
 //! [`BEAT_MS`] so the relay does not declare a busy processor lost, and reads into a
-//! channel, so that sending and receiving never wait on each other.
+//! channel, so that sending and receiving never wait on each other. The socket does not
+//! block: the thread waits on the processor's sends, which wake it at once, and looks for
+//! frames to read between (a read timeout would hold each send for a kernel tick, 8-12 ms
+//! here, whatever timeout is asked).
 
 use super::link::{Arrival, Link};
 use crate::machine::frame::{addressed, Frame};
@@ -18,7 +21,8 @@ use tungstenite::Message;
 /// How often the socket's thread tells the relay this processor is alive.
 const BEAT_MS: u64 = 1_000;
 
-/// How long the socket's thread waits to read before it looks at what there is to send.
+/// How long the socket's thread waits for something to send before it looks for frames
+/// to read again.
 const READ_SLICE: Duration = Duration::from_micros(200);
 
 /// How long a control request (create, join, start) waits for the relay's answer.
@@ -218,46 +222,60 @@ impl Link for RelayLink {
 /// The socket's thread: writes what `to_socket` brings and a beat now and then, reads
 /// into `from_socket`, until either side is gone.
 fn hold_socket(mut socket: tungstenite::WebSocket<TcpStream>, to_socket: Receiver<Message>, from_socket: Sender<Incoming>) {
-    let _ = socket.get_mut().set_read_timeout(Some(READ_SLICE));
+    if let Err(e) = socket.get_mut().set_nonblocking(true) {
+        let _ = from_socket.send(Incoming::Closed(e.to_string()));
+        return;
+    }
     let mut last_beat = Instant::now();
     let beat = json!({ "type": "beat" }).to_string();
     loop {
         loop {
-            match to_socket.try_recv() {
-                Ok(message) => {
-                    if let Err(e) = socket.write(message) {
-                        let _ = from_socket.send(Incoming::Closed(e.to_string()));
-                        return;
-                    }
-                }
-                Err(std::sync::mpsc::TryRecvError::Empty) => break,
-                // The link is dropped: close politely.
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                    let _ = socket.close(None);
-                    let _ = socket.flush();
+            let incoming = match socket.read() {
+                Ok(Message::Binary(bytes)) => Incoming::Frame(bytes.to_vec()),
+                Ok(Message::Text(text)) => match serde_json::from_str(text.as_str()) {
+                    Ok(value) => Incoming::Control(value),
+                    Err(_) => continue,
+                },
+                Ok(Message::Close(frame)) => Incoming::Closed(frame.map_or("closed".into(), |f| f.reason.to_string())),
+                Ok(_) => continue,
+                Err(e) if would_block(&e) => break,
+                Err(e) => Incoming::Closed(e.to_string()),
+            };
+            let closed = matches!(incoming, Incoming::Closed(_));
+            if from_socket.send(incoming).is_err() || closed {
+                return;
+            }
+        }
+        let mut next = to_socket.recv_timeout(READ_SLICE);
+        while let Ok(message) = next {
+            if let Err(e) = socket.write(message) {
+                if !would_block(&e) {
+                    let _ = from_socket.send(Incoming::Closed(e.to_string()));
                     return;
                 }
             }
+            next = to_socket.recv_timeout(Duration::ZERO);
+        }
+        // The link is dropped: close politely.
+        if matches!(next, Err(RecvTimeoutError::Disconnected)) {
+            let _ = socket.close(None);
+            let _ = socket.flush();
+            return;
         }
         if last_beat.elapsed() >= Duration::from_millis(BEAT_MS) {
             last_beat = Instant::now();
             let _ = socket.write(Message::text(beat.clone()));
         }
-        let _ = socket.flush();
-        let incoming = match socket.read() {
-            Ok(Message::Binary(bytes)) => Incoming::Frame(bytes.to_vec()),
-            Ok(Message::Text(text)) => match serde_json::from_str(text.as_str()) {
-                Ok(value) => Incoming::Control(value),
-                Err(_) => continue,
-            },
-            Ok(Message::Close(frame)) => Incoming::Closed(frame.map_or("closed".into(), |f| f.reason.to_string())),
-            Ok(_) => continue,
-            Err(tungstenite::Error::Io(e)) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => continue,
-            Err(e) => Incoming::Closed(e.to_string()),
-        };
-        let closed = matches!(incoming, Incoming::Closed(_));
-        if from_socket.send(incoming).is_err() || closed {
-            return;
+        if let Err(e) = socket.flush() {
+            if !would_block(&e) {
+                let _ = from_socket.send(Incoming::Closed(e.to_string()));
+                return;
+            }
         }
     }
+}
+
+/// Whether a socket's error only says it cannot go on now (the socket does not block).
+fn would_block(e: &tungstenite::Error) -> bool {
+    matches!(e, tungstenite::Error::Io(e) if e.kind() == std::io::ErrorKind::WouldBlock)
 }
