@@ -5,11 +5,12 @@
 // the lecturer's tab processor 0.
 //
 // Page → worker: {class:'create', url} | {class:'join', url, code} |
-//   {class:'start', algorithm, depth, fen, pure} (the lecturer; ybwc, jamboree or pvsplit) |
+//   {class:'start', algorithm, depth, fen, pure, network} (the lecturer; ybwc, jamboree or
+//   pvsplit; network: a crate/net name the relay routes by, or absent) |
 //   {class:'leave'}.
 // Worker → page: {class:'created', code, member} | {class:'joined', member} |
 //   {class:'waiting'} | {class:'members', members} | {class:'search', search, processor,
-//   processors, members} | {class:'position', fen} (a student's search) |
+//   processors, members, network, drawing} (drawing: the lecturer's, labNetwork's, or null) | {class:'position', fen} (a student's search) |
 //   {class:'activity', processors:[{nodes, busy}]} |
 //   {class:'info', depth, score, nodes, pv, line} | {class:'result', bestmove, score, depth,
 //   nodes, ms} | {class:'ended', search} | {class:'lost', search, processor} |
@@ -71,7 +72,7 @@ self.onmessage = async ({ data }) => {
     case 'start':
       if (role !== 'lecturer' || !socket) return fail('only the lecturer starts a search, once the class is created');
       pendingStart = data;
-      return send({ type: 'start' });
+      return send(data.network ? { type: 'start', network: String(data.network) } : { type: 'start' });
     case 'leave':
       socket?.close(1000, 'left');
       return undefined;
@@ -124,7 +125,7 @@ function control(text) {
       return post({ class: 'joined', member: message.member });
     case 'search':
       wasm.classRoster(message.search, message.processor, message.processors);
-      post({ class: 'search', search: message.search, processor: message.processor, processors: message.processors, members: message.members });
+      post({ class: 'search', search: message.search, processor: message.processor, processors: message.processors, members: message.members, network: message.network ?? null, drawing: drawing(message) });
       startActivity();
       if (role === 'lecturer' && pendingStart) lead(pendingStart);
       return undefined;
@@ -147,6 +148,17 @@ function control(text) {
       return fail(message.message);
     default:
       return undefined;
+  }
+}
+
+/** Where the lecturer's map draws a search on a network: the same crate/net the relay
+ * routes by, so each frame's route is the one the relay counted hops on. */
+function drawing({ network, processors }) {
+  if (role !== 'lecturer' || !network) return null;
+  try {
+    return wasm.labNetwork(String(network), processors);
+  } catch {
+    return null;
   }
 }
 

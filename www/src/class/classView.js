@@ -1,6 +1,8 @@
 // The Class view: a lecture's class as the parallel computer. The lecturer's tab creates a
 // session at the relay and shows its link and QR code, who has joined, the search form, each
-// processor's nodes and state, the result, and the class drawn live from the relay's trace.
+// processor's nodes and state, the result, and the class drawn live from the relay's trace
+// (on the virtual network the search runs on, if the lecturer picked one), replayable once
+// the search is over.
 // A student's tab (opened by the link, `#class?code=…`) joins at once and shows which
 // processor it is, the searched position and its own node count.
 //
@@ -14,7 +16,9 @@ import { ClassClient } from './classClient.js';
 import { formatMs, formatNodes, readScore, uciScoreText, whiteScoreText } from './classFormat.js';
 import { defaultRelayUrl, isRelayUrl, joinLink, readClassHash } from './classLink.js';
 import { ClassMap, KIND_COLORS, STATE_COLORS } from './classMap.js';
-import { CLASS_ALGORITHMS, MAX_DEPTH, classHtml } from './template.js';
+import { Recording } from './classRecording.js';
+import { ClassReplay } from './classReplay.js';
+import { CLASS_ALGORITHMS, CLASS_NETWORKS, MAX_DEPTH, POWER_OF_TWO_NETWORKS, classHtml } from './template.js';
 
 /** A fresh state: nobody in a class. */
 function initialState() {
@@ -33,7 +37,7 @@ function initialState() {
     members: [],
     /** student: joined while a search ran, takes part in the next */
     waiting: false,
-    /** the running or last search: {search, processor, processors, members, fen, algorithm, depth, pure} */
+    /** the running or last search: {search, processor, processors, members, network, fen, algorithm, depth, pure} */
     search: null,
     /** whether `search` is still running */
     searching: false,
@@ -75,6 +79,9 @@ export class ClassView {
     this.studentBoard = new Board($('.class-board'), { onMove: () => {}, onCancel: () => {} });
     this.lecturerBoard = new Board($('.class-lecturer-board'), { onMove: () => {}, onCancel: () => {} });
     this.map = new ClassMap($('.class-map'));
+    this.replay = new ClassReplay(root, this.map);
+    /** lecturer: the trace of the running or last search, kept for its replay */
+    this.recording = null;
     this.client = new ClassClient({ onMessage: (message) => this.receive(message) });
     this.el.legend.innerHTML = legendHtml();
     this.wire();
@@ -99,6 +106,7 @@ export class ClassView {
   show(visible) {
     this.visible = visible;
     this.map.show(visible && this.state.role === 'lecturer');
+    if (!visible) this.replay.pause();
     if (visible) {
       this.render();
       this.boardsShow();
@@ -143,6 +151,7 @@ export class ClassView {
     this.note = null;
     this.clearBoards();
     this.state = { ...initialState(), role, relay, code, phase: 'connecting' };
+    this.forgetSearch();
     this.map.setNodes([], { reset: true });
     this.map.show(this.visible && role === 'lecturer');
     this.render();
@@ -154,6 +163,7 @@ export class ClassView {
     this.state = initialState();
     this.note = null;
     this.clearBoards();
+    this.forgetSearch();
     this.map.show(false);
     // A student's address named the class it left: reopening the page must not join again.
     if (role === 'student' && this.location.hash.startsWith('#class?')) history.replaceState(null, '', `${this.location.pathname}${this.location.search}#class`);
@@ -166,19 +176,26 @@ export class ClassView {
     const depth = Number(form['class-depth'].value);
     const fen = form['class-fen'].value.trim() || DEFAULT_POSITION;
     const pure = form['class-pure'].checked;
+    const network = form['class-network'].value;
     if (!CLASS_ALGORITHMS.some(([a]) => a === algorithm)) return this.setError({ message: `Unknown algorithm ${algorithm}.`, form: true });
     if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH) return this.setError({ message: `The depth must be a whole number from 1 to ${MAX_DEPTH}.`, form: true });
     const check = validateFen(fen);
     if (!check.ok) return this.setError({ message: `That FEN is not a legal position: ${check.error}`, form: true });
     if (new Chess(fen).isGameOver()) return this.setError({ message: 'The game is over in that position: there is nothing to search.', form: true });
+    if (!CLASS_NETWORKS.some(([n]) => n === network)) return this.setError({ message: `Unknown network ${network}.`, form: true });
     if (this.state.role !== 'lecturer' || this.state.phase !== 'open' || this.state.searching) return;
+    // The relay refuses such a start too; said here, before the class waits for it.
+    const processors = this.state.members.length;
+    if (POWER_OF_TWO_NETWORKS.includes(network) && (processors & (processors - 1)) !== 0) {
+      return this.setError({ message: `A ${networkName(network)} network has a power of two processors (1, 2, 4, 8, …); the class has ${processors}. Pick another network, or wait for ${nextPowerOfTwo(processors) - processors} more student${nextPowerOfTwo(processors) - processors === 1 ? '' : 's'}.`, form: true });
+    }
     this.setError(null);
-    this.pendingSearch = { algorithm, depth, fen, pure };
+    this.pendingSearch = { algorithm, depth, fen, pure, network };
     this.state.result = null;
     this.state.info = null;
     this.state.searching = true; // until the relay's `search` (or an error) says otherwise
     this.awaitingSearch = true;
-    this.client.post({ class: 'start', algorithm, depth, fen, pure });
+    this.client.post({ class: 'start', algorithm, depth, fen, pure, ...(network ? { network } : {}) });
     this.render();
   }
 
@@ -248,11 +265,13 @@ export class ClassView {
         s.searching = false;
         for (const p of s.processors) p.busy = false;
         this.boardsShow();
+        this.replay.offer(this.recording);
         break;
       case 'ended':
         s.searching = false;
         s.waiting = false;
         for (const p of s.processors) p.busy = false;
+        this.replay.offer(this.recording);
         break;
       case 'lost':
         // A notice of an earlier search names a processor that may be somebody else now.
@@ -267,7 +286,11 @@ export class ClassView {
         this.failed(message.message);
         break;
       case 'trace':
-        if (Array.isArray(message.events)) this.map.trace(message.events);
+        if (!Array.isArray(message.events)) break;
+        this.recording?.add(message.events, performance.now());
+        this.map.trace(message.events);
+        // Frames of a search that is over still arrive (the relay sends its trace every 100 ms).
+        if (!s.searching) this.replay.offer(this.recording);
         break;
       case 'position':
         // The searched position, where the worker sends it apart from `search`.
@@ -295,6 +318,7 @@ export class ClassView {
       algorithm: message.algorithm ?? own?.algorithm ?? null,
       depth: message.depth ?? own?.depth ?? null,
       pure: message.pure ?? own?.pure ?? null,
+      network: message.network ?? null,
     };
     s.searching = true;
     s.waiting = false;
@@ -303,6 +327,12 @@ export class ClassView {
     if (s.role === 'lecturer') s.result = null;
     const count = s.role === 'lecturer' ? message.processors : 1;
     s.processors = Array.from({ length: count }, () => ({ nodes: 0, busy: true, lost: false }));
+    if (s.role === 'lecturer') {
+      const { search, processors, members, network, fen, algorithm, depth, pure } = s.search;
+      this.recording = new Recording({ search, processors, members, network, fen, algorithm, depth, pure });
+      this.replay.offer(null);
+      this.map.setNetwork(network, message.drawing ?? null);
+    }
     this.map.setNodes(this.mapNodes(), { reset: true });
     this.boardsShow();
   }
@@ -327,6 +357,7 @@ export class ClassView {
       // Back to the start, where a new class can be created; the reason stays on screen.
       this.state = { ...initialState(), phase: 'closed', closedReason: reason, error: s.error };
       this.clearBoards();
+      this.forgetSearch();
       this.map.show(false);
       return;
     }
@@ -367,6 +398,13 @@ export class ClassView {
       .catch((e) => this.setError({ message: `The QR code could not be drawn: ${e.message ?? e}` }));
   }
 
+  /** No search to draw or replay any more (the class is left or over). */
+  forgetSearch() {
+    this.recording = null;
+    this.replay.offer(null);
+    this.map.setNetwork(null, null);
+  }
+
   /** Takes the arrows off before the boards are hidden: chessground cannot draw them at size 0. */
   clearBoards() {
     this.lecturerBoard.setArrows([]);
@@ -405,6 +443,7 @@ export class ClassView {
         label: String(i),
         sub: s.search.members[i] === 0 ? 'lecturer' : `member ${s.search.members[i] ?? '?'}`,
         state: p.lost ? 'lost' : s.searching ? (p.busy ? 'busy' : 'waiting') : 'idle',
+        nodes: p.nodes,
       }));
     }
     return s.members.map((m) => ({ label: String(m), sub: m === 0 ? 'lecturer' : `member ${m}`, state: 'idle' }));
@@ -449,7 +488,7 @@ export class ClassView {
       if (search) return `Search ${search.search} is over: you were processor ${search.processor} of ${search.processors}.`;
       return `You are in the class (member ${s.member}). Waiting for the lecturer to start a search…`;
     }
-    if (s.searching && search) return `Search ${search.search}: ${describeSearch(search)} on ${search.processors} processor${search.processors === 1 ? '' : 's'}…`;
+    if (s.searching && search) return `Search ${search.search}: ${describeSearch(search)} on ${search.processors} processor${search.processors === 1 ? '' : 's'}${search.network ? ` wired as ${networkName(search.network)}` : ''}…`;
     if (s.searching) return 'Starting the search…';
     const students = s.members.filter((m) => m !== 0).length;
     return `${students === 0 ? 'Nobody has joined yet' : `${students} student${students === 1 ? '' : 's'} joined`}: the next search runs on ${students + 1} processor${students === 0 ? '' : 's'}.`;
@@ -476,7 +515,9 @@ export class ClassView {
     this.renderProcessors();
     this.renderInfo();
     this.renderResult();
-    this.map.setNodes(this.mapNodes());
+    const nodes = this.mapNodes();
+    this.map.setNodes(nodes);
+    this.recording?.noteStates(nodes.map((n) => n.state), performance.now());
   }
 
   renderProcessors() {
@@ -561,6 +602,16 @@ function describeSearch(search) {
   return [search.algorithm, search.depth ? `depth ${search.depth}` : null, search.pure ? 'Pure' : null].filter(Boolean).join(', ') || 'the position';
 }
 
+/** A network's name as the form lists it. */
+function networkName(network) {
+  return CLASS_NETWORKS.find(([n]) => n === network)?.[1] ?? network;
+}
+
+/** The least power of two at or above `n`. */
+function nextPowerOfTwo(n) {
+  return 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+}
+
 /** The SAN of a UCI move in `fen`, or the UCI text when it cannot be read. */
 function sanOf(fen, uci) {
   if (!uci) return 'none';
@@ -584,5 +635,5 @@ function legendHtml() {
   ]
     .map(([kind, text]) => `<span><b style="border-color:${KIND_COLORS[kind]}"></b>${text}</span>`)
     .join('');
-  return `<div>${states}</div><div>Frames the relay delivers: ${kinds}</div>`;
+  return `<div>${states}</div><div>Frames the relay delivers: ${kinds}</div><div>On a network, drawn as the Lab draws it: a frame's dot runs along its route's hops, the links it crosses white.</div>`;
 }

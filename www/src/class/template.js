@@ -1,5 +1,6 @@
 // The Class view's HTML, filled in once (classView.js). The section's `data-role` (none,
 // lecturer, student) shows one side's parts; the parts are found by class name.
+import { REPLAY_SPEEDS } from './classReplay.js';
 
 /** The algorithms a class can run: the message-passing programs of the cluster machine. */
 export const CLASS_ALGORITHMS = [
@@ -10,6 +11,20 @@ export const CLASS_ALGORITHMS = [
 /** Shown but not offered, with why (crate/parallel `Algorithm::needs_shared_memory`). */
 const SHARED_MEMORY_ONLY = [['dts', 'DTS (Cray Blitz): needs shared memory', "Cray Blitz's processors read each other's tree state in shared memory; a class's tabs share none"]];
 export const MAX_DEPTH = 20;
+/** The virtual networks the relay routes a search's frames by (crate/net `Kind::name`, the
+ * relay's `start` request): each frame waits the relay's --delay-ms once per hop, and the map
+ * draws the class as the Lab draws that network. '' is none: every frame one hop. */
+export const CLASS_NETWORKS = [
+  ['', 'none (one hop each)'],
+  ['debruijn', 'DeBruijn (Zugzwang)'],
+  ['hypercube', 'hypercube'],
+  ['fattree', 'fat tree (CM-5)'],
+  ['bus', 'bus'],
+  ['ring', 'ring'],
+  ['full', 'full'],
+];
+/** The networks that exist on a power of two processors only (crate/net `Kind::check`). */
+export const POWER_OF_TWO_NETWORKS = ['debruijn', 'hypercube'];
 
 /** The HTML. Its fields are named `class-…`: the page has an Algorithm and a Depth elsewhere. */
 export function classHtml() {
@@ -41,6 +56,7 @@ export function classHtml() {
         <form class="panel class-form lecturer-only" aria-label="The search">
           <label>Algorithm <select name="class-algorithm">${CLASS_ALGORITHMS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}${SHARED_MEMORY_ONLY.map(([v, t, why]) => `<option value="${v}" disabled title="${why}">${t}</option>`).join('')}</select></label>
           <label>Depth <input name="class-depth" type="number" min="1" max="${MAX_DEPTH}" step="1" value="6" inputmode="numeric" /></label>
+          <label class="wide" title="The relay delays each frame once per hop of its route on this network, and the map draws the class as the Lab draws it">Network <select name="class-network">${CLASS_NETWORKS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
           <label class="wide">Position (FEN) <input name="class-fen" placeholder="the start position" autocomplete="off" spellcheck="false" /></label>
           <label class="check wide" title="No TT cutoffs, null move or reductions: every algorithm must return exactly the serial minimax value"><input name="class-pure" type="checkbox" /> Pure (exact minimax value)</label>
           <button type="submit" class="primary wide" data-class="start" disabled>Start</button>
@@ -60,6 +76,13 @@ export function classHtml() {
           <button type="button" data-class="leave">Leave the class</button>
         </div>
         <canvas class="class-map lecturer-only" aria-label="The class: processors and the frames between them"></canvas>
+        <div class="class-replay lecturer-only" aria-label="Replay of the last search" hidden>
+          <button type="button" data-class="replay">Replay</button>
+          <input name="class-replay-at" type="range" min="0" max="1" step="1" value="0" aria-label="The moment shown" />
+          <label>Speed <select name="class-replay-speed">${REPLAY_SPEEDS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
+          <output class="class-replay-count"></output>
+          <button type="button" data-class="export-trace" title="The kept trace of the last search, and the processors' states, as JSON">Export trace</button>
+        </div>
         <div class="class-legend lecturer-only"></div>
         <table class="class-processors lecturer-only" aria-label="Processors">
           <thead><tr><th>Processor</th><th>Who</th><th>Nodes</th><th>State</th></tr></thead>
