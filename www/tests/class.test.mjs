@@ -4,16 +4,18 @@
 // and www/serve.mjs passes the page's /class WebSocket to it, as `./build.sh serve` does.
 // The page's result must equal the native serial engine's value in Pure mode; a student
 // closed mid-search is marked lost and costs nothing; a student who joins during a search
-// waits and is on the next roster; the students learn when the lecturer leaves.
+// waits and is on the next roster; the students learn when the lecturer leaves. A search on
+// DeBruijn is drawn on the Lab's layout, its frames along the relay's routes, and replays.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { RESULTS, WWW, collectErrors, launchBrowser, startServer, stopChild } from './browser.mjs';
 import { readScore, uciScoreText, whiteScoreText } from '../src/class/classFormat.js';
 import { defaultRelayUrl, isClassHash, joinLink, readClassHash } from '../src/class/classLink.js';
+import { deBruijnLayout } from '../src/lab/layouts.js';
 
 const NATIVE = join(WWW, '..', 'target', 'release', 'meshmate');
 /** Booting a class worker: the threaded wasm compiled and its pool started, on a busy machine. */
@@ -165,9 +167,10 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
   const membersShown = (page, count) => page.waitForFunction((n) => document.querySelectorAll('.class-members li').length === n, count, { timeout: JOIN_MS });
 
   /** Starts a search from the lecturer's form and waits for its result; returns it. */
-  async function search(page, { algorithm, depth, fen, pure = true }) {
+  async function search(page, { algorithm, depth, fen, pure = true, network = '' }) {
     const before = Number((await page.getAttribute('.class-view', 'data-search')) ?? 0);
     await page.selectOption('.class-form [name="class-algorithm"]', algorithm);
+    await page.selectOption('.class-form [name="class-network"]', network);
     await page.fill('.class-form [name="class-depth"]', String(depth));
     await page.fill('.class-form [name="class-fen"]', fen);
     await page.setChecked('.class-form [name="class-pure"]', pure);
@@ -263,6 +266,64 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     for (const [name, { errors }] of tabs) assert.deepEqual(errors, [], `${name}'s page`);
   });
 
+  test('on DeBruijn the map is the Lab\'s drawing, each frame runs along the relay\'s route, and Replay runs through the kept trace', { timeout: SEARCH_MS }, async () => {
+    const lecturer = tabs.get('lecturer').page;
+    const number = await search(lecturer, { algorithm: 'ybwc', depth: 6, fen: KIWIPETE, network: 'debruijn' });
+    await lecturer.waitForFunction(() => document.querySelector('.class-map').dataset.layout === 'shuffle-exchange', null, { timeout: SEARCH_MS });
+    assert.match(await lecturer.textContent('.class-status'), /on 4 processors wired as DeBruijn/);
+    await lecturer.screenshot({ path: join(RESULTS, 'class-debruijn-live.png') });
+    const got = await result(lecturer, number);
+    assert.equal(got.score, native.get(`6 ${KIWIPETE}`), 'the network changes the frames\' delays, not the value');
+    // The relay's trace of the search's end comes on its next tick.
+    const [download] = await Promise.all([lecturer.waitForEvent('download'), lecturer.waitForTimeout(500).then(() => lecturer.click('[data-class="export-trace"]'))]);
+    const trace = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    assert.equal(trace.search, number);
+    assert.equal(trace.network, 'debruijn');
+    assert.equal(trace.processors, 4);
+    const delivers = trace.events.filter((e) => e.ev === 'deliver');
+    assert.ok(delivers.length > 0 && trace.events.some((e) => e.ev === 'end'), 'the export holds the search\'s frames and its end');
+    const relayHops = delivers.reduce((sum, e) => sum + e.hops, 0);
+
+    const map = await lecturer.locator('.class-map').evaluate((canvas) => ({ ...canvas.dataset }));
+    // Placed as the Lab's layouts.js places DeBruijn's four processors (rows by their number
+    // of 1 bits), in the canvas's box, turned a quarter on a tall one: not on the circle.
+    const box = (points) => {
+      const [xs, ys] = [points.map((p) => p[0]), points.map((p) => p[1])];
+      const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
+      const [w, h] = [Math.max(...xs) - x0 || 1, Math.max(...ys) - y0 || 1];
+      return points.map(([x, y]) => [(x - x0) / w, (y - y0) / h]);
+    };
+    const drawn = box(JSON.parse(map.points));
+    const lab = box(deBruijnLayout(4).points);
+    const near = (a, b) => a.length === b.length && a.every(([x, y], i) => Math.abs(x - b[i][0]) < 0.02 && Math.abs(y - b[i][1]) < 0.02);
+    assert.ok(near(drawn, lab) || near(drawn, lab.map(([x, y]) => [y, x])), `the processors at ${map.points} are DeBruijn's layout ${JSON.stringify(lab)}`);
+    // Every frame delivered flashed, along its route: 0 and 3 (00 and 11) are two hops
+    // apart, so routes add hops a line from sender to receiver would not; and the map's
+    // routes are the relay's, hop for hop.
+    assert.equal(Number(map.delivered), delivers.length, 'the map took every frame of the search');
+    assert.equal(Number(map.drawn), delivers.length, 'every frame flashed');
+    assert.ok(Number(map.drawnHops) > Number(map.drawn), `some frames crossed two links (${map.drawnHops} hops for ${map.drawn} frames)`);
+    assert.equal(Number(map.drawnHops), relayHops, 'the map\'s routes have the hops the relay delayed each frame by');
+    figures.push(`ybwc depth 6 kiwipete on DeBruijn: ${got.score}, ${delivers.length} frames, ${relayHops} hops`);
+
+    // Replay at the search's own pace, to the end: every kept frame is delivered and drawn again.
+    const count = lecturer.locator('.class-replay-count');
+    await lecturer.selectOption('[name="class-replay-speed"]', '1000000');
+    await lecturer.click('[data-class="replay"]');
+    await lecturer.waitForFunction(() => Number(document.querySelector('.class-replay-count').dataset.shown) > 0, null, { timeout: SEARCH_MS });
+    await lecturer.screenshot({ path: join(RESULTS, 'class-debruijn-replay.png') });
+    await lecturer.waitForFunction(() => document.querySelector('.class-replay-count').dataset.playing === 'false', null, { timeout: SEARCH_MS });
+    const replayed = await count.evaluate((el) => ({ ...el.dataset, text: el.textContent }));
+    assert.equal(Number(replayed.kept), delivers.length, 'the replay keeps the frames the export holds');
+    assert.equal(Number(replayed.shown), delivers.length, `the replay ran to the last frame: ${replayed.text}`);
+    assert.equal(Number(replayed.drawn), delivers.length, 'each kept frame flashed in the replay');
+    assert.equal(await lecturer.textContent('[data-class="replay"]'), 'Replay', 'at the end, Replay starts again');
+    // The scrubber goes back to the search's start: no frame delivered yet.
+    await lecturer.locator('[name="class-replay-at"]').fill('0');
+    assert.equal(await count.getAttribute('data-shown'), '0');
+    assert.equal(await lecturer.getAttribute('.class-map', 'data-layout'), 'shuffle-exchange');
+  });
+
   test('a student closed during a search is marked lost, and the value is still the serial one', { timeout: SEARCH_MS }, async () => {
     const lecturer = tabs.get('lecturer').page;
     const number = await search(lecturer, { algorithm: 'ybwc', depth: 6, fen: KIWIPETE });
@@ -287,6 +348,19 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     figures.push(`ybwc depth 6 kiwipete with processor ${processor} closed at 300 ms: ${got.score}, nodes ${table.map((r) => r.nodes).join(' ')}`);
     assert.ok(table.some((r) => r.processor !== 0 && r.state !== 'lost' && r.nodes > 0), 'a student searched part of the tree');
     await membersShown(lecturer, 3);
+  });
+
+  test('DeBruijn on three processors is refused with why, and no search starts', { timeout: JOIN_MS }, async () => {
+    const lecturer = tabs.get('lecturer').page;
+    const before = await lecturer.getAttribute('.class-view', 'data-search');
+    await lecturer.selectOption('.class-form [name="class-network"]', 'debruijn');
+    await lecturer.click('[data-class="start"]');
+    await lecturer.waitForSelector('.class-error:not([hidden])');
+    assert.match(await lecturer.textContent('.class-error'), /power of two processors .*the class has 3.*1 more student/);
+    assert.equal(await lecturer.getAttribute('.class-view', 'data-searching'), 'false');
+    assert.equal(await lecturer.getAttribute('.class-view', 'data-search'), before);
+    await lecturer.selectOption('.class-form [name="class-network"]', '');
+    await lecturer.waitForSelector('.class-error', { state: 'hidden' });
   });
 
   test('a student who joins during a search waits, and is on the next search\'s roster', { timeout: 3 * SEARCH_MS }, async () => {
@@ -318,6 +392,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     await late.waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), next, { timeout: SEARCH_MS });
     assert.equal(await late.getAttribute('.class-view', 'data-processor'), '3');
     assert.equal(await late.getAttribute('.class-view', 'data-processors'), '4');
+    assert.equal(await lecturer.getAttribute('.class-map', 'data-layout'), 'circle', 'with no network, the class is on a circle again');
   });
 
   test('when the lecturer ends the class, the students are told the lecturer left', { timeout: JOIN_MS }, async () => {

@@ -209,9 +209,12 @@ export class ClassMap {
     const points = nodes.map((_, p) => view.processorPoint(p));
     const r = view.aggregate ? 4 : view.radius();
     if (!view.aggregate) {
-      // A dot that arrived is gone (as the Lab's): its route stays lit while it fades.
-      for (const f of flashes.filter((f) => f.run < 1)) {
-        const [x, y] = along(f.route.nodes.map((n) => view.point(n)), f.run);
+      // A dot shows between its ends only, so no processor's number is hidden; one that
+      // arrived is gone (as the Lab's), its route lit while it fades.
+      for (const f of flashes) {
+        const path = f.route.nodes.map((n) => view.point(n));
+        const [x, y] = along(path, f.run);
+        if (f.run >= 1 || [path[0], path.at(-1)].some(([u, v]) => Math.hypot(x - u, y - v) < r)) continue;
         ctx.globalAlpha = Math.max(0.3, f.fade);
         ctx.fillStyle = f.color;
         ctx.beginPath();
