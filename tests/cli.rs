@@ -20,7 +20,7 @@ fn help_lists_every_command_and_exits_zero() {
     for help in [&["--help"][..], &["help"], &["-h"]] {
         let (code, out, _) = meshmate(help);
         assert_eq!(code, Some(0), "{help:?}");
-        for command in ["uci", "bench", "perft", "suite", "speedup", "sim", "reproduce"] {
+        for command in ["uci", "bench", "perft", "suite", "speedup", "sim", "reproduce", "train-nnue", "datagen"] {
             assert!(out.contains(&format!("  {command} ")), "{command} in {out}");
         }
     }
@@ -61,7 +61,7 @@ fn each_command_explains_its_options_and_lists_the_allowed_values() {
 fn usage_errors_say_what_to_fix_and_exit_with_two() {
     let suite = "no-such-file.epd";
     let cases: [(&[&str], &str); 8] = [
-        (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "vax", "--suite", suite, "--depth", "3"], "expected one of t800, cm5, c916, p3-ethernet, lan, multicore, browser, ideal"),
+        (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "vax", "--suite", suite, "--depth", "3"], "expected one of t800, cm5, c916, p3-ethernet, lan, multicore, browser, classroom, classroom-10ms, classroom-50ms, ideal"),
         (&["sim", "--algo", "ybwc", "--proc", "4", "--preset", "t800", "--suite", suite, "--depth", "3"], "a similar argument exists: '--procs'"),
         (&["sim", "--algo", "ybwx", "--procs", "4", "--preset", "t800", "--suite", suite, "--depth", "3"], "unknown algorithm 'ybwx': expected one of serial, pvsplit"),
         (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "t800", "--net", "torus", "--suite", suite, "--depth", "3"], "unknown network"),
@@ -215,4 +215,49 @@ fn relay_explains_its_options_and_refuses_bad_values() {
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?} says {says:?}: {err}");
     }
+}
+
+/// `datagen`: whole records of real games, the same games whatever the threads (each is
+/// seeded by its number), a line per run in runs.log, a second run appending, and
+/// `train-nnue` reading the records. Bad values are refused before anything is played.
+#[test]
+fn datagen_appends_the_same_games_on_any_number_of_threads_and_train_nnue_reads_them() {
+    let dir = std::env::temp_dir().join(format!("meshmate-datagen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let sorted_records = |bytes: &[u8]| {
+        assert_eq!(bytes.len() % meshmate::eval::nnue::records::RECORD_BYTES, 0, "whole records only");
+        let mut records: Vec<&[u8]> = bytes.chunks(meshmate::eval::nnue::records::RECORD_BYTES).collect();
+        records.sort();
+        records.into_iter().flatten().copied().collect::<Vec<u8>>()
+    };
+    let mut runs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.join(format!("on-{threads}"));
+        let (code, said, err) = meshmate(&["datagen", "--out", out.to_str().unwrap(), "--games", "6", "--nodes", "800", "--threads", threads, "--seed", "4"]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(said.contains("seed 4: 6 games,"), "{said}");
+        runs.push(sorted_records(&std::fs::read(out.join("datagen-4.bin")).unwrap()));
+        assert!(std::fs::read_to_string(out.join("runs.log")).unwrap().contains(&format!("6 games, {} positions", runs.last().unwrap().len() / 28)));
+    }
+    assert!(runs[0].len() >= 28 * 30, "six games give some quiet positions: {} bytes", runs[0].len());
+    assert_eq!(runs[0], runs[1], "the same games on one thread and on two");
+    for record in runs[0].chunks(28) {
+        let (board, score, _) = meshmate::eval::nnue::records::decode(record.try_into().unwrap()).unwrap();
+        assert!(board.checkers().is_empty() && score.abs() < 20_000, "a quiet position with a score: {board} {score}");
+    }
+    let file = dir.join("on-1").join("datagen-4.bin");
+    let net = dir.join("net.nnue");
+    let (code, said, err) = meshmate(&["train-nnue", file.to_str().unwrap(), "--out", net.to_str().unwrap(), "--epochs", "1"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(said.contains(&format!("{} positions", runs[0].len() / 28)), "{said}");
+    let (code, _, err) = meshmate(&["datagen", "--out", dir.join("on-1").to_str().unwrap(), "--games", "2", "--nodes", "500", "--seed", "4"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("on-1").join("runs.log")).unwrap().lines().count(), 2, "a line per run");
+    assert!(std::fs::read(&file).unwrap().len() > runs[0].len(), "a second run appends");
+    for (args, says) in [(&["datagen", "--games", "3"][..], "--out"), (&["datagen", "--out", "x", "--games", "0"], "0 is not in 1"), (&["datagen", "--out", "x", "--eval", "clever"], "clever")] {
+        let (code, _, err) = meshmate(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

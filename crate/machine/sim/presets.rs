@@ -4,7 +4,8 @@
 //!
 //! Sources are named on each constant. Where a paper gives no figure the value is an
 //! estimate from the hardware's documented speeds, and says so; change it here and every
-//! experiment follows.
+//! experiment follows. The machines of today (`multicore`, `browser`, `classroom`) are
+//! measured on this machine, each with the command that measures it.
 
 use super::churn::LossNotice;
 use super::run_queue::Load;
@@ -304,6 +305,54 @@ pub const BROWSER: Preset = Preset {
     loss_notice: None,
 };
 
+/// A class joined through `meshmate relay` (docs/class.md): native processors
+/// (`meshmate join`) on the machines of a lecture room, each frame one hop through the
+/// relay. Measured on this machine (2 cores of an AMD EPYC under KVM, the relay and both
+/// ends on it) at 28675f7 with `cargo run --release --example classroom constants`
+/// (tests/experiments/classroom.rs).
+///
+/// - Node time 789 ns: the serial search's 1,267,705 nodes per second on Bratko-Kopec 2-4
+///   to 13 plies (the class figures' setup); step 20 ns, `multicore`'s bookkeeping.
+/// - Hop 1.37 ms: the median one-way time of a 64-byte frame between two relay links,
+///   half a round trip from processor 0 through the relay to processor 1 and back
+///   (1,369 µs; 10-90 % 1,265-1,473 µs over 400), the receiver waiting as a processor
+///   does (looking, napping 50 µs). Two bare WebSockets blocking in read take 1,181 µs:
+///   most of a hop is the relay's (its timers tick in milliseconds). The relay is a hub,
+///   so every pair is one hop apart: `full`. Its `--delay-ms` adds to each hop:
+///   [`CLASSROOM_10MS`], [`CLASSROOM_50MS`].
+/// - Send overhead 100 ns: handing a frame to the relay link (median over bursts of
+///   100); the link's own thread writes the socket, beside the search.
+/// - Losses (`Sim::set_departures`): a member whose connection closes is heard lost by
+///   processor 0 1.5 ms later (median of ten); one that falls silent 10.10 s after its
+///   last frame (the relay's default `--lost-after-ms` of 10 s, checked every 100 ms; a
+///   frozen processor beat up to 1 s before it froze).
+/// - Not modelled: the receiving end's cost per frame (its link thread and decoding),
+///   the relay's own CPU, and processors slower than this one (a tab runs the wasm build,
+///   0.79 of native: `browser`).
+pub const CLASSROOM: Preset = Preset {
+    name: "classroom",
+    title: "A class of native processors joined through the relay (no injected delay)",
+    node_ns: &[789],
+    step_ns: 20,
+    send_overhead_ns: 100,
+    hop_ns: 1_369_000,
+    line_ns: None,
+    overlaps_table_reads: true,
+    net: Kind::Full,
+    load: None,
+    sleep: None,
+    jitter_permille: JITTER,
+    loss_notice: Some(LossNotice { closed_ns: 1_500_000, silent_ns: 10_100_000_000 }),
+};
+
+/// [`CLASSROOM`] behind the relay's `--delay-ms 10`: one-way 11.52 ms, measured the same
+/// way (10-90 % 11.13-11.68 ms over 40).
+pub const CLASSROOM_10MS: Preset = Preset { name: "classroom-10ms", title: "A class joined through the relay, 10 ms injected per hop", hop_ns: 11_524_000, ..CLASSROOM };
+
+/// [`CLASSROOM`] behind the relay's `--delay-ms 50`: one-way 51.58 ms, measured the same
+/// way (10-90 % 51.15-52.01 ms over 40).
+pub const CLASSROOM_50MS: Preset = Preset { name: "classroom-50ms", title: "A class joined through the relay, 50 ms injected per hop", hop_ns: 51_584_000, ..CLASSROOM };
+
 /// The textbook machine: equal processors, free and instant messages. With it, one
 /// simulated processor does exactly the serial search.
 pub const IDEAL: Preset = Preset {
@@ -323,7 +372,7 @@ pub const IDEAL: Preset = Preset {
 };
 
 /// Every preset, in the order a menu lists them.
-pub const PRESETS: [Preset; 8] = [T800, CM5, C916, P3_ETHERNET, LAN, MULTICORE, BROWSER, IDEAL];
+pub const PRESETS: [Preset; 11] = [T800, CM5, C916, P3_ETHERNET, LAN, MULTICORE, BROWSER, CLASSROOM, CLASSROOM_10MS, CLASSROOM_50MS, IDEAL];
 
 impl Preset {
     /// The preset called `name` (case-insensitive), or an error listing the names.
