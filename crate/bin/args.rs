@@ -44,8 +44,12 @@ pub enum Command {
     /// One paper's experiment under its own conditions on the simulator, our table beside the published one.
     Reproduce(ReproduceArgs),
     /// Fit the evaluation network to `FEN;result;score` positions (tests/tuning/selfplay.py
-    /// --scores) and write the network file (`tests/tuning/nnue.sh` runs the whole pipeline).
+    /// --scores) or to `datagen`'s records, and write the network file
+    /// (`tests/tuning/nnue.sh` runs the whole pipeline).
     TrainNnue(TrainArgs),
+    /// Play self-play games at a fixed node budget on every core and append their quiet
+    /// positions, scored and with the game's result, as compact records for `train-nnue`.
+    Datagen(DatagenArgs),
     /// The WebSocket relay that makes the tabs of an online class one parallel computer
     /// (the protocol: crate/relay/mod.rs).
     #[cfg(feature = "relay")]
@@ -139,12 +143,54 @@ pub struct BenchArgs {
     pub eval: Evaluation,
 }
 
+/// `datagen`.
+#[derive(Args, Debug)]
+#[command(after_help = "Each game starts with --random-plies random legal moves, then the engine plays both sides \
+at --nodes nodes a move. Games end by the rules, by adjudication (the score beyond --adjudicate centipawns for four \
+plies in a row) or as a draw at --max-plies. Every quiet position (not in check; the move played no capture, \
+promotion or check; no mate score) is written with the search's score and the game's result to \
+DIR/datagen-SEED.bin (eval/nnue/records.rs), a game at a time: a run cut off loses only the game it was writing. \
+A line per run goes to DIR/runs.log. Game g is seeded from SEED and g, so a run is reproducible whatever the threads.\n\n\
+Example:\n  meshmate datagen --out ~/meshmate-data --games 20000 --seed 3\n  meshmate train-nnue ~/meshmate-data/*.bin --out net.nnue")]
+pub struct DatagenArgs {
+    /// The folder to append to (made if missing; keep it outside the work tree).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Games to play.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub games: u64,
+    /// Nodes searched for each move.
+    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub nodes: u64,
+    /// Random legal moves that open each game.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub random_plies: u32,
+    /// Plies after which a game is a draw.
+    #[arg(long, value_name = "N", default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=2000))]
+    pub max_plies: u32,
+    /// Centipawns beyond which four plies in a row decide the game.
+    #[arg(long, value_name = "CP", default_value_t = 1000, value_parser = clap::value_parser!(i32).range(100..=30_000))]
+    pub adjudicate: i32,
+    /// Threads playing games (default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Seed of the run (its file's name; game g is seeded from it and g).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// The static evaluation the games are played with: nnue (the engine's default) or classic.
+    #[arg(long, value_name = "EVAL", default_value = "nnue", value_parser = evaluation())]
+    pub eval: Evaluation,
+    /// Table size of each thread in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 16, value_parser = hash())]
+    pub hash: usize,
+}
+
 /// `train-nnue`.
 #[derive(Args, Debug)]
-#[command(after_help = "Example:\n  meshmate train-nnue games-1.txt games-2.txt --out crate/eval/nnue/default.nnue")]
+#[command(after_help = "Example:\n  meshmate train-nnue games-1.txt games-2.txt --out crate/eval/nnue/default.nnue\n  meshmate train-nnue data/datagen-1.bin data/datagen-2.bin --out net.nnue")]
 pub struct TrainArgs {
-    /// The positions, one `FEN;result;score` a line (White's view); several files are read
-    /// in order, as one.
+    /// The positions: `datagen`'s records (files ending in .bin), or one `FEN;result;score`
+    /// a line (White's view); several files are read in order, as one.
     #[arg(value_name = "FILE", required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
     /// Where to write the network file.

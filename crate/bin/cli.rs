@@ -35,6 +35,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Sim(args)) => run_sim(args),
         Some(Command::Reproduce(args)) => crate::reproduce::run_reproduce(args),
         Some(Command::TrainNnue(args)) => run_train(args),
+        Some(Command::Datagen(args)) => crate::datagen::run_datagen(args),
         #[cfg(feature = "relay")]
         Some(Command::Relay(args)) => run_relay(args),
         #[cfg(feature = "relay")]

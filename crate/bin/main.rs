@@ -13,6 +13,7 @@ macro_rules! native {
 native! {
     mod args;
     mod cli;
+    mod datagen;
     mod files;
     mod host;
     #[cfg(feature = "relay")]

@@ -5,7 +5,7 @@
 use crate::args::TrainArgs;
 use crate::output::say;
 use meshmate::chess::parse_fen;
-use meshmate::eval::nnue::{file, train, Accumulator, Network};
+use meshmate::eval::nnue::{file, records, train, Accumulator, Network};
 
 /// Positions to show the floating-point and the integer network agree on.
 const SHOWN: [&str; 3] = [
@@ -20,8 +20,12 @@ pub fn run_train(args: TrainArgs) -> Result<(), String> {
     }
     let mut positions = Vec::new();
     for path in &args.data {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        positions.extend(train::load_positions(&text, args.lambda).map_err(|e| format!("{}: {e}", path.display()))?);
+        let read = if path.extension().is_some_and(|e| e == "bin") {
+            std::fs::read(path).map_err(|e| e.to_string()).and_then(|bytes| records::load_records(&bytes, args.lambda))
+        } else {
+            std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|text| train::load_positions(&text, args.lambda))
+        };
+        positions.extend(read.map_err(|e| format!("{}: {e}", path.display()))?);
     }
     if positions.len() < 20 {
         return Err(format!("{} positions in {} file(s), too few to train on", positions.len(), args.data.len()));

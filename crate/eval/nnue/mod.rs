@@ -12,13 +12,15 @@
 //! [`QA`], the output weights in i16 scaled by [`QB`], products summed in i32 (the trainer
 //! keeps every weight below 2 in magnitude, so no sum can overflow, see [`network`]). The
 //! network file is versioned and read once from the bytes compiled into the crate
-//! ([`file`]); [`train`] fits it to positions from the project's own games.
+//! ([`file`]); [`train`] fits it to positions from the project's own games, kept as text
+//! or as compact [`records`].
 use cozy_chess::{Board, Color};
 
 mod accumulator;
 pub mod features;
 pub mod file;
 mod network;
+pub mod records;
 pub mod train;
 
 pub use accumulator::Accumulator;

@@ -90,9 +90,15 @@ fn parse_line(line: &str, lambda: f32) -> Result<(Board, f32), String> {
     if board.occupied().len() > 32 {
         return Err("more than 32 pieces".into());
     }
+    Ok(position_target(board, white_result, white_score, lambda))
+}
+
+/// `board` with its target: `lambda` times the win probability of White's score
+/// `white_score` plus `1 − lambda` times White's points `white_result`, for the mover.
+pub(super) fn position_target(board: Board, white_result: f32, white_score: f32, lambda: f32) -> (Board, f32) {
     let white_target = lambda * win_probability(white_score) + (1.0 - lambda) * white_result;
     let target = if board.side_to_move() == Color::White { white_target } else { 1.0 - white_target };
-    Ok((board, target))
+    (board, target)
 }
 
 /// The network in floating point, with Adam's moment estimates.
