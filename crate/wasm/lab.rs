@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::chess::parse_fen;
 use crate::machine::sim::{node_kind_index, presets::PRESETS, Event, Sim, TraceSink};
-use crate::stats::reproduce::{reproduce, Paper, Report};
+use crate::stats::reproduce::{reproduce, Paper, PaperMachine, Report};
 use crate::stats::{simulate_suite, SimRow, SimSuite};
 use crate::machine::MessageKind;
 use crate::search::TreeEvent;
@@ -91,11 +91,13 @@ struct ReplayLayout {
     codes: Vec<(&'static str, u8)>,
 }
 
-/// One paper of the Lab's Reproduce: its name and the file of its positions.
+/// One paper of the Lab's Reproduce: its name, the file of its positions, and the machine
+/// its quick run is on (the form shows it).
 #[derive(Serialize)]
 struct PaperEntry {
     name: &'static str,
     suite: &'static str,
+    machine: PaperMachine,
 }
 
 /// The algorithms, networks, presets and message kinds the Lab can show.
@@ -109,7 +111,7 @@ pub fn lab_catalogue() -> JsValue {
         tt_modes: Placement::ALL.iter().map(|p| p.name()).collect(),
         max_depth: MAX_LAB_DEPTH,
         replay: ReplayLayout { words_per_event: WORDS_PER_EVENT, codes: Code::ALL.iter().map(|&c| (c.name(), c as u8)).collect() },
-        papers: Paper::ALL.iter().map(|p| PaperEntry { name: p.name(), suite: p.suite_file() }).collect(),
+        papers: Paper::ALL.iter().map(|p| PaperEntry { name: p.name(), suite: p.suite_file(), machine: p.machine(true) }).collect(),
     };
     serde_wasm_bindgen::to_value(&catalogue).unwrap_or(JsValue::UNDEFINED)
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { RESULTS, WWW, rankNumbersOffTheirRanks, recordUciTraffic } from './browser.mjs';
-import { RUN_MS, labSuite, measureFps, runAndWatch, setForm, snapshot } from './labPage.mjs';
+import { RUN_MS, formValues, labSuite, measureFps, runAndWatch, setForm, snapshot } from './labPage.mjs';
 
 /** Figures measured by these tests, printed at the end for the report. */
 const { figures, openLab } = labSuite();
@@ -463,17 +463,23 @@ describe('Lab', () => {
 describe('Lab: the papers\' presets and the sweep over p', () => {
   // Zugzwang's has its own test above; these are the others (button data-lab="reproduce-<id>"),
   // each with its headline measure and a published figure the engine's copy of the paper gives.
+  // `machine`: the form and the network view show the paper's machine, not the last run's.
   const PRESETS = [
-    { id: 'crayblitz', measure: 'mean_speedup', p: '16', published: '11.1' },
-    { id: 'startech', measure: 't20_ratio', p: '16', published: '7.2' },
-    { id: 'tdsab', measure: 'spe', p: '16', published: '8.59' },
-    { id: 'pvsplit', measure: 'reply_speedup', p: '4', published: '2.84' },
+    { id: 'crayblitz', measure: 'mean_speedup', p: '16', published: '11.1', machine: { algorithm: 'dts', preset: 'c916', net: 'bus', processors: '16' } },
+    { id: 'startech', measure: 't20_ratio', p: '16', published: '7.2', machine: { algorithm: 'jamboree', preset: 'cm5', net: 'fattree', processors: '64', tt: 'distributed' } },
+    { id: 'tdsab', measure: 'spe', p: '16', published: '8.59', machine: { algorithm: 'tdsab', preset: 'p3-ethernet', net: 'full', processors: '16', tt: 'tds' } },
+    { id: 'pvsplit', measure: 'reply_speedup', p: '4', published: '2.84', machine: { algorithm: 'pvsplit-available', preset: 'lan', net: 'full', processors: '4' } },
   ];
 
   for (const preset of PRESETS) {
     test(`Reproduce ${preset.id} shows ${preset.measure} beside the published figure`, { timeout: 300000 }, async (t) => {
       const { page, errors } = await openLab(t);
+      await setForm(page, { algorithm: 'ybwc', net: 'ring', processors: 8, preset: 'multicore' });
       await page.click(`[data-lab="reproduce-${preset.id}"]`);
+      await page.waitForFunction((p) => window.__lab.snapshot().drawn.processors === p, Number(preset.machine.processors), { timeout: 30000 });
+      const form = await formValues(page);
+      for (const [name, value] of Object.entries(preset.machine)) assert.equal(form[name], value, `${preset.id}: ${name}`);
+      assert.equal(form.search, 'period');
       await page.waitForFunction(() => ['done', 'error'].includes(window.__lab.snapshot().status) && window.__lab.snapshot().table.length > 0, null, { timeout: 240000 });
       const { table, statusText, status } = await snapshot(page);
       assert.equal(status, 'done', statusText);

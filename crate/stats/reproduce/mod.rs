@@ -13,7 +13,8 @@ mod zugzwang;
 
 use super::sim_suite::{simulate_suite, SimRow, SimSuite};
 use crate::chess::{parse_epd_file, Epd};
-use crate::machine::sim::Sim;
+use crate::machine::sim::{Preset, Sim};
+use crate::net::Kind;
 use crate::parallel::Algorithm;
 use crate::search::{SearchOptions, SearchSettings};
 use crate::tt::Placement;
@@ -66,6 +67,22 @@ impl Paper {
         }
     }
 
+    /// The machine the paper's run is on, as the Lab's form sets it: its algorithm, preset,
+    /// network, table and search depth, and the largest processor count of the run.
+    pub fn machine(self, quick: bool) -> PaperMachine {
+        let plan = self.plan(quick);
+        // Every plan names a preset of the simulator (the tests check it).
+        let own_net = Preset::by_name(plan.preset).map_or(Kind::Full, |p| p.net);
+        PaperMachine {
+            algorithm: plan.algorithms[0].name(),
+            preset: plan.preset,
+            net: plan.net.unwrap_or(own_net.name()),
+            processors: plan.procs.iter().copied().max().unwrap_or(1),
+            tt: plan.placement.name(),
+            depth: plan.depth,
+        }
+    }
+
     /// What the experiment is, and how ours departs from the paper's conditions.
     pub fn notes(self, quick: bool) -> Vec<String> {
         let plan = self.plan(quick);
@@ -92,6 +109,23 @@ impl Paper {
             Paper::PvSplit => pvsplit::plan(quick),
         }
     }
+}
+
+/// A paper's machine in the Lab's terms ([`Paper::machine`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PaperMachine {
+    /// The algorithm's name (the paper's first, where it compares several).
+    pub algorithm: &'static str,
+    /// The simulator preset of the paper's machine.
+    pub preset: &'static str,
+    /// Its network: the paper's, or the preset's own.
+    pub net: &'static str,
+    /// The largest processor count the run measures.
+    pub processors: usize,
+    /// Where the table lives (`Placement::name`).
+    pub tt: &'static str,
+    /// The depth its positions are searched to.
+    pub depth: i32,
 }
 
 /// One measure: ours beside the paper's where it prints one.
@@ -278,3 +312,23 @@ fn rounded(x: f64) -> f64 {
 }
 
 const NS: f64 = 1e9;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Lab sets its form from these: every name must be one the simulator reads back.
+    #[test]
+    fn each_papers_machine_is_one_the_simulator_knows() {
+        for paper in Paper::ALL {
+            let m = paper.machine(true);
+            assert!(Preset::by_name(m.preset).is_ok(), "{m:?}");
+            assert!(m.net.parse::<Kind>().is_ok(), "{m:?}");
+            assert!(Algorithm::ALL.iter().chain(&Algorithm::VARIANTS).any(|a| a.name() == m.algorithm), "{m:?}");
+            assert!(Placement::ALL.iter().any(|p| p.name() == m.tt), "{m:?}");
+        }
+        let startech = PaperMachine { algorithm: "jamboree", preset: "cm5", net: "fattree", processors: 64, tt: "distributed", depth: 4 };
+        assert_eq!(Paper::StarTech.machine(true), startech, "the CM-5's own fat tree, the quick run's largest p");
+        assert_eq!(Paper::Zugzwang.machine(true).net, "debruijn", "Zugzwang's network is the plan's, not its preset's default");
+    }
+}

@@ -150,10 +150,17 @@ export const Experiment = {
   },
 
   /** Runs a paper's experiment as `meshmate reproduce NAME --quick` does, in the Lab worker,
-   * and shows every measure with the published figure beside ours. */
+   * and shows every measure with the published figure beside ours. The form and the
+   * network view show the paper's machine (its largest p), not the last run's. */
   async reproduce(preset) {
     if (this.reproducing || !this.catalogue) return;
     this.reproducing = true;
+    const machine = this.catalogue.papers.find((p) => p.name === preset.id)?.machine;
+    if (machine) {
+      const { algorithm, preset: machinePreset, net, processors, tt, depth } = machine;
+      this.controls.set({ algorithm, preset: machinePreset, net, processors, tt, depth, search: 'period' });
+      await this.formChanged();
+    }
     this.setStatus('running', `${preset.title}: starting…`);
     try {
       const onProgress = (done, total) => this.setStatus('running', `${preset.title}: search ${done} of ${total}…`);
