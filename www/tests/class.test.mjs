@@ -269,7 +269,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
   test('on DeBruijn the map is the Lab\'s drawing, each frame runs along the relay\'s route, and Replay runs through the kept trace', { timeout: SEARCH_MS }, async () => {
     const lecturer = tabs.get('lecturer').page;
     const number = await search(lecturer, { algorithm: 'ybwc', depth: 6, fen: KIWIPETE, network: 'debruijn' });
-    await lecturer.waitForFunction(() => document.querySelector('.class-map').dataset.layout === 'shuffle-exchange', null, { timeout: SEARCH_MS });
+    await lecturer.waitForFunction(() => Number(document.querySelector('.class-map').dataset.drawn) > 0, null, { timeout: SEARCH_MS });
     assert.match(await lecturer.textContent('.class-status'), /on 4 processors wired as DeBruijn/);
     await lecturer.screenshot({ path: join(RESULTS, 'class-debruijn-live.png') });
     const got = await result(lecturer, number);
@@ -285,6 +285,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     const relayHops = delivers.reduce((sum, e) => sum + e.hops, 0);
 
     const map = await lecturer.locator('.class-map').evaluate((canvas) => ({ ...canvas.dataset }));
+    assert.equal(map.layout, 'shuffle-exchange', 'DeBruijn drawn as the Lab draws it');
     // Placed as the Lab's layouts.js places DeBruijn's four processors (rows by their number
     // of 1 bits), in the canvas's box, turned a quarter on a tall one: not on the circle.
     const box = (points) => {
