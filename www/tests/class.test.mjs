@@ -298,16 +298,16 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     const lab = box(deBruijnLayout(4).points);
     const near = (a, b) => a.length === b.length && a.every(([x, y], i) => Math.abs(x - b[i][0]) < 0.02 && Math.abs(y - b[i][1]) < 0.02);
     assert.ok(near(drawn, lab) || near(drawn, lab.map(([x, y]) => [y, x])), `the processors at ${map.points} are DeBruijn's layout ${JSON.stringify(lab)}`);
-    // Every frame delivered flashed, along its route: 0 and 3 (00 and 11) are two hops
-    // apart, so routes add hops a line from sender to receiver would not; and the map's
-    // routes are the relay's, hop for hop.
+    // The frames run along their routes: 0 and 3 (00 and 11) are two hops apart, so routes
+    // add hops a line from sender to receiver would not; and the map's routes are the
+    // relay's, hop for hop. (A burst of more than the map draws at once is counted, not drawn.)
     assert.equal(Number(map.delivered), delivers.length, 'the map took every frame of the search');
-    assert.equal(Number(map.drawn), delivers.length, 'every frame flashed');
-    assert.ok(Number(map.drawnHops) > Number(map.drawn), `some frames crossed two links (${map.drawnHops} hops for ${map.drawn} frames)`);
-    assert.equal(Number(map.drawnHops), relayHops, 'the map\'s routes have the hops the relay delayed each frame by');
+    assert.ok(Number(map.drawn) > 0 && Number(map.drawn) <= delivers.length, `frames flashed: ${map.drawn} of ${delivers.length}`);
+    assert.ok(Number(map.routeHops) > delivers.length, `some frames crossed two links (${map.routeHops} hops for ${delivers.length} frames)`);
+    assert.equal(Number(map.routeHops), relayHops, 'the map\'s routes have the hops the relay delayed each frame by');
     figures.push(`ybwc depth 6 kiwipete on DeBruijn: ${got.score}, ${delivers.length} frames, ${relayHops} hops`);
 
-    // Replay at the search's own pace, to the end: every kept frame is delivered and drawn again.
+    // Replay at the search's own pace, to the end: every kept frame is delivered again.
     const count = lecturer.locator('.class-replay-count');
     await lecturer.selectOption('[name="class-replay-speed"]', '1000000');
     await lecturer.click('[data-class="replay"]');
@@ -317,7 +317,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     const replayed = await count.evaluate((el) => ({ ...el.dataset, text: el.textContent }));
     assert.equal(Number(replayed.kept), delivers.length, 'the replay keeps the frames the export holds');
     assert.equal(Number(replayed.shown), delivers.length, `the replay ran to the last frame: ${replayed.text}`);
-    assert.equal(Number(replayed.drawn), delivers.length, 'each kept frame flashed in the replay');
+    assert.ok(Number(replayed.drawn) > 0 && Number(replayed.drawn) <= delivers.length, `frames flashed in the replay: ${replayed.drawn}`);
     assert.equal(await lecturer.textContent('[data-class="replay"]'), 'Replay', 'at the end, Replay starts again');
     // The scrubber goes back to the search's start: no frame delivered yet.
     await lecturer.locator('[name="class-replay-at"]').fill('0');

@@ -44,9 +44,10 @@ export class ClassMap {
     this.flashes = [];
     /** frames delivered since the last `setNodes` with `reset` (counted, drawn or not) */
     this.delivered = 0;
-    /** of those, the frames that flashed, and the hops their dots ran */
+    /** the hops of their routes as drawn here (the relay delays each frame by as many) */
+    this.routeHops = 0;
+    /** of those frames, the ones that flashed */
     this.drawn = 0;
-    this.drawnHops = 0;
     /** the network the search runs on: {view, drawing, routes (memo by pair)}, or null (a circle) */
     this.network = null;
     /** the replay shown instead of the live trace: {recording, t, rate, seen}, or null */
@@ -60,7 +61,7 @@ export class ClassMap {
     this.nodes = nodes;
     if (reset) {
       this.flashes = [];
-      this.delivered = this.drawn = this.drawnHops = 0;
+      this.delivered = this.routeHops = this.drawn = 0;
       this.counted();
     }
     this.request();
@@ -100,18 +101,16 @@ export class ClassMap {
     const delivers = events.filter((e) => e && e.ev === 'deliver' && Number.isInteger(e.from) && Number.isInteger(e.to));
     if (delivers.length === 0) return;
     this.delivered += delivers.length;
-    if (!this.replay) {
-      const first = delivers[0].t ?? 0;
-      const span = Math.max(1, (delivers.at(-1).t ?? 0) - first);
-      const now = performance.now();
-      for (const e of delivers) {
-        if (this.flashes.length >= MAX_FLASHES) break;
-        const offset = (((e.t ?? first) - first) / span) * Math.min(MAX_SPREAD_MS, span / 1000);
-        const route = this.route(e.from, e.to);
-        this.flashes.push({ route, color: KIND_COLORS[e.kind] ?? OTHER_KIND, start: now + offset });
-        this.drawn++;
-        this.drawnHops += route.nodes.length - 1;
-      }
+    const first = delivers[0].t ?? 0;
+    const span = Math.max(1, (delivers.at(-1).t ?? 0) - first);
+    const now = performance.now();
+    for (const e of delivers) {
+      const route = this.route(e.from, e.to);
+      this.routeHops += route.nodes.length - 1;
+      if (this.replay || this.flashes.length >= MAX_FLASHES) continue;
+      const offset = (((e.t ?? first) - first) / span) * Math.min(MAX_SPREAD_MS, span / 1000);
+      this.flashes.push({ route, color: KIND_COLORS[e.kind] ?? OTHER_KIND, start: now + offset });
+      this.drawn++;
     }
     this.counted();
     this.request();
@@ -119,7 +118,7 @@ export class ClassMap {
 
   /** The counts on the canvas, for tests and tools. */
   counted() {
-    Object.assign(this.canvas.dataset, { delivered: String(this.delivered), drawn: String(this.drawn), drawnHops: String(this.drawnHops) });
+    Object.assign(this.canvas.dataset, { delivered: String(this.delivered), routeHops: String(this.routeHops), drawn: String(this.drawn) });
   }
 
   /** The way a frame from processor `from` to `to` is drawn: the network nodes it passes

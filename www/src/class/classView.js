@@ -187,7 +187,9 @@ export class ClassView {
     // The relay refuses such a start too; said here, before the class waits for it.
     const processors = this.state.members.length;
     if (POWER_OF_TWO_NETWORKS.includes(network) && (processors & (processors - 1)) !== 0) {
-      return this.setError({ message: `A ${networkName(network)} network has a power of two processors (1, 2, 4, 8, …); the class has ${processors}. Pick another network, or wait for ${nextPowerOfTwo(processors) - processors} more student${nextPowerOfTwo(processors) - processors === 1 ? '' : 's'}.`, form: true });
+      const missing = 2 ** Math.ceil(Math.log2(processors)) - processors;
+      const wait = `wait for ${missing} more student${missing === 1 ? '' : 's'}`;
+      return this.setError({ message: `A ${networkName(network)} network has a power of two processors (1, 2, 4, 8, …); the class has ${processors}. Pick another network, or ${wait}.`, form: true });
     }
     this.setError(null);
     this.pendingSearch = { algorithm, depth, fen, pure, network };
@@ -605,11 +607,6 @@ function describeSearch(search) {
 /** A network's name as the form lists it. */
 function networkName(network) {
   return CLASS_NETWORKS.find(([n]) => n === network)?.[1] ?? network;
-}
-
-/** The least power of two at or above `n`. */
-function nextPowerOfTwo(n) {
-  return 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 }
 
 /** The SAN of a UCI move in `fen`, or the UCI text when it cannot be read. */
