@@ -311,7 +311,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     const count = lecturer.locator('.class-replay-count');
     await lecturer.selectOption('[name="class-replay-speed"]', '1000000');
     await lecturer.click('[data-class="replay"]');
-    await lecturer.waitForFunction(() => Number(document.querySelector('.class-replay-count').dataset.shown) > 0, null, { timeout: SEARCH_MS });
+    await lecturer.waitForFunction(() => 3 * Number(document.querySelector('.class-replay-count').dataset.shown) > Number(document.querySelector('.class-replay-count').dataset.kept), null, { timeout: SEARCH_MS });
     await lecturer.screenshot({ path: join(RESULTS, 'class-debruijn-replay.png') });
     await lecturer.waitForFunction(() => document.querySelector('.class-replay-count').dataset.playing === 'false', null, { timeout: SEARCH_MS });
     const replayed = await count.evaluate((el) => ({ ...el.dataset, text: el.textContent }));
