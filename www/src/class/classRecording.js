@@ -4,8 +4,8 @@
 // the session was created); the states, which the relay does not see, are placed on it by
 // the least lag between a trace event and its arrival at the page.
 
-/** Most trace events kept of one search (and, apart, most state changes): some 100 bytes
- * each, so a few MiB. A class search at 13 plies delivers a few thousand frames
+/** Most trace events kept of one search (and, apart, most state changes): a few hundred
+ * bytes each with a delivery's copy for the replay, so some 10 MiB at most. A class search at 13 plies delivers a few thousand frames
  * (docs/class.md); a longer one is kept up to here, and its replay ends at the last kept. */
 export const MAX_KEPT = 50000;
 
