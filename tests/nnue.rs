@@ -157,7 +157,7 @@ fn training_fits_and_quantising_keeps_the_values() {
     let mut trainer = train::Trainer::new(5);
     let before = trainer.loss(&samples);
     for _ in 0..40 {
-        trainer.epoch(&samples, 16, 0.002);
+        trainer.epoch(&samples, false, 16, 0.002);
     }
     let after = trainer.loss(&samples);
     assert!(after < before / 2.0, "loss {before} -> {after}");

@@ -18,24 +18,37 @@ pub fn run_train(args: TrainArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
     }
-    let mut positions = Vec::new();
+    // Counted first, so that reading knows which positions are held out (the last
+    // twentieth) and keeps only their boards, for the hand-written evaluation's loss.
+    let mut total = 0;
     for path in &args.data {
-        let read = if path.extension().is_some_and(|e| e == "bin") {
-            std::fs::read(path).map_err(|e| e.to_string()).and_then(|bytes| records::load_records(&bytes, args.lambda))
-        } else {
-            std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|text| train::load_positions(&text, args.lambda))
+        total += read_file(path, |data| Ok(match data {
+            Data::Records(bytes) => records::count_records(bytes),
+            Data::Text(text) => train::count_positions(text),
+        }))?;
+    }
+    if total < 20 {
+        return Err(format!("{total} positions in {} file(s), too few to train on", args.data.len()));
+    }
+    let split = total - total / 20;
+    let mut samples = Vec::with_capacity(total);
+    let mut held_out_boards = Vec::with_capacity(total - split);
+    for path in &args.data {
+        let mut each = |board: meshmate::chess::Board, target: f32| {
+            samples.push(train::Sample::new(&board, target));
+            if samples.len() > split {
+                held_out_boards.push((board, target));
+            }
         };
-        positions.extend(read.map_err(|e| format!("{}: {e}", path.display()))?);
+        read_file(path, |data| match data {
+            Data::Records(bytes) => records::read_records(bytes, args.lambda, &mut each),
+            Data::Text(text) => train::read_positions(text, args.lambda, &mut each),
+        })?;
     }
-    if positions.len() < 20 {
-        return Err(format!("{} positions in {} file(s), too few to train on", positions.len(), args.data.len()));
-    }
-    let samples: Vec<train::Sample> = positions.iter().map(|(board, target)| train::Sample::new(board, *target)).collect();
-    let split = samples.len() - samples.len() / 20;
     let (training, held_out) = samples.split_at(split);
-    let training: Vec<train::Sample> = if args.no_mirror { training.to_vec() } else { training.iter().flat_map(|s| [s.clone(), s.mirrored()]).collect() };
-    say!("{} positions: {} held out, {} to train on (with their mirror images unless --no-mirror)", samples.len(), held_out.len(), training.len());
-    say!("the hand-written evaluation's held-out loss: {:.6}", classic_loss(&positions[split..]));
+    let mirror = !args.no_mirror;
+    say!("{total} positions: {} held out, {} to train on (with their mirror images unless --no-mirror)", held_out.len(), training.len() * if mirror { 2 } else { 1 });
+    say!("the hand-written evaluation's held-out loss: {:.6}", classic_loss(&held_out_boards));
     let mut trainer = train::Trainer::new(args.seed);
     let mut best = (trainer.loss(held_out), trainer.quantise());
     say!("epoch 0: held-out loss {:.6}", best.0);
@@ -43,7 +56,7 @@ pub fn run_train(args: TrainArgs) -> Result<(), String> {
     for epoch in 1..=args.epochs {
         let progress = (epoch - 1) as f32 / args.epochs as f32;
         let rate = args.rate * (1.0 - 0.9 * progress);
-        let training_loss = trainer.epoch(&training, args.batch as usize, rate);
+        let training_loss = trainer.epoch(training, mirror, args.batch as usize, rate);
         let held_out_loss = trainer.loss(held_out);
         say!("epoch {epoch}: training loss {training_loss:.6}, held-out loss {held_out_loss:.6}, rate {rate:.5}, {:.0} s", start.elapsed().as_secs_f64());
         if held_out_loss < best.0 {
@@ -56,6 +69,22 @@ pub fn run_train(args: TrainArgs) -> Result<(), String> {
     say!("wrote {} ({} bytes), held-out loss {loss:.6}", args.out.display(), bytes.len());
     show(&trainer, &network);
     Ok(())
+}
+
+/// A data file's contents: `datagen`'s records (a name ending in .bin) or text.
+enum Data<'a> {
+    Records(&'a [u8]),
+    Text(&'a str),
+}
+
+/// Reads the file at `path` and gives its contents to `use_data`; errors name the file.
+fn read_file<T>(path: &std::path::Path, use_data: impl FnOnce(Data<'_>) -> Result<T, String>) -> Result<T, String> {
+    let used = if path.extension().is_some_and(|e| e == "bin") {
+        std::fs::read(path).map_err(|e| e.to_string()).and_then(|bytes| use_data(Data::Records(&bytes)))
+    } else {
+        std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|text| use_data(Data::Text(&text)))
+    };
+    used.map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The loss of the hand-written evaluation's win probability on `positions`: the mark

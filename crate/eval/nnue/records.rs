@@ -90,17 +90,21 @@ pub fn decode(record: &[u8; RECORD_BYTES]) -> Result<(Board, i16, GameResult), S
     Ok((board, score, result))
 }
 
-/// The records of a file's bytes as positions and their targets (see
-/// [`super::train::load_positions`]); a partial record at the end is skipped.
-pub fn load_records(bytes: &[u8], lambda: f32) -> Result<Vec<(Board, f32)>, String> {
-    let chunks = bytes.chunks_exact(RECORD_BYTES);
-    chunks
-        .enumerate()
-        .map(|(number, chunk)| {
-            let (board, score, result) = decode(chunk.try_into().expect("whole records")).map_err(|why| format!("record {}: {why}", number + 1))?;
-            Ok(position_target(board, result.white_points(), score as f32, lambda))
-        })
-        .collect()
+/// How many whole records `bytes` holds.
+pub fn count_records(bytes: &[u8]) -> usize {
+    bytes.len() / RECORD_BYTES
+}
+
+/// Reads the records of a file's bytes as positions and their targets, handing each to
+/// `each` (the targets as [`super::train::read_positions`] makes them); a partial record
+/// at the end is skipped.
+pub fn read_records(bytes: &[u8], lambda: f32, mut each: impl FnMut(Board, f32)) -> Result<(), String> {
+    for (number, chunk) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
+        let (board, score, result) = decode(chunk.try_into().expect("whole records")).map_err(|why| format!("record {}: {why}", number + 1))?;
+        let (board, target) = position_target(board, result.white_points(), score as f32, lambda);
+        each(board, target);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -136,13 +140,14 @@ mod tests {
         let board: Board = POSITIONS[1].parse().unwrap();
         let mut bytes = encode(&board, 35, GameResult::WhiteWon).to_vec();
         bytes.extend_from_slice(&encode(&board, 35, GameResult::WhiteWon)[..10]);
-        let positions = load_records(&bytes, 0.0).unwrap();
-        assert_eq!(positions.len(), 1);
+        let mut targets = Vec::new();
+        read_records(&bytes, 0.0, |_, target| targets.push(target)).unwrap();
+        assert_eq!((count_records(&bytes), targets.len()), (1, 1));
         // Black to move in a game White won: the target is the mover's, a loss.
-        assert_eq!(positions[0].1, 0.0);
+        assert_eq!(targets[0], 0.0);
         let mut bad = encode(&board, 35, GameResult::Draw);
         bad[27] = 3;
-        assert!(load_records(&bad, 0.5).unwrap_err().contains("record 1: result 3"));
+        assert!(read_records(&bad, 0.5, |_, _| {}).unwrap_err().contains("record 1: result 3"));
     }
 
     proptest! {

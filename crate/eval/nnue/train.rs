@@ -4,6 +4,11 @@
 //! inputs are sparse (at most 32 of 768 active per perspective), so a batch costs only
 //! the rows it touches; the trainer runs on one thread in floating point and quantises at
 //! the end. Seeded: the same data and settings give the same network.
+//!
+//! Memory: a [`Sample`] keeps one perspective's inputs (the other's follow from them) in
+//! 72 bytes, and mirror images are made as they are trained on, so 50 M positions take
+//! some 3.6 GB; positions are read into samples one at a time ([`read_positions`],
+//! `records::read_records`), never held as boards.
 use super::features::{for_each_active, INPUTS};
 use super::{Network, HIDDEN, QA, QB, SCALE};
 use crate::random::Random;
@@ -13,43 +18,46 @@ use cozy_chess::{Board, Color};
 /// [`Network`]) and the feature sums within i16.
 const WEIGHT_LIMIT: f32 = 1.98;
 
-/// One training position: the active inputs of the side to move's perspective and of the
-/// other's, and the target win probability of the side to move.
+/// One training position: the active inputs of the side to move's perspective, and the
+/// target win probability of the side to move.
 #[derive(Clone, Debug)]
 pub struct Sample {
     ours: [u16; 32],
-    theirs: [u16; 32],
     count: u8,
     target: f32,
 }
 
+// The module's memory figure (50 M positions in 3.6 GB) rests on this.
+const _: () = assert!(std::mem::size_of::<Sample>() == 72);
+
 impl Sample {
     /// The sample of `board` with target `target` (the mover's win probability).
     pub fn new(board: &Board, target: f32) -> Sample {
-        let mut sample = Sample { ours: [0; 32], theirs: [0; 32], count: 0, target };
-        let mover = board.side_to_move();
+        let mut sample = Sample { ours: [0; 32], count: 0, target };
         let mut n = 0;
-        for_each_active(board, mover, |i| {
+        for_each_active(board, board.side_to_move(), |i| {
             sample.ours[n] = i as u16;
             n += 1;
-        });
-        let mut m = 0;
-        for_each_active(board, !mover, |i| {
-            sample.theirs[m] = i as u16;
-            m += 1;
         });
         sample.count = n as u8;
         sample
     }
 
-    /// The same position with its files reversed (a ↔ h), the same target: the network
-    /// sees no castling rights, and a chess position is worth the same mirrored so, which
-    /// doubles the positions a game gives.
-    pub fn mirrored(&self) -> Sample {
-        let flip = |input: &mut u16| *input ^= 7;
-        let mut sample = self.clone();
-        sample.ours.iter_mut().chain(sample.theirs.iter_mut()).for_each(flip);
-        sample
+    /// The active inputs of perspective `half` (0 the mover's, 1 the other's), of the
+    /// position or, `mirrored`, of its files reversed (a ↔ h): the network sees no castling
+    /// rights, and a chess position is worth the same mirrored so, which doubles the
+    /// positions a game gives. The other side sees each piece with the relation (own or
+    /// enemy) swapped and the board flipped top to bottom (`features::index`).
+    fn inputs(&self, half: usize, mirrored: bool) -> impl Iterator<Item = usize> + '_ {
+        let mirror = if mirrored { 7 } else { 0 };
+        self.ours[..self.count as usize].iter().map(move |&input| {
+            let input = input as usize ^ mirror;
+            if half == 0 {
+                input
+            } else {
+                ((input + INPUTS / 2) % INPUTS) ^ 56
+            }
+        })
     }
 }
 
@@ -58,20 +66,26 @@ pub fn win_probability(centipawns: f32) -> f32 {
     1.0 / (1.0 + (-centipawns / SCALE as f32).exp())
 }
 
+/// The lines of `text` that are positions (neither empty nor a `#` comment).
+fn position_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().map(str::trim).enumerate().filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+}
+
+/// How many positions [`read_positions`] will read from `text`.
+pub fn count_positions(text: &str) -> usize {
+    position_lines(text).count()
+}
+
 /// Reads `FEN;result;score` lines (result `1-0`, `1/2-1/2` or `0-1`, score in centipawns,
-/// both from White's view; `#` starts a comment) as positions and their targets: `lambda`
-/// times the score's win probability plus `1 − lambda` times the result, for the mover.
-pub fn load_positions(text: &str, lambda: f32) -> Result<Vec<(Board, f32)>, String> {
-    let mut positions = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let position = parse_line(line, lambda).map_err(|why| format!("line {}: {why}: `{line}`", number + 1))?;
-        positions.push(position);
+/// both from White's view; `#` starts a comment) as positions and their targets, handing
+/// each to `each`: `lambda` times the score's win probability plus `1 − lambda` times the
+/// result, for the mover.
+pub fn read_positions(text: &str, lambda: f32, mut each: impl FnMut(Board, f32)) -> Result<(), String> {
+    for (number, line) in position_lines(text) {
+        let (board, target) = parse_line(line, lambda).map_err(|why| format!("line {}: {why}: `{line}`", number + 1))?;
+        each(board, target);
     }
-    Ok(positions)
+    Ok(())
 }
 
 fn parse_line(line: &str, lambda: f32) -> Result<(Board, f32), String> {
@@ -134,15 +148,15 @@ impl Trainer {
         Trainer { weights: Params(weights), gradient: zero.clone(), first_moment: zero.clone(), second_moment: zero, steps: 0, random: Random::new(seed, 1) }
     }
 
-    /// The network's win probability for the mover and the two perspectives' hidden sums.
-    fn forward(&self, sample: &Sample, sums: &mut [[f32; HIDDEN]; 2]) -> f32 {
+    /// The network's win probability for the mover and the two perspectives' hidden sums,
+    /// of the sample or (`mirrored`) of its mirror image.
+    fn forward(&self, sample: &Sample, mirrored: bool, sums: &mut [[f32; HIDDEN]; 2]) -> f32 {
         let w = &self.weights.0;
         let mut output = w[OUTPUT_BIAS];
-        for (half, inputs) in [&sample.ours, &sample.theirs].into_iter().enumerate() {
-            let sum = &mut sums[half];
+        for (half, sum) in sums.iter_mut().enumerate() {
             sum.copy_from_slice(&w[FEATURE_BIAS..OUTPUT]);
-            for &input in &inputs[..sample.count as usize] {
-                let row = &w[input as usize * HIDDEN..][..HIDDEN];
+            for input in sample.inputs(half, mirrored) {
+                let row = &w[input * HIDDEN..][..HIDDEN];
                 sum.iter_mut().zip(row).for_each(|(s, r)| *s += r);
             }
             let out = &w[OUTPUT + half * HIDDEN..][..HIDDEN];
@@ -154,37 +168,40 @@ impl Trainer {
     /// Mean squared error of the win probability over `samples`.
     pub fn loss(&self, samples: &[Sample]) -> f64 {
         let mut sums = [[0.0; HIDDEN]; 2];
-        let total: f64 = samples.iter().map(|s| (self.forward(s, &mut sums) - s.target).powi(2) as f64).sum();
+        let total: f64 = samples.iter().map(|s| (self.forward(s, false, &mut sums) - s.target).powi(2) as f64).sum();
         total / samples.len().max(1) as f64
     }
 
-    /// One pass over `samples` in a fresh random order, in batches of `batch`, at learning
-    /// rate `rate`; returns the mean training loss.
-    pub fn epoch(&mut self, samples: &[Sample], batch: usize, rate: f32) -> f64 {
-        let mut order: Vec<usize> = (0..samples.len()).collect();
+    /// One pass over `samples` (and, with `mirror`, their mirror images) in a fresh random
+    /// order, in batches of `batch`, at learning rate `rate`; returns the mean training loss.
+    pub fn epoch(&mut self, samples: &[Sample], mirror: bool, batch: usize, rate: f32) -> f64 {
+        // Entry i is sample i / 2, mirrored when i is odd (or sample i, without mirrors).
+        let images = if mirror { 2 } else { 1 };
+        let mut order: Vec<u32> = (0..(samples.len() * images) as u32).collect();
         for i in (1..order.len()).rev() {
             order.swap(i, (self.random.next_u64() % (i as u64 + 1)) as usize);
         }
         let mut total = 0.0;
         for chunk in order.chunks(batch.max(1)) {
             self.gradient.0.iter_mut().for_each(|g| *g = 0.0);
-            for &index in chunk {
-                total += self.accumulate_gradient(&samples[index]);
+            for &entry in chunk {
+                let entry = entry as usize;
+                total += self.accumulate_gradient(&samples[entry / images], entry % images == 1);
             }
             self.adam(rate, chunk.len() as f32);
         }
-        total / samples.len().max(1) as f64
+        total / order.len().max(1) as f64
     }
 
-    /// Adds the gradient of one sample's loss; returns the loss.
-    fn accumulate_gradient(&mut self, sample: &Sample) -> f64 {
+    /// Adds the gradient of one sample's loss (or its mirror image's); returns the loss.
+    fn accumulate_gradient(&mut self, sample: &Sample, mirrored: bool) -> f64 {
         let mut sums = [[0.0; HIDDEN]; 2];
-        let p = self.forward(sample, &mut sums);
+        let p = self.forward(sample, mirrored, &mut sums);
         let error = p - sample.target;
         let g_out = 2.0 * error * p * (1.0 - p);
         let (w, grad) = (&self.weights.0, &mut self.gradient.0);
         grad[OUTPUT_BIAS] += g_out;
-        for (half, inputs) in [&sample.ours, &sample.theirs].into_iter().enumerate() {
+        for half in 0..2 {
             let mut g_sum = [0.0f32; HIDDEN];
             for j in 0..HIDDEN {
                 let s = sums[half][j];
@@ -195,8 +212,8 @@ impl Trainer {
                 }
             }
             grad[FEATURE_BIAS..OUTPUT].iter_mut().zip(&g_sum).for_each(|(g, d)| *g += d);
-            for &input in &inputs[..sample.count as usize] {
-                grad[input as usize * HIDDEN..][..HIDDEN].iter_mut().zip(&g_sum).for_each(|(g, d)| *g += d);
+            for input in sample.inputs(half, mirrored) {
+                grad[input * HIDDEN..][..HIDDEN].iter_mut().zip(&g_sum).for_each(|(g, d)| *g += d);
             }
         }
         (error * error) as f64
@@ -240,7 +257,45 @@ impl Trainer {
     /// The floating-point network's value of `board` in centipawns (mover's view), to
     /// check the quantised one against.
     pub fn evaluate(&self, board: &Board) -> f32 {
-        let p = self.forward(&Sample::new(board, 0.0), &mut [[0.0; HIDDEN]; 2]);
+        let p = self.forward(&Sample::new(board, 0.0), false, &mut [[0.0; HIDDEN]; 2]);
         SCALE as f32 * (p / (1.0 - p)).ln()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sorted(inputs: impl Iterator<Item = usize>) -> Vec<usize> {
+        let mut inputs: Vec<usize> = inputs.collect();
+        inputs.sort_unstable();
+        inputs
+    }
+
+    /// A sample keeps the mover's inputs only: the other perspective's and the mirror
+    /// image's derived from them must be the board's own.
+    #[test]
+    fn the_other_perspective_and_the_mirror_image_come_from_the_movers_inputs() {
+        for fen in ["r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4", "8/2P5/8/8/3k4/8/5p2/4K3 w - - 0 60"] {
+            let board: Board = fen.parse().unwrap();
+            let mirror: Board = {
+                let mut builder = cozy_chess::BoardBuilder::empty();
+                for square in board.occupied() {
+                    let flipped = cozy_chess::Square::new(square.file().flip(), square.rank());
+                    *builder.square_mut(flipped) = Some((board.piece_on(square).unwrap(), board.color_on(square).unwrap()));
+                }
+                builder.side_to_move = board.side_to_move();
+                builder.build().unwrap()
+            };
+            let sample = Sample::new(&board, 0.5);
+            for (half, perspective) in [board.side_to_move(), !board.side_to_move()].into_iter().enumerate() {
+                let mut own = Vec::new();
+                for_each_active(&board, perspective, |i| own.push(i));
+                assert_eq!(sorted(sample.inputs(half, false)), sorted(own.into_iter()), "{fen}, perspective {half}");
+                let mut mirrored = Vec::new();
+                for_each_active(&mirror, perspective, |i| mirrored.push(i));
+                assert_eq!(sorted(sample.inputs(half, true)), sorted(mirrored.into_iter()), "{fen} mirrored, perspective {half}");
+            }
+        }
     }
 }
