@@ -22,6 +22,7 @@ const LAB: Preset = Preset {
     step_ns: 10,
     send_overhead_ns: 100,
     hop_ns: 1_000,
+    latency_ns: 0,
     line_ns: None,
     overlaps_table_reads: true,
     net: Kind::Full,

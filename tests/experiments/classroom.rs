@@ -17,7 +17,7 @@ use meshmate::machine::cluster::link::{Arrival, Link};
 use meshmate::machine::cluster::relay::RelayLink;
 use meshmate::machine::frame::{addressed, frame, FrameKind};
 use meshmate::machine::sim::{presets, Preset, Sim};
-use meshmate::machine::{Cluster, Counters, Threads};
+use meshmate::machine::{Cluster, Counters, MessageKind, Threads};
 use meshmate::parallel::{search, Algorithm, SearchRequest};
 use meshmate::search::{Control, Limits, NoReports, SearchSettings, Task};
 use meshmate::tt::{Placement, Tables, TranspositionTable};
@@ -285,27 +285,46 @@ fn classroom(delay_ms: u64) -> Preset {
     }
 }
 
-/// The predicted time to depth of YBWC on `p` processors of the classroom at `delay_ms`,
-/// in seconds summed over `boards`: each processor with a table of its own, as a class's.
-fn predicted_s(delay_ms: u64, p: usize, boards: &[Board], depth: i32) -> f64 {
+/// Time to depth in seconds and the subproblems given away (WORK messages), summed over
+/// the positions of a run.
+#[derive(Default)]
+struct Tally {
+    seconds: f64,
+    works: u64,
+}
+
+impl Tally {
+    fn add(&mut self, seconds: f64, counters: &Counters) {
+        self.seconds += seconds;
+        self.works += counters.snapshot().iter().map(|c| c.sent[MessageKind::Work.index()]).sum::<u64>();
+    }
+
+    fn cell(&self) -> String {
+        format!("{:.2} ({})", self.seconds, self.works)
+    }
+}
+
+/// The predicted time to depth of YBWC on `p` processors of the classroom at `delay_ms`
+/// over `boards`: each processor with a table of its own, as a class's.
+fn predicted(delay_ms: u64, p: usize, boards: &[Board], depth: i32) -> Tally {
     let preset = classroom(delay_ms);
     let mut sim = Sim::new(preset, preset.net, p, 1).unwrap();
     let counters = Counters::new(p);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let mut searchers = Vec::new();
-    let mut total_ns = 0;
+    let mut tally = Tally::default();
     for board in boards {
         let tables = Tables::new(Placement::Local, HASH_MIB * p, p).unwrap();
         let task = Task { board, history: &[], limits: &limits, settings: &SearchSettings::default() };
         search(&mut sim, &mut searchers, tables, &SearchRequest { algorithm: Algorithm::Ybwc, threads: p, task }, &Control::default(), &mut NoReports, &counters);
-        total_ns += sim.last_run().unwrap().elapsed_ns;
+        tally.add(sim.last_run().unwrap().elapsed_ns as f64 / 1e9, &counters);
     }
-    total_ns as f64 / 1e9
+    tally
 }
 
 /// The measured time to depth of YBWC on 1, 2 and 4 processors of a class at `delay_ms`
-/// (processor 0 here, the others `meshmate join` processes), in seconds summed over `boards`.
-fn measured_s(delay_ms: u64, boards: &[Board], depth: i32) -> Vec<(usize, f64)> {
+/// over `boards` (processor 0 here, the others `meshmate join` processes).
+fn measured(delay_ms: u64, boards: &[Board], depth: i32) -> Vec<Tally> {
     let relay = Relay::start(delay_ms, 10_000);
     let link = RelayLink::create(&relay.url).unwrap();
     let code = link.code().to_string();
@@ -320,16 +339,16 @@ fn measured_s(delay_ms: u64, boards: &[Board], depth: i32) -> Vec<(usize, f64)> 
             students.push(Command::new(MESHMATE).args(["join", &relay.url, &code]).stderr(Stdio::null()).spawn().unwrap());
         }
         lecturer.link_mut().wait_for_members(p - 1, Duration::from_secs(20)).unwrap();
-        let mut seconds = 0.0;
+        let mut tally = Tally::default();
         for board in boards {
             assert_eq!(lecturer.link_mut().start().unwrap(), p);
             tt.clear();
             let task = Task { board, history: &[], limits: &limits, settings: &SearchSettings::default() };
             let started = Instant::now();
             search(&mut lecturer, &mut searchers, &tt, &SearchRequest { algorithm: Algorithm::Ybwc, threads: p, task }, &Control::default(), &mut NoReports, &counters);
-            seconds += started.elapsed().as_secs_f64();
+            tally.add(started.elapsed().as_secs_f64(), &counters);
         }
-        times.push((p, seconds));
+        times.push(tally);
     }
     for mut student in students {
         let _ = student.kill();
@@ -340,13 +359,13 @@ fn measured_s(delay_ms: u64, boards: &[Board], depth: i32) -> Vec<(usize, f64)> 
 
 fn predict(depth: i32, positions: usize) {
     let boards = bratko_kopec(1, positions);
-    println!("YBWC, {depth} plies, Bratko-Kopec 2-{}, time to depth in seconds summed over the positions; at {}", positions + 1, commit());
+    println!("YBWC, {depth} plies, Bratko-Kopec 2-{}, time to depth in seconds summed over the positions (subproblems given away); at {}", positions + 1, commit());
     println!("| delay | source | 1 | 2 | 4 | 8 | 16 | 32 |");
     println!("|---|---|---|---|---|---|---|---|");
     for delay_ms in DELAYS_MS {
-        let predicted: Vec<String> = [1, 2, 4, 8, 16, 32].iter().map(|&p| format!("{:.2}", predicted_s(delay_ms, p, &boards, depth))).collect();
+        let predicted: Vec<String> = [1, 2, 4, 8, 16, 32].iter().map(|&p| predicted(delay_ms, p, &boards, depth).cell()).collect();
         println!("| {delay_ms} ms | predicted ({}) | {} |", classroom(delay_ms).name, predicted.join(" | "));
-        let measured: Vec<String> = measured_s(delay_ms, &boards, depth).iter().map(|(_, s)| format!("{s:.2}")).collect();
+        let measured: Vec<String> = measured(delay_ms, &boards, depth).iter().map(Tally::cell).collect();
         println!("| {delay_ms} ms | measured | {} | | | |", measured.join(" | "));
     }
 }

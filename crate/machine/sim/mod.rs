@@ -218,6 +218,7 @@ impl Machine for Sim {
             links: &mut self.links,
             send_overhead_ns: self.preset.send_overhead_ns,
             hop_ns: self.preset.hop_ns,
+            latency_ns: self.preset.latency_ns,
             line_ns: self.preset.line_ns,
             overlaps_table_reads: self.preset.overlaps_table_reads,
             sleep: self.preset.sleep,

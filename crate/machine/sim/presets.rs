@@ -28,6 +28,10 @@ pub struct Preset {
     pub send_overhead_ns: u64,
     /// Time a message takes over one link, which it holds meanwhile.
     pub hop_ns: u64,
+    /// Time a message takes per hop besides holding the link, while other messages cross
+    /// it: a relay's forwarding (its timers, its injected delay), which delays frames
+    /// without making them queue.
+    pub latency_ns: u64,
     /// Cost of moving one cache line between processors, on machines whose processors
     /// share one memory (`None`: message passing only). Work-splitting programs read and
     /// write their offer board at this price (`crate::machine::Processor::best_offer`).
@@ -88,6 +92,7 @@ pub const T800: Preset = Preset {
     step_ns: 10_000,
     send_overhead_ns: 30_000,
     hop_ns: 100_000,
+    latency_ns: 0,
     line_ns: None,
     overlaps_table_reads: true,
     net: Kind::DeBruijn,
@@ -124,6 +129,7 @@ pub const CM5: Preset = Preset {
     step_ns: 1_000,
     send_overhead_ns: 10_000,
     hop_ns: 500,
+    latency_ns: 0,
     line_ns: None,
     overlaps_table_reads: false,
     net: Kind::FatTree,
@@ -152,6 +158,7 @@ pub const C916: Preset = Preset {
     step_ns: 100,
     send_overhead_ns: 1_000,
     hop_ns: 0,
+    latency_ns: 0,
     line_ns: Some(250),
     overlaps_table_reads: true,
     net: Kind::Bus,
@@ -183,6 +190,7 @@ pub const P3_ETHERNET: Preset = Preset {
     step_ns: 200,
     send_overhead_ns: 25_000,
     hop_ns: 60_000,
+    latency_ns: 0,
     line_ns: None,
     overlaps_table_reads: true,
     net: Kind::Full,
@@ -225,6 +233,7 @@ pub const LAN: Preset = Preset {
     step_ns: 300,
     send_overhead_ns: 50_000,
     hop_ns: 100_000,
+    latency_ns: 0,
     line_ns: None,
     overlaps_table_reads: true,
     net: Kind::Full,
@@ -256,6 +265,7 @@ pub const MULTICORE: Preset = Preset {
     step_ns: 20,
     send_overhead_ns: 100,
     hop_ns: 50,
+    latency_ns: 0,
     line_ns: Some(100),
     overlaps_table_reads: true,
     net: Kind::Bus,
@@ -296,6 +306,7 @@ pub const BROWSER: Preset = Preset {
     step_ns: 25,
     send_overhead_ns: 160,
     hop_ns: 80,
+    latency_ns: 0,
     line_ns: Some(100),
     overlaps_table_reads: true,
     net: Kind::Bus,
@@ -305,6 +316,11 @@ pub const BROWSER: Preset = Preset {
     loss_notice: None,
 };
 
+/// What one frame costs the relay, all its members together: it forwarded 24,770-25,981
+/// frames a second between 8 busy processors on this machine (at c0b72bf, `cargo run
+/// --release --example relay-load 3`, docs/class.md), 38-40 µs a frame.
+const RELAY_FRAME_NS: u64 = 40_000;
+
 /// A class joined through `meshmate relay` (docs/class.md): native processors
 /// (`meshmate join`) on the machines of a lecture room, each frame one hop through the
 /// relay. Measured on this machine (2 cores of an AMD EPYC under KVM, the relay and both
@@ -313,13 +329,16 @@ pub const BROWSER: Preset = Preset {
 ///
 /// - Node time 789 ns: the serial search's 1,267,705 nodes per second on Bratko-Kopec 2-4
 ///   to 13 plies (the class figures' setup); step 20 ns, `multicore`'s bookkeeping.
-/// - Hop 1.37 ms: the median one-way time of a 64-byte frame between two relay links,
-///   half a round trip from processor 0 through the relay to processor 1 and back
-///   (1,369 µs; 10-90 % 1,265-1,473 µs over 400), the receiver waiting as a processor
-///   does (looking, napping 50 µs). Two bare WebSockets blocking in read take 1,181 µs:
-///   most of a hop is the relay's (its timers tick in milliseconds). The relay is a hub,
-///   so every pair is one hop apart: `full`. Its `--delay-ms` adds to each hop:
-///   [`CLASSROOM_10MS`], [`CLASSROOM_50MS`].
+/// - One-way 1.37 ms: the median time of a 64-byte frame between two relay links, half a
+///   round trip from processor 0 through the relay to processor 1 and back (1,369 µs;
+///   10-90 % 1,265-1,473 µs over 400), the receiver waiting as a processor does
+///   (looking, napping 50 µs). Two bare WebSockets blocking in read take 1,181 µs: most
+///   of it is the relay's (its timers tick in milliseconds). The relay's `--delay-ms`
+///   adds to it: [`CLASSROOM_10MS`], [`CLASSROOM_50MS`].
+/// - Network: the relay is one hub every frame passes, so every pair is one hop apart
+///   on one shared medium (`bus`), which a frame holds for [`RELAY_FRAME_NS`]; the rest of
+///   the one-way time is latency, during which other frames pass (the relay forwards many
+///   at once: a link held for the whole 50 ms would let 20 frames a second through).
 /// - Send overhead 100 ns: handing a frame to the relay link (median over bursts of
 ///   100); the link's own thread writes the socket, beside the search.
 /// - Losses (`Sim::set_departures`): a member whose connection closes is heard lost by
@@ -335,10 +354,11 @@ pub const CLASSROOM: Preset = Preset {
     node_ns: &[789],
     step_ns: 20,
     send_overhead_ns: 100,
-    hop_ns: 1_369_000,
+    hop_ns: RELAY_FRAME_NS,
+    latency_ns: 1_369_000 - RELAY_FRAME_NS,
     line_ns: None,
     overlaps_table_reads: true,
-    net: Kind::Full,
+    net: Kind::Bus,
     load: None,
     sleep: None,
     jitter_permille: JITTER,
@@ -347,11 +367,11 @@ pub const CLASSROOM: Preset = Preset {
 
 /// [`CLASSROOM`] behind the relay's `--delay-ms 10`: one-way 11.52 ms, measured the same
 /// way (10-90 % 11.13-11.68 ms over 40).
-pub const CLASSROOM_10MS: Preset = Preset { name: "classroom-10ms", title: "A class joined through the relay, 10 ms injected per hop", hop_ns: 11_524_000, ..CLASSROOM };
+pub const CLASSROOM_10MS: Preset = Preset { name: "classroom-10ms", title: "A class joined through the relay, 10 ms injected per hop", latency_ns: 11_524_000 - RELAY_FRAME_NS, ..CLASSROOM };
 
 /// [`CLASSROOM`] behind the relay's `--delay-ms 50`: one-way 51.58 ms, measured the same
 /// way (10-90 % 51.15-52.01 ms over 40).
-pub const CLASSROOM_50MS: Preset = Preset { name: "classroom-50ms", title: "A class joined through the relay, 50 ms injected per hop", hop_ns: 51_584_000, ..CLASSROOM };
+pub const CLASSROOM_50MS: Preset = Preset { name: "classroom-50ms", title: "A class joined through the relay, 50 ms injected per hop", latency_ns: 51_584_000 - RELAY_FRAME_NS, ..CLASSROOM };
 
 /// The textbook machine: equal processors, free and instant messages. With it, one
 /// simulated processor does exactly the serial search.
@@ -362,6 +382,7 @@ pub const IDEAL: Preset = Preset {
     step_ns: 1,
     send_overhead_ns: 0,
     hop_ns: 0,
+    latency_ns: 0,
     line_ns: None,
     overlaps_table_reads: true,
     net: Kind::Full,

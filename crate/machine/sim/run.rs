@@ -7,8 +7,9 @@
 //!    background load), or a small fixed cost if it visited none, plus the send overhead
 //!    of each message it sent. Its messages leave one overhead apart, in sending order.
 //! 3. A message crosses its route's links one after the other, holding a lane of each for
-//!    the hop time and queueing for a busy one ([`Links`]); at the end of its route it is
-//!    put in the receiver's mailbox.
+//!    the hop time and queueing for a busy one ([`Links`]), then taking the latency of
+//!    each hop, which holds nothing; at the end of its route it is put in the receiver's
+//!    mailbox.
 //! 4. A program that returns [`Activity::Waiting`] with an empty mailbox sleeps: it takes
 //!    no steps until a message is delivered to it, and its clock jumps to the delivery.
 //! 5. When processor 0 finishes, every sleeping processor is woken, and from then on a
@@ -43,6 +44,8 @@ pub(super) struct Hardware<'h> {
     pub(super) links: &'h mut Links,
     pub(super) send_overhead_ns: u64,
     pub(super) hop_ns: u64,
+    /// Added to each hop after the link is free again (see `Preset::latency_ns`).
+    pub(super) latency_ns: u64,
     /// Cost of moving one cache line between processors, if they share memory (the
     /// offer board is read and written at this price); `None`: no shared memory.
     pub(super) line_ns: Option<u64>,
@@ -498,7 +501,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         if let Some(hop) = flight.route.next() {
             let (start, end) = self.hardware.links.cross(hop, time, self.hardware.hop_ns);
             self.record(Event::Hop { msg: sequence as u32, link: hop.link as u32, from: hop.from as u32, to: hop.to as u32, start, end });
-            self.calendar.flight_at(end, sequence, slot);
+            self.calendar.flight_at(end + self.hardware.latency_ns, sequence, slot);
             return;
         }
         let Flight { from, to, message, .. } = self.flights[slot].take().expect("checked above");
