@@ -324,15 +324,16 @@ const RELAY_FRAME_NS: u64 = 40_000;
 /// A class joined through `meshmate relay` (docs/class.md): native processors
 /// (`meshmate join`) on the machines of a lecture room, each frame one hop through the
 /// relay. Measured on this machine (2 cores of an AMD EPYC under KVM, the relay and both
-/// ends on it) at 28675f7 with `cargo run --release --example classroom constants`
+/// ends on it) at b661bda with `cargo run --release --example classroom constants`
 /// (tests/experiments/classroom.rs).
 ///
-/// - Node time 789 ns: the serial search's 1,267,705 nodes per second on Bratko-Kopec 2-4
-///   to 13 plies (the class figures' setup); step 20 ns, `multicore`'s bookkeeping.
-/// - One-way 1.37 ms: the median time of a 64-byte frame between two relay links, half a
-///   round trip from processor 0 through the relay to processor 1 and back (1,369 µs;
-///   10-90 % 1,265-1,473 µs over 400), the receiver waiting as a processor does
-///   (looking, napping 50 µs). Two bare WebSockets blocking in read take 1,181 µs: most
+/// - Node time 538 ns: the serial search's 1,857,549 nodes per second on Bratko-Kopec 2-4
+///   to 13 plies (the class figures' setup; 0.92-1.27 M on earlier runs while other work
+///   shared the cores); step 20 ns, `multicore`'s bookkeeping.
+/// - One-way 1.33 ms: the median time of a 64-byte frame between two relay links, half a
+///   round trip from processor 0 through the relay to processor 1 and back (1,329 µs;
+///   10-90 % 1,238-1,434 µs over 400), the receiver waiting as a processor does
+///   (looking, napping 50 µs). Two bare WebSockets blocking in read take 1,151 µs: most
 ///   of it is the relay's (its timers tick in milliseconds). The relay's `--delay-ms`
 ///   adds to it: [`CLASSROOM_10MS`], [`CLASSROOM_50MS`].
 /// - Network: the relay is one hub every frame passes, so every pair is one hop apart
@@ -342,20 +343,23 @@ const RELAY_FRAME_NS: u64 = 40_000;
 /// - Send overhead 100 ns: handing a frame to the relay link (median over bursts of
 ///   100); the link's own thread writes the socket, beside the search.
 /// - Losses (`Sim::set_departures`): a member whose connection closes is heard lost by
-///   processor 0 1.5 ms later (median of ten); one that falls silent 10.10 s after its
+///   processor 0 1.5 ms later (median of ten, 1.4-1.6); one that falls silent 10.10 s after its
 ///   last frame (the relay's default `--lost-after-ms` of 10 s, checked every 100 ms; a
 ///   frozen processor beat up to 1 s before it froze).
-/// - Not modelled: the receiving end's cost per frame (its link thread and decoding),
-///   the relay's own CPU, and processors slower than this one (a tab runs the wasm build,
-///   0.79 of native: `browser`).
+/// - Not modelled: the task's announcement (the simulator starts every processor at 0; a
+///   class's helpers start when processor 0's START has crossed the relay, so with 50 ms
+///   they ask for work after the short first iterations are done), the receiving end's
+///   cost per frame (its link thread and decoding), the relay's own CPU, and processors
+///   slower than this one (a tab runs the wasm build, 0.79 of native: `browser`). How
+///   often students leave is not measured: departures are a run's option.
 pub const CLASSROOM: Preset = Preset {
     name: "classroom",
     title: "A class of native processors joined through the relay (no injected delay)",
-    node_ns: &[789],
+    node_ns: &[538],
     step_ns: 20,
     send_overhead_ns: 100,
     hop_ns: RELAY_FRAME_NS,
-    latency_ns: 1_369_000 - RELAY_FRAME_NS,
+    latency_ns: 1_329_000 - RELAY_FRAME_NS,
     line_ns: None,
     overlaps_table_reads: true,
     net: Kind::Bus,
@@ -365,13 +369,13 @@ pub const CLASSROOM: Preset = Preset {
     loss_notice: Some(LossNotice { closed_ns: 1_500_000, silent_ns: 10_100_000_000 }),
 };
 
-/// [`CLASSROOM`] behind the relay's `--delay-ms 10`: one-way 11.52 ms, measured the same
-/// way (10-90 % 11.13-11.68 ms over 40).
-pub const CLASSROOM_10MS: Preset = Preset { name: "classroom-10ms", title: "A class joined through the relay, 10 ms injected per hop", latency_ns: 11_524_000 - RELAY_FRAME_NS, ..CLASSROOM };
+/// [`CLASSROOM`] behind the relay's `--delay-ms 10`: one-way 11.46 ms, measured the same
+/// way (10-90 % 11.32-11.54 ms over 40).
+pub const CLASSROOM_10MS: Preset = Preset { name: "classroom-10ms", title: "A class joined through the relay, 10 ms injected per hop", latency_ns: 11_465_000 - RELAY_FRAME_NS, ..CLASSROOM };
 
-/// [`CLASSROOM`] behind the relay's `--delay-ms 50`: one-way 51.58 ms, measured the same
-/// way (10-90 % 51.15-52.01 ms over 40).
-pub const CLASSROOM_50MS: Preset = Preset { name: "classroom-50ms", title: "A class joined through the relay, 50 ms injected per hop", latency_ns: 51_584_000 - RELAY_FRAME_NS, ..CLASSROOM };
+/// [`CLASSROOM`] behind the relay's `--delay-ms 50`: one-way 51.60 ms, measured the same
+/// way (10-90 % 51.07-51.90 ms over 40).
+pub const CLASSROOM_50MS: Preset = Preset { name: "classroom-50ms", title: "A class joined through the relay, 50 ms injected per hop", latency_ns: 51_599_000 - RELAY_FRAME_NS, ..CLASSROOM };
 
 /// The textbook machine: equal processors, free and instant messages. With it, one
 /// simulated processor does exactly the serial search.
