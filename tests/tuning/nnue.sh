@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Regenerates the evaluation network from the project's own games, in one command:
 #   1. builds the release engine;
-#   2. self-play at a fixed node budget from random openings (selfplay.py --scores), in
-#      ROUNDS rounds of GAMES games, round r seeded SEED + r and written to its own file
-#      (DATA/games-SEED.txt), so a run cut short keeps its finished rounds and a round
-#      already on disk is not played again: every quiet position with the engine's score of
-#      it and the game's result;
+#   2. self-play at a fixed node budget from random openings (`meshmate datagen`, on
+#      WORKERS threads), in ROUNDS rounds of GAMES games, round r seeded SEED + r and written
+#      to its own file (DATA/games/datagen-SEED.bin), so a run cut short keeps its finished
+#      rounds (a round is finished once DATA/games/runs.log has its line; an unfinished one
+#      is played again from its start) and a round already on disk is not played again:
+#      every quiet position with the engine's score of it and the game's result;
 #   3. trains the network on all rounds' positions (meshmate train-nnue) and writes
 #      crate/eval/nnue/default.nnue;
 #   4. rebuilds the engine with the new network;
 #   5. with NET_ROUNDS > 0 (the default), a second generation: self-play of that network (Eval=nnue) in
 #      NET_ROUNDS rounds of NET_GAMES games at NET_NODES nodes, round r seeded NET_SEED + r
-#      (DATA/net-games-SEED.txt), then training again on both generations' positions and
+#      (DATA/net-games/datagen-SEED.bin), then training again on both generations' positions and
 #      rebuilding: the network's own games give it positions it reaches and deeper labels.
 # Usage: tests/tuning/nnue.sh   (settings by environment, defaults in brackets:
 #   ROUNDS [10], GAMES per round [4000], NODES [1500], PLIES (random opening plies) [8],
@@ -38,16 +39,16 @@ LAMBDA=${LAMBDA:-1.0}
 DATA=${DATA:-target/nnue}
 cargo build --release
 mkdir -p "$DATA"
-# play_rounds ENGINE EVAL ROUNDS GAMES NODES SEED PREFIX: the rounds' files, played unless on disk.
+# play_rounds ENGINE EVAL ROUNDS GAMES NODES SEED FOLDER: the rounds' files, played unless on disk.
 play_rounds() {
-  local engine=$1 eval=$2 rounds=$3 games=$4 nodes=$5 first=$6 prefix=$7
+  local engine=$1 eval=$2 rounds=$3 games=$4 nodes=$5 first=$6 folder="$DATA/$7"
   for ((round = 0; round < rounds; round++)); do
     local seed=$((first + round))
-    local file="$DATA/$prefix-$seed.txt"
-    if [ ! -s "$file" ]; then
-      nice -n 19 python3 tests/tuning/selfplay.py --engine "$engine" --option "Eval=$eval" \
-        --games "$games" --nodes "$nodes" --random-plies "$PLIES" --workers "$WORKERS" --seed "$seed" --scores --out "$file.partial"
-      mv "$file.partial" "$file"
+    local file="$folder/datagen-$seed.bin"
+    if ! grep -q "^seed $seed:" "$folder/runs.log" 2>/dev/null; then
+      rm -f "$file"
+      nice -n 19 "$engine" datagen --out "$folder" --eval "$eval" --games "$games" --nodes "$nodes" \
+        --random-plies "$PLIES" --threads "$WORKERS" --seed "$seed"
     fi
     files+=("$file")
   done
