@@ -3,9 +3,11 @@
 //! the same result and the same event stream on every platform, natively and in wasm.
 //!
 //! What it models (constants in [`presets`], the loop in `run.rs`): each processor's node
-//! time and background load; per-message send overhead; per-hop latency along the
+//! time and background load; per-message send overhead; per-hop time along the
 //! network's deterministic shortest route ([`crate::net`]), links carrying a message at a
-//! time per lane so queueing shows; sleeping while waiting for messages; with a
+//! time per lane so queueing shows, plus a latency that holds no link (a relay's);
+//! processors leaving mid-search, as a class's do ([`Sim::set_departures`], `churn.rs`);
+//! sleeping while waiting for messages; with a
 //! distributed table (`tt::Placement`), lookups and stores of other processors' entries
 //! as routed messages served by their owners (`table.rs`). Times are integer
 //! nanoseconds. It counts busy and idle *virtual* time in the same [`Counters`] as the

@@ -337,7 +337,7 @@ const RELAY_FRAME_NS: u64 = 40_000;
 ///   of it is the relay's (its timers tick in milliseconds). The relay's `--delay-ms`
 ///   adds to it: [`CLASSROOM_10MS`], [`CLASSROOM_50MS`].
 /// - Network: the relay is one hub every frame passes, so every pair is one hop apart
-///   on one shared medium (`bus`), which a frame holds for [`RELAY_FRAME_NS`]; the rest of
+///   on one shared medium (`bus`), which a frame holds for `RELAY_FRAME_NS`; the rest of
 ///   the one-way time is latency, during which other frames pass (the relay forwards many
 ///   at once: a link held for the whole 50 ms would let 20 frames a second through).
 /// - Send overhead 100 ns: handing a frame to the relay link (median over bursts of
