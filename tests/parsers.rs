@@ -1,5 +1,6 @@
 //! Parsers never panic: arbitrary text given as FEN, EPD, SAN, UCI moves or UCI command
-//! lines gives a value or an error, and a UCI session fed arbitrary lines still answers.
+//! lines gives a value or an error, arbitrary bytes given as a training record (`meshmate
+//! datagen`'s) a position or an error, and a UCI session fed arbitrary lines still answers.
 //! Random text mostly fails early, so each property also draws from the format's own
 //! alphabet and words, which reach the deeper checks.
 //!
@@ -13,6 +14,7 @@ mod common;
 
 use common::host::Collecting;
 use meshmate::chess::{format_san, legal_moves, parse_epd, parse_epd_file, parse_fen, parse_san, parse_uci, Board, Game, START_FEN};
+use meshmate::eval::nnue::records::{self, RECORD_BYTES};
 use meshmate::uci::{parse, Engine};
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -103,6 +105,15 @@ proptest! {
                 prop_assert!(legal.contains(&mv), "UCI {} gave an illegal move", notation);
             }
         }
+    }
+
+    #[test]
+    fn record_bytes_give_a_position_or_an_error(bytes in prop::collection::vec(any::<u8>(), RECORD_BYTES), board in 0..BOARDS.len(), at in 0..RECORD_BYTES, with in any::<u8>()) {
+        let _ = records::decode(bytes.as_slice().try_into().unwrap());
+        // A real record with one byte changed reaches the deeper checks.
+        let mut record = records::encode(&parse_fen(BOARDS[board]).unwrap(), 12, records::GameResult::Draw);
+        record[at] = with;
+        let _ = records::decode(&record);
     }
 
     #[test]
