@@ -7,10 +7,10 @@
 
 use crate::args::DatagenArgs;
 use crate::output::say;
-use meshmate::chess::{gives_check, legal_moves, Board, Game, Move, Outcome, Piece};
+use meshmate::chess::{gives_check, legal_moves, Board, Game, Move, Outcome};
 use meshmate::eval::nnue::records::{encode, GameResult, RECORD_BYTES};
 use meshmate::random::Random;
-use meshmate::search::{search, Control, Limits, NoReports, Score, SearchOptions, SearchSettings, Searcher, Task};
+use meshmate::search::{is_tactical, search, Control, Limits, NoReports, Score, SearchOptions, SearchSettings, Searcher, Task};
 use meshmate::tt::TranspositionTable;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -151,7 +151,5 @@ fn random_opening(random: &mut Random, plies: u32) -> Option<Game> {
 /// Whether `board` is one a static evaluation should judge, `mv` having been played from
 /// it: not in check, and `mv` neither a capture, a promotion nor a check.
 fn is_quiet(board: &Board, mv: Move) -> bool {
-    let capture = board.colors(!board.side_to_move()).has(mv.to);
-    let en_passant = board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file();
-    board.checkers().is_empty() && !capture && !en_passant && mv.promotion.is_none() && !gives_check(board, mv)
+    board.checkers().is_empty() && !is_tactical(board, mv) && !gives_check(board, mv)
 }
