@@ -61,7 +61,12 @@ struct Students(Vec<Child>);
 
 impl Students {
     fn join(relay: &Relay, code: &str, count: usize) -> Students {
-        Students((0..count).map(|_| Command::new(env!("CARGO_BIN_EXE_meshmate")).args(["join", &relay.url, code]).stderr(Stdio::null()).spawn().expect("a student starts")).collect())
+        Students::join_with(relay, code, count, &[])
+    }
+
+    /// Students started with `options` after `join URL CODE`.
+    fn join_with(relay: &Relay, code: &str, count: usize, options: &[&str]) -> Students {
+        Students((0..count).map(|_| Command::new(env!("CARGO_BIN_EXE_meshmate")).args(["join", &relay.url, code]).args(options).stderr(Stdio::null()).spawn().expect("a student starts")).collect())
     }
 
     /// Sends `signal` to student `i` (`KILL`: the tab crashes; `STOP`: it freezes).
@@ -166,6 +171,33 @@ fn pure_mode_over_the_class_gives_the_serial_value_at_two_and_four_processors() 
             }
         }
     }
+}
+
+/// Students on one thread that search in slices between looks at the relay, as a tab
+/// without shared memory does (`join --slices`): the pure value is the serial one, and
+/// each of them searched.
+#[test]
+fn students_searching_in_slices_give_the_serial_value() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(10_000);
+    let mut lecturer = Lecturer::open(&relay);
+    let _students = Students::join_with(&relay, &lecturer.code(), 2, &["--slices", "5"]);
+    lecturer.cluster.link_mut().wait_for_members(2, Duration::from_secs(20)).unwrap();
+    let limits = Limits { depth: Some(5), ..Limits::default() };
+    let mut student_nodes = [0u64; 2];
+    for (i, board) in positions(3).iter().enumerate() {
+        let serial = serial(board, &limits, &pure()).score;
+        for algorithm in [Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::PvSplit] {
+            let (processors, result) = lecturer.search(algorithm, board, &limits, &pure());
+            assert_eq!(processors, 3);
+            assert_eq!(result.score, serial, "position {i}, {algorithm:?} with two students in slices");
+            let snapshot = lecturer.counters.snapshot();
+            for (nodes, p) in student_nodes.iter_mut().zip(&snapshot[1..3]) {
+                *nodes += p.nodes;
+            }
+        }
+    }
+    assert!(student_nodes.iter().all(|&n| n > 0), "each student in slices searched: {student_nodes:?}");
 }
 
 #[test]

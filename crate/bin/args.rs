@@ -71,6 +71,11 @@ pub struct JoinArgs {
     /// The session's code.
     #[arg(value_name = "CODE")]
     pub code: String,
+    /// Take part as a browser tab without shared memory does: on one thread, searching
+    /// in slices of MS milliseconds between looks at the relay (the default searches on
+    /// a thread of its own while the link's thread listens).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub slices: Option<u32>,
 }
 
 /// `relay`.

@@ -43,11 +43,13 @@ mod work_by_speed;
 mod ybwc;
 
 use crate::machine::wire::WireError;
+use crate::machine::cluster::{link::Link, Order, Rank};
 use crate::machine::{Counters, Machine, Program, Remote};
 use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher, StarTechRules, Task};
 use crate::tt::{Placement, Tables, TranspositionTable};
 use program::{Deepest, DeepeningProgram, NoMessage};
 use split::{Policy, SplitProgram};
+use std::future::Future;
 use std::sync::Arc;
 pub use wire::{decode_task, HelperTask};
 
@@ -317,24 +319,74 @@ impl Helper {
 /// from it and runs it until processor 0 is done. Bytes that are no task, or a task
 /// this processor cannot take, are an error and run nothing.
 pub fn help<R: Remote>(remote: &mut R, helper: &mut Helper, task: &[u8]) -> Result<(), String> {
-    let task = wire::decode_task(task).map_err(|e: WireError| e.to_string())?;
-    if let Some(why) = task.algorithm.needs_shared_memory() {
-        return Err(why.to_string());
-    }
-    helper.prepare(remote, &task)?;
-    let settings = SearchSettings { options: task.options, ..SearchSettings::default() };
-    let limits = Limits::default();
-    let work = Task { board: &task.board, history: &task.history, limits: &limits, settings: &settings };
-    let stop = OwnLines(Control::default());
-    if task.algorithm == Algorithm::Tdsab {
+    let job = HelperJob::new(remote, helper, task)?;
+    let work = job.work();
+    if job.task.algorithm == Algorithm::Tdsab {
         let mut program = tdsab::helper(&mut helper.searcher, &helper.table, &work);
-        remote.serve(&mut program, &stop);
-    } else if let Some(policy) = task.algorithm.split_policy() {
-        let mut program = SplitProgram::helper(&mut helper.searcher, &helper.table, policy, &work, &stop);
-        remote.serve(&mut program, &stop);
+        remote.serve(&mut program, &job.stop);
+    } else if let Some(policy) = job.task.algorithm.split_policy() {
+        let mut program = SplitProgram::helper(&mut helper.searcher, &helper.table, policy, &work, &job.stop);
+        remote.serve(&mut program, &job.stop);
     }
     // Serial: processor 0 searches alone, and the others have nothing to run.
     Ok(())
+}
+
+/// A processor other than 0 on a host with one thread that must go back to its event
+/// loop to hear its link (a browser tab without shared memory): takes part in every
+/// search processor 0 starts, as a blocking host does with [`Rank::next_order`], [`help`]
+/// and [`Rank::end_search`], until processor 0 quits or is gone. Its program runs in
+/// slices of about `slice_ms`, awaiting `pause` between them (see
+/// [`Rank::serve_in_slices`]); `starting(rank, task)` is told of each search first. It
+/// runs the work-splitting algorithms, those a class offers.
+pub async fn help_in_slices<L: Link, F: Future<Output = ()>>(rank: &mut Rank<L>, helper: &mut Helper, slice_ms: f64, mut pause: impl FnMut(bool) -> F, mut starting: impl FnMut(&Rank<L>, &[u8])) -> Result<(), String> {
+    loop {
+        let task = loop {
+            match rank.poll_order() {
+                Some(Order::Search(task)) => break task,
+                Some(Order::Quit) => return Ok(()),
+                None => pause(true).await,
+            }
+        };
+        starting(rank, &task);
+        let job = HelperJob::new(rank, helper, &task)?;
+        if job.task.algorithm == Algorithm::Tdsab {
+            return Err("tdsab's processors serve a table for each other, which a processor that pauses cannot".to_string());
+        }
+        if let Some(policy) = job.task.algorithm.split_policy() {
+            let mut program = SplitProgram::helper(&mut helper.searcher, &helper.table, policy, &job.work(), &job.stop);
+            rank.serve_in_slices(&mut program, &job.stop, slice_ms, &mut pause).await;
+        }
+        while !rank.poll_end() {
+            pause(true).await;
+        }
+        rank.send_done();
+    }
+}
+
+/// A helper's part of one search: processor 0's task decoded and checked, the helper's
+/// table made ready, and what its program borrows for the search.
+struct HelperJob {
+    task: HelperTask,
+    settings: SearchSettings,
+    limits: Limits,
+    stop: OwnLines<Control>,
+}
+
+impl HelperJob {
+    fn new<R: Remote>(remote: &R, helper: &mut Helper, task: &[u8]) -> Result<HelperJob, String> {
+        let task = wire::decode_task(task).map_err(|e: WireError| e.to_string())?;
+        if let Some(why) = task.algorithm.needs_shared_memory() {
+            return Err(why.to_string());
+        }
+        helper.prepare(remote, &task)?;
+        let settings = SearchSettings { options: task.options, ..SearchSettings::default() };
+        Ok(HelperJob { task, settings, limits: Limits::default(), stop: OwnLines(Control::default()) })
+    }
+
+    fn work(&self) -> Task<'_> {
+        Task { board: &self.task.board, history: &self.task.history, limits: &self.limits, settings: &self.settings }
+    }
 }
 
 /// Keeps a value on cache lines of its own. The flags every processor reads at every step

@@ -32,9 +32,9 @@ mod processor;
 #[cfg(all(feature = "relay", not(target_arch = "wasm32")))]
 pub mod relay;
 
-use super::drive::drive;
+use super::drive::{drive, Drive};
 use super::frame::{frame, Frame, FrameKind};
-use super::{run_on_threads, Counters, Machine, Payload, Program, Remote};
+use super::{run_on_threads, Activity, Counters, Machine, Payload, Processor, Program, Remote};
 use crate::search::Control;
 use link::{Arrival, Link};
 use processor::LinkProcessor;
@@ -242,61 +242,127 @@ impl<L: Link> Rank<L> {
     /// keeping what another rank already sent for the next one.
     pub fn next_order(&mut self) -> Order {
         loop {
-            while let Some(arrival) = self.link.receive() {
-                let frame = match arrival {
-                    Arrival::Frame(frame) => frame,
-                    // Processor 0 gone between searches: no order will come.
-                    Arrival::Lost(0) => return Order::Quit,
-                    Arrival::Lost(_) => continue,
-                };
-                match frame.kind {
-                    FrameKind::Start => {
-                        (self.search, self.finished) = (frame.search, false);
-                        // A class's roster changes from search to search.
-                        if self.counters.len() < self.link.size() {
-                            self.counters = Arc::new(Counters::new(self.link.size()));
-                        }
-                        self.counters.reset();
-                        self.link.table_search(Some(frame.search));
-                        let search = self.search;
-                        self.early.retain(|f| f.search == search);
-                        return Order::Search(frame.body);
-                    }
-                    FrameKind::Quit => return Order::Quit,
-                    // Per sender, every frame of the last search comes before any of the next.
-                    FrameKind::Program | FrameKind::TableRequest | FrameKind::TablePut if frame.search != self.search => self.early.push(frame),
-                    FrameKind::Program | FrameKind::TableRequest | FrameKind::TablePut | FrameKind::TableAnswer | FrameKind::Finished | FrameKind::Done | FrameKind::Nodes => {}
-                }
+            if let Some(order) = self.poll_order() {
+                return order;
             }
-            self.link.finish_sends();
             std::thread::sleep(IDLE_NAP);
         }
+    }
+
+    /// Rank 0's next order if it has come (else `None` at once): what
+    /// [`Rank::next_order`] waits for, for a host that cannot block.
+    pub fn poll_order(&mut self) -> Option<Order> {
+        while let Some(arrival) = self.link.receive() {
+            let frame = match arrival {
+                Arrival::Frame(frame) => frame,
+                // Processor 0 gone between searches: no order will come.
+                Arrival::Lost(0) => return Some(Order::Quit),
+                Arrival::Lost(_) => continue,
+            };
+            match frame.kind {
+                FrameKind::Start => {
+                    (self.search, self.finished) = (frame.search, false);
+                    // A class's roster changes from search to search.
+                    if self.counters.len() < self.link.size() {
+                        self.counters = Arc::new(Counters::new(self.link.size()));
+                    }
+                    self.counters.reset();
+                    self.link.table_search(Some(frame.search));
+                    let search = self.search;
+                    self.early.retain(|f| f.search == search);
+                    return Some(Order::Search(frame.body));
+                }
+                FrameKind::Quit => return Some(Order::Quit),
+                // Per sender, every frame of the last search comes before any of the next.
+                FrameKind::Program | FrameKind::TableRequest | FrameKind::TablePut if frame.search != self.search => self.early.push(frame),
+                FrameKind::Program | FrameKind::TableRequest | FrameKind::TablePut | FrameKind::TableAnswer | FrameKind::Finished | FrameKind::Done | FrameKind::Nodes => {}
+            }
+        }
+        self.link.finish_sends();
+        None
     }
 
     /// Ends this rank's part of the search: waits for FINISHED, completes its sends and
     /// answers DONE with its counters. Called after every [`Order::Search`], whether or
     /// not a program ran.
     pub fn end_search(&mut self) {
-        while !self.finished || self.link.sending() {
-            while let Some(arrival) = self.link.receive() {
-                match arrival {
-                    Arrival::Frame(frame) => self.finished |= frame.kind == FrameKind::Finished && frame.search == self.search,
-                    Arrival::Lost(processor) => self.finished |= processor == 0,
-                }
-            }
-            self.link.finish_sends();
+        while !self.poll_end() {
             std::thread::sleep(std::time::Duration::from_micros(100));
         }
-        let snapshot = self.counters.snapshot()[self.id()];
-        let body = processor::encode_snapshot(&snapshot);
-        self.link.send(0, frame(FrameKind::Done, self.search, &body));
+        self.send_done();
         while self.link.sending() {
             self.link.finish_sends();
             std::thread::sleep(std::time::Duration::from_micros(100));
         }
     }
 
+    /// Whether rank 0 has said FINISHED and this rank's sends are complete, so that it
+    /// may answer DONE ([`Rank::send_done`]): what [`Rank::end_search`] waits for, for a
+    /// host that cannot block.
+    pub fn poll_end(&mut self) -> bool {
+        while let Some(arrival) = self.link.receive() {
+            match arrival {
+                Arrival::Frame(frame) => self.finished |= frame.kind == FrameKind::Finished && frame.search == self.search,
+                Arrival::Lost(processor) => self.finished |= processor == 0,
+            }
+        }
+        self.link.finish_sends();
+        self.finished && !self.link.sending()
+    }
+
+    /// Answers DONE with this rank's counters (once [`Rank::poll_end`] holds).
+    pub fn send_done(&mut self) {
+        let snapshot = self.counters.snapshot()[self.id()];
+        let body = processor::encode_snapshot(&snapshot);
+        self.link.send(0, frame(FrameKind::Done, self.search, &body));
+    }
+
+    /// Runs `program` as [`Remote::serve`] does, for a host with one thread that must go
+    /// back to its event loop to hear its link (the browser's single build): it steps the
+    /// program for about `slice_ms` milliseconds, then awaits `pause(waiting)`, where
+    /// `waiting` says the program has nothing to do until a frame comes (the host may
+    /// sleep until one does).
+    pub async fn serve_in_slices<M: Payload, F: std::future::Future<Output = ()>>(&mut self, program: &mut dyn Program<Message = M>, stop: &Control, slice_ms: f64, mut pause: impl FnMut(bool) -> F) {
+        let counters = self.counters.clone();
+        let mut cpu = self.processor(&counters, stop);
+        let mut drive = Drive::begin(cpu.id(), &counters);
+        let mut slice_start = crate::clock::now_ms();
+        let mut steps = 0u32;
+        while let Some(activity) = drive.step(program, &mut cpu, &counters) {
+            steps += 1;
+            let waiting = activity == Activity::Waiting;
+            if waiting || (steps.is_multiple_of(STEPS_PER_CLOCK_LOOK) && crate::clock::now_ms() - slice_start >= slice_ms) {
+                pause(waiting).await;
+                slice_start = crate::clock::now_ms();
+            }
+        }
+        drive.end(program, &counters);
+        let finished = cpu.finished();
+        self.served(finished);
+    }
+
+    /// Its processor for the current search, with what arrived before START taken in.
+    fn processor<'a, M: Payload>(&'a mut self, counters: &'a Counters, stop: &'a Control) -> LinkProcessor<'a, L, M> {
+        if self.finished {
+            stop.stop();
+        }
+        let mut cpu = LinkProcessor::new(&mut self.link, self.search, counters, Some(stop));
+        for frame in self.early.drain(..) {
+            cpu.take(frame);
+        }
+        cpu
+    }
+
+    /// Its program has finished (`finished`: having heard FINISHED on the way).
+    fn served(&mut self, finished: bool) {
+        self.finished |= finished;
+        self.link.count_table_into(&self.counters, self.link.rank());
+    }
 }
+
+/// Steps of a sliced program between two looks at the clock (a step is a node or a few
+/// dozen).
+const STEPS_PER_CLOCK_LOOK: u32 = 64;
 
 impl<L: Link> Remote for Rank<L> {
     fn id(&self) -> usize {
@@ -308,16 +374,11 @@ impl<L: Link> Remote for Rank<L> {
     }
 
     fn serve<M: Payload>(&mut self, program: &mut dyn Program<Message = M>, stop: &Control) {
-        if self.finished {
-            stop.stop();
-        }
-        let mut cpu = LinkProcessor::new(&mut self.link, self.search, &self.counters, Some(stop));
-        for frame in self.early.drain(..) {
-            cpu.take(frame);
-        }
-        drive(program, &mut cpu, &self.counters);
-        self.finished |= cpu.finished();
-        self.link.count_table_into(&self.counters, self.link.rank());
+        let counters = self.counters.clone();
+        let mut cpu = self.processor(&counters, stop);
+        drive(program, &mut cpu, &counters);
+        let finished = cpu.finished();
+        self.served(finished);
     }
 
     fn table_part(&self, mib: usize) -> Result<std::sync::Arc<crate::tt::TranspositionTable>, String> {
