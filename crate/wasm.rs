@@ -13,7 +13,6 @@
 //!   worker in front of it answers `isready` and `stop` while it searches (see
 //!   `www/engine/worker.js`).
 pub mod activity;
-#[cfg(target_feature = "atomics")]
 pub mod class;
 pub mod lab;
 pub mod outbox;

@@ -1,30 +1,40 @@
-//! A browser tab as a processor of a class (threaded build): the class worker
+//! A browser tab as a processor of a class: the class worker
 //! (`www/engine/class-worker.js`) holds the WebSocket to the relay (protocol: `crate::relay`)
-//! and hands this module what arrives; the processor runs on a pool thread, as a search
-//! does, over [`TabLink`]. A student's tab runs the helper program of every search
-//! ([`class_serve`]); the lecturer's tab runs processor 0 ([`class_lead`]).
+//! and hands this module what arrives; the processor runs over [`TabLink`]. A student's
+//! tab runs the helper program of every search ([`class_serve`]); the lecturer's tab runs
+//! processor 0 ([`class_lead`], threaded build only).
 //!
-//! Between the two threads, shared memory: arrivals queue in [`TAB`] for the pool thread;
-//! what the processor sends (frames, and `end` for the relay) and what the page should
-//! show (progress, the result) queue for the worker, which waits on a signal with
-//! `Atomics.waitAsync`, as the engine worker waits on the outbox.
+//! Arrivals queue in [`TAB`] for the processor; what the processor sends (frames, and
+//! `end` for the relay) and what the page should show (progress, the result) queue for
+//! the worker. In the threaded build the processor runs on a pool thread, and the worker
+//! waits on a signal in shared memory with `Atomics.waitAsync`, as the engine worker waits
+//! on the outbox. The single build (a tab that is not cross-origin isolated) has one
+//! thread: a student's processor runs on it in slices, between which it awaits the
+//! worker's pause, which sends what was queued and lets the socket's frames in.
 
-use crate::chess::{format_uci, parse_fen};
 use crate::machine::cluster::link::{Arrival, Link};
-use crate::machine::cluster::{Order, Rank};
+use crate::machine::cluster::Rank;
 use crate::machine::frame::{addressed, Frame};
-use crate::machine::{Cluster, Counters};
-use crate::parallel::{help, search, Algorithm, Helper, SearchRequest};
-use crate::search::{Control, Info, Limits, Listener, RootMove, Score, SearchOptions, SearchSettings, Task};
-use crate::tt::TranspositionTable;
+use crate::machine::Counters;
+use crate::parallel::Helper;
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicI32, AtomicU32, AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
+#[cfg(target_feature = "atomics")]
+use {
+    crate::chess::{format_uci, parse_fen},
+    crate::machine::cluster::Order,
+    crate::machine::Cluster,
+    crate::parallel::{help, search, Algorithm, SearchRequest},
+    crate::search::{Control, Info, Limits, Listener, RootMove, Score, SearchOptions, SearchSettings, Task},
+    crate::tt::TranspositionTable,
+    wasm_bindgen::JsCast,
+};
 
 /// Most processors a class search counts (the relay's `--max-members` default).
+#[cfg(target_feature = "atomics")]
 const MAX_PROCESSORS: usize = 256;
 
 /// Table of each processor of a tab, MiB: small, as phones take part.
@@ -43,10 +53,12 @@ enum Outgoing {
     /// The position of the search this student's tab takes part in.
     #[serde(rename = "position")]
     Position { fen: String },
-    /// Processor 0's progress.
+    /// Processor 0's progress (the lecturer's tab: threaded build).
+    #[cfg(target_feature = "atomics")]
     #[serde(rename = "info")]
     Info { depth: i32, score: String, nodes: u64, pv: Vec<String>, line: String },
-    /// Processor 0's result.
+    /// Processor 0's result (the lecturer's tab: threaded build).
+    #[cfg(target_feature = "atomics")]
     #[serde(rename = "result")]
     Result { bestmove: Option<String>, score: String, depth: i32, nodes: u64, ms: f64 },
     /// Something went wrong on the pool thread.
@@ -92,9 +104,12 @@ impl Tab {
     fn push(&self, outgoing: Outgoing) {
         self.outgoing.lock().unwrap_or_else(|e| e.into_inner()).push(outgoing);
         self.signal.fetch_add(1, SeqCst);
+        // The single build's worker takes what is queued at each pause instead.
+        #[cfg(target_feature = "atomics")]
         thread_local! {
             static VIEW: std::cell::OnceCell<js_sys::Int32Array> = const { std::cell::OnceCell::new() };
         }
+        #[cfg(target_feature = "atomics")]
         VIEW.with(|view| {
             let _ = js_sys::Atomics::notify(view.get_or_init(class_signal), 0);
         });
@@ -136,6 +151,7 @@ impl Link for TabLink {
 
 /// A view of the `i32` that changes whenever [`class_take`] has something, for
 /// `Atomics.waitAsync`.
+#[cfg(target_feature = "atomics")]
 #[wasm_bindgen(js_name = classSignal)]
 pub fn class_signal() -> js_sys::Int32Array {
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
@@ -205,31 +221,85 @@ pub fn class_activity() -> JsValue {
 
 /// A student's tab: takes part in every search of the class, on a pool thread, until
 /// the connection is gone.
+#[cfg(target_feature = "atomics")]
 #[wasm_bindgen(js_name = classServe)]
 pub fn class_serve() {
     rayon::spawn(|| {
-        let Some(mut rank) = Rank::new(TabLink) else { return TAB.push(Outgoing::Error { message: "this tab is processor 0".into() }) };
-        let mut helper = match Helper::new(TABLE_MIB) {
-            Ok(helper) => helper,
-            Err(message) => return TAB.push(Outgoing::Error { message }),
-        };
+        let Some((mut rank, mut helper)) = student() else { return };
         while let Order::Search(task) = rank.next_order() {
-            *TAB.counters.lock().unwrap_or_else(|e| e.into_inner()) = Some(rank.counters());
-            if let Ok(task) = crate::parallel::decode_task(&task) {
-                TAB.push(Outgoing::Position { fen: task.board.to_string() });
-            }
+            starting(&rank, &task);
             if let Err(e) = help(&mut rank, &mut helper, &task) {
-                return TAB.push(Outgoing::Error { message: format!("this tab cannot take part in the search: {e}") });
+                return cannot_take_part(e);
             }
             rank.end_search();
         }
     });
 }
 
+/// How long a student's processor in the single build searches between two pauses, ms:
+/// long enough that the pauses cost little, short enough that its frames and the
+/// relay's are not held up noticeably.
+#[cfg(not(target_feature = "atomics"))]
+const SLICE_MS: f64 = 10.0;
+
+/// A student's tab in the single build: takes part in every search of the class until
+/// the connection is gone, in slices on the worker's own thread. Between slices it
+/// awaits `pause(waiting)`, the worker's promise that resolves once the queued frames
+/// are sent and the socket's arrivals are in (`waiting`: the processor has nothing to do
+/// until a frame comes).
+#[cfg(not(target_feature = "atomics"))]
+#[wasm_bindgen(js_name = classServe)]
+pub fn class_serve(pause: js_sys::Function) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let Some((mut rank, mut helper)) = student() else { return };
+        let pause = |waiting: bool| {
+            let promise = pause.call1(&JsValue::NULL, &JsValue::from_bool(waiting)).ok().and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+            async move {
+                if let Some(promise) = promise {
+                    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+                }
+            }
+        };
+        if let Err(e) = crate::parallel::help_in_slices(&mut rank, &mut helper, SLICE_MS, pause, starting).await {
+            cannot_take_part(e);
+        }
+    });
+}
+
+/// A student's processor and what it keeps between searches, or `None` (said to the
+/// page) where it cannot be one.
+fn student() -> Option<(Rank<TabLink>, Helper)> {
+    let Some(rank) = Rank::new(TabLink) else {
+        TAB.push(Outgoing::Error { message: "this tab is processor 0".into() });
+        return None;
+    };
+    match Helper::new(TABLE_MIB) {
+        Ok(helper) => Some((rank, helper)),
+        Err(message) => {
+            TAB.push(Outgoing::Error { message });
+            None
+        }
+    }
+}
+
+/// A student's search starts: its counters for [`class_activity`], its position for the
+/// page.
+fn starting(rank: &Rank<TabLink>, task: &[u8]) {
+    *TAB.counters.lock().unwrap_or_else(|e| e.into_inner()) = Some(rank.counters());
+    if let Ok(task) = crate::parallel::decode_task(task) {
+        TAB.push(Outgoing::Position { fen: task.board.to_string() });
+    }
+}
+
+fn cannot_take_part(e: String) {
+    TAB.push(Outgoing::Error { message: format!("this tab cannot take part in the search: {e}") });
+}
+
 /// The lecturer's tab, after the relay's roster (`classRoster` with processor 0): searches
 /// `fen` to `depth` plies with `algorithm` across the class, on a pool thread. Progress and
 /// the result come through [`class_take`]. A bad request is refused here, before anything
 /// starts.
+#[cfg(target_feature = "atomics")]
 #[wasm_bindgen(js_name = classLead)]
 pub fn class_lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<(), JsValue> {
     let algorithm = Algorithm::from_name(algorithm).ok_or_else(|| JsValue::from_str(&format!("unknown algorithm '{algorithm}'")))?;
@@ -275,10 +345,12 @@ pub fn class_lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<
 }
 
 /// Processor 0's progress, for the page.
+#[cfg(target_feature = "atomics")]
 struct Reports<'a> {
     board: &'a cozy_chess::Board,
 }
 
+#[cfg(target_feature = "atomics")]
 impl Listener for Reports<'_> {
     fn info(&mut self, info: &Info) {
         let mut board = self.board.clone();

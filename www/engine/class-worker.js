@@ -1,8 +1,11 @@
 // The class worker: this tab's end of a class session (docs/class.md), where the tabs of
 // an online lecture are the processors of one search. It holds the WebSocket to the relay
-// (its protocol: crate/relay/mod.rs) and the threaded wasm build, whose pool thread runs
-// the processor (crate/wasm/class.rs): a student's tab the helper program of every search,
-// the lecturer's tab processor 0.
+// (its protocol: crate/relay/mod.rs) and the wasm engine, which runs the processor
+// (crate/wasm/class.rs): a student's tab the helper program of every search, the
+// lecturer's tab processor 0. A cross-origin isolated tab runs the threaded build, whose
+// pool thread runs the processor; any other tab runs the single build, whose processor
+// runs on this worker's thread in slices and awaits `pause` between them. Only a student
+// can: the lecturer's processor 0 needs the threaded build.
 //
 // Page → worker: {class:'create', url} | {class:'join', url, code} |
 //   {class:'start', algorithm, depth, fen, pure, network} (the lecturer; ybwc, jamboree or
@@ -24,6 +27,9 @@ const BEAT_MS = 1000;
 const ACTIVITY_MS = 250;
 /** Fallback poll period of the outgoing queue where Atomics.waitAsync is missing. */
 const POLL_MS = 5;
+/** Single build: how long a waiting processor's pause lasts when no frame comes (it ends
+ * at once when one does). */
+const WAITING_PAUSE_MS = 50;
 
 /** @type {any} the wasm module, once loaded */
 let wasm = null;
@@ -44,16 +50,18 @@ function isolated() {
   return self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
 }
 
+/** Which build runs: 'threads' (isolated) or 'single'. */
+const build = isolated() ? 'threads' : 'single';
+
 const ready = (async () => {
-  if (!isolated()) {
-    throw new Error('this page is not cross-origin isolated (it needs Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), so this tab cannot be a processor of the class');
-  }
-  const module = await import('../pkg/threads/meshmate.js');
+  const module = await import(`../pkg/${build}/meshmate.js`);
   await module.default();
-  // One processor a tab: its helper loop holds one pool thread, the lecturer's search another.
-  await module.initThreadPool(2);
   wasm = module;
-  watchOutgoing();
+  if (build === 'threads') {
+    // One processor a tab: its helper loop holds one pool thread, the lecturer's search another.
+    await module.initThreadPool(2);
+    watchOutgoing();
+  }
 })();
 
 self.onmessage = async ({ data }) => {
@@ -64,6 +72,9 @@ self.onmessage = async ({ data }) => {
   }
   switch (data?.class) {
     case 'create':
+      if (build === 'single') {
+        return fail('this page is not cross-origin isolated (it needs Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), so it cannot lead a class: open it on localhost or over HTTPS to be the lecturer; students may join from any tab');
+      }
       role = 'lecturer';
       return connect(data.url, { type: 'create' });
     case 'join':
@@ -95,10 +106,15 @@ function connect(url, hello) {
   }
   socket.binaryType = 'arraybuffer';
   socket.onopen = () => send(hello);
-  socket.onmessage = ({ data }) => (typeof data === 'string' ? control(data) : wasm.classDeliver(new Uint8Array(data)));
+  socket.onmessage = ({ data }) => {
+    if (typeof data === 'string') control(data);
+    else wasm.classDeliver(new Uint8Array(data));
+    wakeProcessor();
+  };
   socket.onerror = () => fail(`the relay at ${url} cannot be reached`);
   socket.onclose = ({ reason }) => {
     wasm.classClosed();
+    wakeProcessor();
     stopActivity();
     post({ class: 'closed', reason: reason || 'the connection to the relay is gone' });
   };
@@ -120,7 +136,8 @@ function control(text) {
     case 'joined':
       if (!served) {
         served = true;
-        wasm.classServe();
+        if (build === 'threads') wasm.classServe();
+        else wasm.classServe(pause);
       }
       return post({ class: 'joined', member: message.member });
     case 'search':
@@ -185,23 +202,63 @@ function stopActivity() {
   post({ class: 'activity', processors: wasm.classActivity() });
 }
 
-/** Sends what the processor queued and posts what the page should show, waking whenever
- * a pool thread bumps the signal. */
+/** Sends what the processor queued and posts what the page should show. */
+function flush() {
+  for (const item of wasm.classTake()) {
+    if (item.class === 'frame') {
+      if (socket?.readyState === WebSocket.OPEN) socket.send(item.bytes);
+    } else if (item.class === 'end') {
+      send({ type: 'end' });
+    } else {
+      post(item);
+    }
+  }
+}
+
+/** Threaded build: flushes whenever a pool thread bumps the signal. */
 async function watchOutgoing() {
   const signal = wasm.classSignal();
   for (;;) {
     const seen = Atomics.load(signal, 0);
-    for (const item of wasm.classTake()) {
-      if (item.class === 'frame') {
-        if (socket?.readyState === WebSocket.OPEN) socket.send(item.bytes);
-      } else if (item.class === 'end') {
-        send({ type: 'end' });
-      } else {
-        post(item);
-      }
-    }
+    flush();
     const wait = typeof Atomics.waitAsync === 'function' ? Atomics.waitAsync(signal, 0, seen) : null;
     if (wait === null) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     else if (wait.async) await wait.value;
   }
+}
+
+// Single build: the processor's pauses between slices.
+
+/** Ends the pause of a processor that waits for a frame, if one is pausing. */
+let wakeWaiting = null;
+/** A task queued behind whatever the event loop holds (the socket's messages first). */
+const turn = new MessageChannel();
+const turnEnds = [];
+turn.port1.onmessage = () => turnEnds.shift()?.();
+
+/** The pause the single build's processor awaits between slices: what it queued is sent,
+ * then it goes on at the event loop's next turn, or, when it is `waiting` for a frame,
+ * once one arrives (or after WAITING_PAUSE_MS). */
+function pause(waiting) {
+  flush();
+  return new Promise((resolve) => {
+    if (!waiting) {
+      turnEnds.push(resolve);
+      turn.port2.postMessage(0);
+      return;
+    }
+    const timer = setTimeout(() => {
+      wakeWaiting = null;
+      resolve();
+    }, WAITING_PAUSE_MS);
+    wakeWaiting = () => {
+      clearTimeout(timer);
+      wakeWaiting = null;
+      resolve();
+    };
+  });
+}
+
+function wakeProcessor() {
+  wakeWaiting?.();
 }

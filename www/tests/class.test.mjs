@@ -412,6 +412,93 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
   });
 });
 
+/** Searches large enough that every student is given work: [fen, depth, algorithm]. */
+const SLICED_SEARCHES = [
+  [KIWIPETE, 5, 'ybwc'],
+  [KIWIPETE, 5, 'jamboree'],
+  [ITALIAN, 6, 'pvsplit'],
+];
+
+describe('students whose tabs are not cross-origin isolated: the single build, in slices', () => {
+  const app = { relay: null, lecturerServer: null, studentServer: null, browser: null };
+  const contexts = [];
+  const native = new Map();
+
+  before(async () => {
+    app.relay = await startRelay();
+    const port = new URL(app.relay.url).port;
+    app.lecturerServer = await startServer(['--relay', `127.0.0.1:${port}`]);
+    // The same site without the isolation headers, as a class reaches it over plain HTTP.
+    app.studentServer = await startServer(['--relay', `127.0.0.1:${port}`, '--no-isolation']);
+    app.browser = await launchBrowser();
+    for (const [fen, depth] of SLICED_SEARCHES) native.set(`${depth} ${fen}`, await nativeScore(fen, depth));
+  });
+  after(async () => {
+    await app.browser?.close();
+    await app.lecturerServer?.stop();
+    await app.studentServer?.stop();
+    await app.relay?.stop();
+  });
+
+  async function open(url, { isolated }) {
+    const context = await app.browser.newContext({ viewport: VIEWPORT });
+    // coi-serviceworker told not to register: a plain-HTTP host on the class's network.
+    if (!isolated) await context.addInitScript(() => (window.coi = { shouldRegister: () => false }));
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await page.goto(url);
+    return { page, errors };
+  }
+
+  test('two such students are processors 1 and 2 of the lecturer\'s searches, and the pure value is the serial one', { timeout: 3 * SEARCH_MS }, async () => {
+    const lecturer = await open(`${app.lecturerServer.url}#class`, { isolated: true });
+    await lecturer.page.click('[data-class="create"]');
+    await lecturer.page.waitForSelector('.class-link');
+    const code = new URL(await lecturer.page.getAttribute('.class-link', 'href')).hash.replace(/^#class\?code=/, '');
+    const students = [];
+    for (let i = 0; i < 2; i++) {
+      const student = await open(`${app.studentServer.url}#class?code=${code}`, { isolated: false });
+      assert.equal(await student.page.evaluate(() => crossOriginIsolated), false);
+      await student.page.waitForFunction(() => document.querySelector('.class-heading').textContent === 'Waiting for the lecturer', null, { timeout: JOIN_MS });
+      students.push(student);
+    }
+    await lecturer.page.waitForFunction(() => document.querySelectorAll('.class-members li').length === 3, null, { timeout: JOIN_MS });
+    const studentNodes = [0, 0];
+    for (const [fen, depth, algorithm] of SLICED_SEARCHES) {
+      const before = Number((await lecturer.page.getAttribute('.class-view', 'data-search')) ?? 0);
+      await lecturer.page.selectOption('.class-form [name="class-algorithm"]', algorithm);
+      await lecturer.page.fill('.class-form [name="class-depth"]', String(depth));
+      await lecturer.page.fill('.class-form [name="class-fen"]', fen);
+      await lecturer.page.setChecked('.class-form [name="class-pure"]', true);
+      await lecturer.page.click('[data-class="start"]');
+      await lecturer.page.waitForFunction(
+        (n) => {
+          const view = document.querySelector('.class-view');
+          return Number(view.dataset.search ?? 0) > n && view.dataset.searching === 'false' && document.querySelector('.class-result').dataset.score;
+        },
+        before,
+        { timeout: SEARCH_MS },
+      );
+      assert.equal(await lecturer.page.locator('.class-error').evaluate((el) => (el.hidden ? null : el.textContent)), null);
+      const score = await lecturer.page.getAttribute('.class-result', 'data-score');
+      assert.equal(score, native.get(`${depth} ${fen}`), `${algorithm} over two students in slices: the serial value`);
+      const table = await rows(lecturer.page);
+      assert.deepEqual(table.map((r) => r.processor), [0, 1, 2]);
+      assert.ok(table.every((r) => r.state === 'done'), JSON.stringify(table));
+      table.slice(1).forEach((r, i) => (studentNodes[i] += r.nodes));
+      console.log(`# class figure: ${algorithm} depth ${depth}, two students in slices: nodes by processor ${table.map((r) => r.nodes).join(' ')}`);
+    }
+    assert.ok(studentNodes.every((n) => n > 0), `each student's tab searched: ${studentNodes}`);
+    const seen = [];
+    for (const { page } of students) seen.push(Number(await page.getAttribute('.class-view', 'data-processor')));
+    assert.deepEqual(seen.sort(), [1, 2]);
+    assert.match(await students[0].page.textContent('.class-status'), /you were processor \d of 3/);
+    await students[0].page.screenshot({ path: join(RESULTS, 'class-student-not-isolated.png') });
+    for (const { errors } of [lecturer, ...students]) assert.deepEqual(errors, []);
+  });
+});
+
 describe('the Class view without cross-origin isolation', () => {
   const app = { server: null, browser: null };
   before(async () => {
@@ -423,7 +510,7 @@ describe('the Class view without cross-origin isolation', () => {
     await app.server?.stop();
   });
 
-  test('the page says the class engine needs isolation, and creating a class shows the error', { timeout: JOIN_MS }, async () => {
+  test('the page says a lecturer needs isolation, and creating a class shows the error', { timeout: JOIN_MS }, async () => {
     const context = await app.browser.newContext({ viewport: VIEWPORT });
     // coi-serviceworker told not to register: what a browser without service workers shows on such a host.
     await context.addInitScript(() => (window.coi = { shouldRegister: () => false }));

@@ -59,7 +59,8 @@ function initialState() {
 export class ClassView {
   /**
    * @param {{ root: HTMLElement, isolated: boolean, location?: Location }} options
-   *   isolated: whether the page is cross-origin isolated (the class engine needs threads)
+   *   isolated: whether the page is cross-origin isolated (a lecturer's tab needs threads;
+   *   a student's runs the single build otherwise)
    */
   constructor({ root, isolated, location = window.location }) {
     this.root = root;
@@ -471,7 +472,7 @@ export class ClassView {
   statusText() {
     const s = this.state;
     if (s.role === 'none') {
-      if (!this.isolated) return s.error ? '' : 'This page is not cross-origin isolated, so it cannot run the class engine (it needs threads).';
+      if (!this.isolated) return s.error ? '' : 'This page is not cross-origin isolated, so it cannot lead a class (the lecturer\'s tab needs threads: open it on localhost or over HTTPS); it can join one by a student\'s link.';
       if (s.phase === 'closed' && !s.error) return `Your class was closed${s.closedReason ? ` (${s.closedReason})` : ''}. Create a new one to go on.`;
       return 'Create a class, then show your students the link or the QR code.';
     }
