@@ -4,6 +4,7 @@
 
 use super::{Activity, Counters, Payload, Processor, Program};
 use crate::clock::now_ms;
+use crate::search::TreePath;
 
 /// Steps between two updates of a processor's node counter.
 const PUBLISH_INTERVAL: u32 = 256;
@@ -12,8 +13,9 @@ const PUBLISH_INTERVAL: u32 = 256;
 pub(super) trait Driven<M>: Processor<M> {
     /// Waits briefly for a message (the program has nothing to do until one comes).
     fn wait(&mut self);
-    /// The program's node count, now and then (a cluster's rank passes it on to rank 0).
-    fn nodes_published(&mut self, _nodes: u64) {}
+    /// The program's node count and line, now and then (a cluster's rank passes them on
+    /// to rank 0).
+    fn nodes_published(&mut self, _nodes: u64, _line: Option<TreePath>) {}
 }
 
 /// Steps `program` on `processor` to its end, keeping its counters in `counters`;
@@ -65,9 +67,10 @@ impl Drive {
         }
         self.until_publish -= 1;
         if self.until_publish == 0 {
+            let line = if self.working { program.line() } else { None };
             counters.set_nodes(self.id, program.nodes());
-            counters.set_line(self.id, if self.working { program.line() } else { None });
-            processor.nodes_published(program.nodes());
+            counters.set_line(self.id, line);
+            processor.nodes_published(program.nodes(), line);
             self.until_publish = PUBLISH_INTERVAL;
         }
         Some(activity)

@@ -33,11 +33,7 @@ pub struct WorkerActivity {
 impl From<&ProcessorSnapshot> for WorkerActivity {
     fn from(p: &ProcessorSnapshot) -> Self {
         let sent = MessageKind::ALL.iter().map(|k| (k.name(), p.sent[k.index()])).filter(|&(_, n)| n > 0).collect();
-        let line = p.line.map(|path| {
-            let mut text = String::new();
-            path.write_uci(&mut text);
-            text
-        });
+        let line = p.line.map(|path| path.uci());
         WorkerActivity { busy: p.working, nodes: p.nodes, busy_ms: p.busy_us / 1000, idle_ms: p.idle_us / 1000, sent, received: p.received.iter().sum(), splits: p.splits, line }
     }
 }

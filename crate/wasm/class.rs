@@ -201,21 +201,25 @@ pub fn class_take() -> JsValue {
     serde_wasm_bindgen::to_value(&taken).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// What the processors of this tab's search are doing, `[{nodes, busy}]`: every
-/// processor on the lecturer's tab (students report their nodes to processor 0), its own
-/// on a student's.
+/// What the processors of this tab's search are doing, `[{nodes, busy, line}]` (`line`:
+/// the first plies of the line it is on, UCI moves from the root, or absent): every
+/// processor on the lecturer's tab (students report their nodes and lines to processor
+/// 0), its own on a student's.
 #[wasm_bindgen(js_name = classActivity)]
 pub fn class_activity() -> JsValue {
     #[derive(Serialize)]
     struct Row {
         nodes: u64,
         busy: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        line: Option<String>,
     }
+    let row = |p: &crate::machine::ProcessorSnapshot| Row { nodes: p.nodes, busy: p.working, line: p.line.map(|path| path.uci()) };
     let counters = TAB.counters.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let Some(counters) = counters else { return serde_wasm_bindgen::to_value(&Vec::<Row>::new()).unwrap_or(JsValue::UNDEFINED) };
     let snapshot = counters.snapshot();
     let (me, count) = (TAB.processor.load(SeqCst), TAB.processors.load(SeqCst).min(snapshot.len()));
-    let rows: Vec<Row> = if me == 0 { snapshot[..count].iter().map(|p| Row { nodes: p.nodes, busy: p.working }).collect() } else { snapshot.get(me).map(|p| Row { nodes: p.nodes, busy: p.working }).into_iter().collect() };
+    let rows: Vec<Row> = if me == 0 { snapshot[..count].iter().map(row).collect() } else { snapshot.get(me).map(row).into_iter().collect() };
     serde_wasm_bindgen::to_value(&rows).unwrap_or(JsValue::UNDEFINED)
 }
 

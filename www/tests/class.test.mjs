@@ -327,6 +327,16 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
 
   test('a student closed during a search is marked lost, and the value is still the serial one', { timeout: SEARCH_MS }, async () => {
     const lecturer = tabs.get('lecturer').page;
+    // The lines the processors are on, as the lecturer's table shows them during the search.
+    await lecturer.evaluate(() => {
+      window.linesSeen = {};
+      window.lineRecorder = setInterval(() => {
+        for (const cell of document.querySelectorAll('.class-processors td[data-line]')) {
+          const processor = cell.parentElement.dataset.processor;
+          (window.linesSeen[processor] ??= []).push({ uci: cell.dataset.line, shown: cell.textContent });
+        }
+      }, 50);
+    });
     const number = await search(lecturer, { algorithm: 'ybwc', depth: 6, fen: KIWIPETE });
     // The student sees which processor it is while the search runs.
     const student3 = tabs.get('student 3').page;
@@ -348,6 +358,19 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     assert.equal(table.find((r) => r.processor === processor).state, 'lost', 'still marked lost after the search');
     figures.push(`ybwc depth 6 kiwipete with processor ${processor} closed at 300 ms: ${got.score}, nodes ${table.map((r) => r.nodes).join(' ')}`);
     assert.ok(table.some((r) => r.processor !== 0 && r.state !== 'lost' && r.nodes > 0), 'a student searched part of the tree');
+    // The top of the tree: the lecturer saw the line a student was on, from its NODES
+    // frames, written in SAN from the search's position (Kiwipete's first move is White's).
+    const lines = await lecturer.evaluate(() => {
+      clearInterval(window.lineRecorder);
+      return window.linesSeen;
+    });
+    const studentLines = Object.entries(lines).filter(([p]) => p !== '0').flatMap(([, seen]) => seen).filter((l) => l.uci !== '');
+    assert.ok(studentLines.length > 0, `a student's line was shown: ${JSON.stringify(lines).slice(0, 300)}`);
+    for (const { uci, shown } of studentLines) {
+      assert.match(uci, /^[a-h][1-8][a-h][1-8][qrbn]?( [a-h][1-8][a-h][1-8][qrbn]?)*$/);
+      assert.equal(shown.split(' ').length, uci.split(' ').length, `every move of ${uci} is legal and shown: ${shown}`);
+    }
+    figures.push(`lines the lecturer saw students on: ${[...new Set(studentLines.map((l) => l.shown))].slice(0, 5).join(' | ')}`);
     await membersShown(lecturer, 3);
   });
 

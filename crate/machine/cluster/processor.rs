@@ -8,11 +8,12 @@ use crate::random::Random;
 use crate::machine::wire::{Reader, WireError, Writer};
 use crate::machine::drive::Driven;
 use crate::machine::{Counters, MessageKind, Note, Payload, Processor, ProcessorSnapshot};
-use crate::search::Control;
+use crate::search::{Control, TreePath};
 use std::collections::VecDeque;
 use std::time::Duration;
 
-/// How often a rank tells rank 0 its node count (for `info nodes` and `go nodes`).
+/// How often a rank tells rank 0 its node count (for `info nodes` and `go nodes`) and the
+/// line it is on (for a class's lecturer, who sees the top of the tree).
 const NODES_REPORT_MS: f64 = 100.0;
 
 /// Looks for a frame before a waiting processor sleeps (an answer often comes within
@@ -170,24 +171,39 @@ impl<L: Link, M: Payload> Driven<M> for LinkProcessor<'_, L, M> {
         std::thread::sleep(NAP);
     }
 
-    /// A helper tells rank 0 its node count now and then.
-    fn nodes_published(&mut self, nodes: u64) {
+    /// A helper tells rank 0 its node count and line now and then.
+    fn nodes_published(&mut self, nodes: u64, line: Option<TreePath>) {
         let now = now_ms();
         if self.id == 0 || now - self.last_nodes_report < NODES_REPORT_MS {
             return;
         }
         self.last_nodes_report = now;
         let mut body = Vec::new();
-        Writer(&mut body).u64(nodes);
+        let mut w = Writer(&mut body);
+        w.u64(nodes);
+        w.u64(line.map_or(NO_LINE, |line| line.packed()));
         self.link.send(0, frame(FrameKind::Nodes, self.search, &body));
     }
 }
 
-/// A NODES frame's count into the counters of its sender.
+/// A NODES frame's line when its sender is on none (no packed path has every bit set).
+const NO_LINE: u64 = u64::MAX;
+
+/// A NODES frame's count and line into the counters of its sender; a frame whose line
+/// is no path is dropped.
 pub(super) fn take_nodes(frame: &Frame, counters: &Counters) {
     let mut r = Reader::new(&frame.body);
-    if let (Ok(nodes), true) = (r.u64(), frame.from < counters.len()) {
+    let (Ok(nodes), Ok(line), Ok(())) = (r.u64(), r.u64(), r.finish()) else { return };
+    let line = match line {
+        NO_LINE => None,
+        packed => match TreePath::checked_from_packed(packed) {
+            Some(path) => Some(path),
+            None => return,
+        },
+    };
+    if frame.from < counters.len() {
         counters.set_nodes(frame.from, nodes);
+        counters.set_line(frame.from, line);
     }
 }
 
@@ -212,4 +228,40 @@ pub(super) fn decode_snapshot(bytes: &[u8]) -> Result<ProcessorSnapshot, WireErr
     }
     r.finish()?;
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cozy_chess::{Move, Square};
+
+    fn nodes_frame(from: usize, nodes: u64, line: u64) -> Frame {
+        let mut body = Vec::new();
+        let mut w = Writer(&mut body);
+        w.u64(nodes);
+        w.u64(line);
+        Frame::parse(from, frame(FrameKind::Nodes, 1, &body)).unwrap()
+    }
+
+    #[test]
+    fn a_nodes_frame_gives_its_senders_count_and_line_and_a_line_that_is_no_path_is_refused() {
+        let counters = Counters::new(3);
+        let mut line = TreePath::default();
+        line.push(Move { from: Square::E2, to: Square::E4, promotion: None });
+        line.push(Move { from: Square::E7, to: Square::E5, promotion: None });
+        take_nodes(&nodes_frame(1, 500, line.packed()), &counters);
+        assert_eq!((counters.snapshot()[1].nodes, counters.snapshot()[1].line), (500, Some(line)));
+        take_nodes(&nodes_frame(2, 40, NO_LINE), &counters);
+        assert_eq!((counters.snapshot()[2].nodes, counters.snapshot()[2].line), (40, None));
+        // A promotion code no move has (7), and bits beyond the line's length: refused,
+        // the counters as they were.
+        for forged in [line.packed() | 7 << 12, line.packed() | 1 << 40] {
+            take_nodes(&nodes_frame(1, 9, forged), &counters);
+            assert_eq!(counters.snapshot()[1].nodes, 500, "{forged:#x}");
+        }
+        // A body cut short, and a sender the counters do not hold: nothing taken.
+        take_nodes(&Frame::parse(1, frame(FrameKind::Nodes, 1, &[1, 2, 3])).unwrap(), &counters);
+        take_nodes(&nodes_frame(7, 9, NO_LINE), &counters);
+        assert_eq!(counters.snapshot()[1].nodes, 500);
+    }
 }

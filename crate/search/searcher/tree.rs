@@ -91,14 +91,24 @@ impl TreePath {
         path
     }
 
-    /// The moves as UCI text separated by spaces (the trace's `path`).
-    pub fn write_uci(&self, out: &mut String) {
+    /// The path `packed` names, if it is one [`TreePath::packed`] can give: from
+    /// another process, a number is checked before its moves are read.
+    pub fn checked_from_packed(packed: u64) -> Option<TreePath> {
+        let path = TreePath::from_packed(packed);
+        let promotions_named = path.moves[..path.len()].iter().all(|&m| (m >> 12 & 7) as usize <= PROMOTIONS.len());
+        (promotions_named && path.packed() == packed).then_some(path)
+    }
+
+    /// The moves as UCI text separated by spaces ("" for the root).
+    pub fn uci(&self) -> String {
+        let mut text = String::new();
         for (i, mv) in self.moves().enumerate() {
             if i > 0 {
-                out.push(' ');
+                text.push(' ');
             }
-            out.push_str(&mv.to_string());
+            text.push_str(&mv.to_string());
         }
+        text
     }
 }
 

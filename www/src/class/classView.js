@@ -12,6 +12,7 @@ import './class.css';
 import QRCode from 'qrcode';
 import { Chess, DEFAULT_POSITION, validateFen } from 'chess.js';
 import { Board } from '../board.js';
+import { lineToSan } from '../game.js';
 import { ClassClient } from './classClient.js';
 import { formatMs, formatNodes, readScore, uciScoreText, whiteScoreText } from './classFormat.js';
 import { defaultRelayUrl, isRelayUrl, joinLink, readClassHash } from './classLink.js';
@@ -41,7 +42,8 @@ function initialState() {
     search: null,
     /** whether `search` is still running */
     searching: false,
-    /** per processor of `search`: {nodes, busy, lost}; a student's holds its own only */
+    /** per processor of `search`: {nodes, busy, lost, line}; a student's holds its own only
+     *  (line: the first plies of the line it is on, UCI moves from the root, or null) */
     processors: [],
     /** student: the other processors of the running search that were lost */
     lost: [],
@@ -329,7 +331,7 @@ export class ClassView {
     s.lost = [];
     if (s.role === 'lecturer') s.result = null;
     const count = s.role === 'lecturer' ? message.processors : 1;
-    s.processors = Array.from({ length: count }, () => ({ nodes: 0, busy: true, lost: false }));
+    s.processors = Array.from({ length: count }, () => ({ nodes: 0, busy: true, lost: false, line: null }));
     if (s.role === 'lecturer') {
       const { search, processors, members, network, fen, algorithm, depth, pure } = s.search;
       this.recording = new Recording({ search, processors, members, network, fen, algorithm, depth, pure });
@@ -348,6 +350,7 @@ export class ClassView {
       if (!mine || !p) return;
       if (Number.isFinite(p.nodes)) mine.nodes = p.nodes;
       if (!mine.lost && s.searching) mine.busy = Boolean(p.busy);
+      mine.line = s.searching && typeof p.line === 'string' ? p.line : null;
     });
   }
 
@@ -531,12 +534,22 @@ export class ClassView {
       row.dataset.processor = String(i);
       row.dataset.state = state;
       const member = s.search?.members[i];
-      const cells = [String(i), member === 0 ? 'you (lecturer)' : `member ${member ?? '?'}`, formatNodes(p.nodes), state];
+      const cells = [String(i), member === 0 ? 'you (lecturer)' : `member ${member ?? '?'}`, formatNodes(p.nodes), state, this.lineText(p.line)];
       for (const text of cells) row.append(Object.assign(document.createElement('td'), { textContent: text }));
       row.children[2].dataset.nodes = String(p.nodes);
+      if (p.line !== null) row.children[4].dataset.line = p.line;
       return row;
     });
     this.el.processors.replaceChildren(...rows);
+  }
+
+  /** A processor's line as the table shows it: SAN from the search's position ("root"
+   * for the root itself, "" for none). */
+  lineText(line) {
+    const fen = this.state.search?.fen;
+    if (line === null || !fen) return '';
+    if (line === '') return 'root';
+    return lineToSan(fen, line.split(' ')).join(' ');
   }
 
   renderInfo() {

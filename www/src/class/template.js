@@ -85,7 +85,7 @@ export function classHtml() {
         </div>
         <div class="class-legend lecturer-only"></div>
         <table class="class-processors lecturer-only" aria-label="Processors">
-          <thead><tr><th>Processor</th><th>Who</th><th>Nodes</th><th>State</th></tr></thead>
+          <thead><tr><th>Processor</th><th>Who</th><th>Nodes</th><th>State</th><th title="The first plies of the line each processor is on: the top of the tree it searches">Line</th></tr></thead>
           <tbody></tbody>
         </table>
       </div>
