@@ -60,13 +60,14 @@ fn each_command_explains_its_options_and_lists_the_allowed_values() {
 #[test]
 fn usage_errors_say_what_to_fix_and_exit_with_two() {
     let suite = "no-such-file.epd";
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "vax", "--suite", suite, "--depth", "3"], "expected one of t800, cm5, c916, p3-ethernet, lan, multicore, browser, classroom, classroom-10ms, classroom-50ms, ideal"),
         (&["sim", "--algo", "ybwc", "--proc", "4", "--preset", "t800", "--suite", suite, "--depth", "3"], "a similar argument exists: '--procs'"),
         (&["sim", "--algo", "ybwx", "--procs", "4", "--preset", "t800", "--suite", suite, "--depth", "3"], "unknown algorithm 'ybwx': expected one of serial, pvsplit"),
         (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "t800", "--net", "torus", "--suite", suite, "--depth", "3"], "unknown network"),
         (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "t800", "--suite", suite], "--depth <D>"),
         (&["speedup", "--algo", "abdada", "--threads", "0", "--suite", suite, "--depth", "3"], "'--threads <P[,Q...]>'"),
+        (&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "classroom", "--suite", suite, "--depth", "3", "--depart", "2@soon"], "give a departure as P@MS or P@MS:silent"),
         (&["perft"], "<DEPTH>"),
         (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
     ];
@@ -78,6 +79,38 @@ fn usage_errors_say_what_to_fix_and_exit_with_two() {
     let (code, _, err) = meshmate(&["suite", suite]);
     assert_eq!(code, Some(2));
     assert!(err.contains("cannot read 'no-such-file.epd'"), "{err}");
+}
+
+/// `sim --depart`: students leave the classroom machine's runs; the run still ends, a
+/// silent one costing the relay's wait for its beats; machines that notice no loss, and a
+/// processor on none of the machines, are refused.
+#[test]
+fn sim_departures_slow_the_classroom_run_and_are_refused_where_they_cannot_happen() {
+    let (dir, suite) = common::bratko_kopec_file("depart", "two.epd", 2);
+    // Per position: (score, virtual time).
+    let run = |extra: &[&str]| -> Vec<(i64, u64)> {
+        let mut args = vec!["sim", "--algo", "ybwc", "--procs", "4", "--preset", "classroom", "--suite", suite.to_str().unwrap(), "--depth", "4", "--pure", "--json"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = meshmate(&args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+        json["rows"].as_array().unwrap().iter().map(|r| (r["score"].as_i64().unwrap(), r["time_ns"].as_u64().unwrap())).collect()
+    };
+    // Processor 3 falls silent 0.1 ms in, holding work (virtual time: the same every run).
+    let (stay, silent) = (run(&[]), run(&["--depart", "3@0.1:silent"]));
+    assert_eq!(stay.len(), 2);
+    for (stay, silent) in stay.iter().zip(&silent) {
+        assert_eq!(silent.0, stay.0, "pure mode: the value with a member gone is the one without");
+        // Its work waits until the relay hears it lost, after the preset's 10.1 s.
+        assert!(silent.1 > stay.1 + 10_000_000_000, "{stay:?} {silent:?}");
+    }
+    let (code, _, err) = meshmate(&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "t800", "--suite", suite.to_str().unwrap(), "--depth", "3", "--depart", "2@1"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("do not leave"), "{err}");
+    let (code, _, err) = meshmate(&["sim", "--algo", "ybwc", "--procs", "4", "--preset", "classroom", "--suite", suite.to_str().unwrap(), "--depth", "3", "--depart", "4@1"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("processor 4 is on none of the machines"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -6,7 +6,7 @@ use crate::values::{algorithm, depth, hash, placement, Named};
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand};
 use meshmate::machine::sim::presets::PRESETS;
-use meshmate::machine::sim::Preset;
+use meshmate::machine::sim::{Departure, Leaving, Preset};
 use meshmate::net::{Kind, MAX_PROCESSORS};
 use meshmate::eval::Evaluation;
 use meshmate::parallel::Algorithm;
@@ -298,6 +298,11 @@ pub struct SimArgs {
     /// Write every event of the run to FILE (JSON lines, docs/trace-schema.md); one seed only.
     #[arg(long, value_name = "FILE.jsonl")]
     pub trace: Option<PathBuf>,
+    /// Processors that leave each run, as a class's students may (the classroom presets):
+    /// P@MS leaves at MS virtual milliseconds, its connection closed; P@MS:silent falls
+    /// silent instead. Machines of P processors or fewer keep all theirs.
+    #[arg(long, value_name = "P@MS[:silent]", value_delimiter = ',', value_parser = departure, conflicts_with_all = ["bench", "signature"])]
+    pub depart: Vec<Departure>,
     /// Print the rows and fits as JSON instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -332,6 +337,27 @@ pub fn seeds(text: &str) -> Result<Seeds, String> {
         seeds.extend(from..=to);
     }
     Ok(Seeds(seeds))
+}
+
+/// Reads one `--depart`: `3@20` (processor 3 closes at 20 virtual ms) or `3@20:silent`.
+pub fn departure(text: &str) -> Result<Departure, String> {
+    let bad = || format!("give a departure as P@MS or P@MS:silent, like 3@20 (not '{text}')");
+    let (processor, rest) = text.trim().split_once('@').ok_or_else(bad)?;
+    let (ms, how) = match rest.split_once(':') {
+        Some((ms, "silent")) => (ms, Leaving::Silent),
+        Some((ms, "closed")) => (ms, Leaving::Closed),
+        Some(_) => return Err(bad()),
+        None => (rest, Leaving::Closed),
+    };
+    let processor: usize = processor.parse().map_err(|_| bad())?;
+    let ms: f64 = ms.parse().map_err(|_| bad())?;
+    if processor == 0 {
+        return Err("processor 0 never leaves: a class without its lecturer is over".into());
+    }
+    if !(0.0..=3.6e6).contains(&ms) {
+        return Err(format!("a departure's time is from 0 to 3600000 ms (not '{text}')"));
+    }
+    Ok(Departure { processor, at_ns: (ms * 1e6).round() as u64, how })
 }
 
 fn preset() -> Named<Preset> {
@@ -371,9 +397,9 @@ mod tests {
     }
 
     /// Words of the command line, for the property below.
-    const WORDS: [&str; 27] = [
+    const WORDS: [&str; 28] = [
         "sim", "reproduce", "zugzwang", "--quick", "speedup", "perft", "suite", "bench", "--algo", "--procs", "--preset", "--suite", "--depth", "--net", "--tt", "--seed", "--hash",
-        "--pure", "--trace", "--json", "--bench", "--signature", "--threads", "--rounds", "--csv", "--max-depth", "--help",
+        "--pure", "--trace", "--json", "--bench", "--signature", "--threads", "--rounds", "--csv", "--max-depth", "--help", "--depart",
     ];
 
     proptest::proptest! {
@@ -394,6 +420,16 @@ mod tests {
             if let Ok(Seeds(list)) = seeds(&text) {
                 proptest::prop_assert!(!list.is_empty() && list.len() <= MOST_SEEDS);
             }
+        }
+    }
+
+    #[test]
+    fn a_departure_is_a_processor_a_time_and_how() {
+        assert_eq!(departure("3@20"), Ok(Departure { processor: 3, at_ns: 20_000_000, how: Leaving::Closed }));
+        assert_eq!(departure("2@0.5:silent"), Ok(Departure { processor: 2, at_ns: 500_000, how: Leaving::Silent }));
+        assert!(departure("0@5").unwrap_err().contains("never leaves"));
+        for bad in ["3", "3@", "@5", "3@x", "3@5:asleep", "3@-1", "3@NaN"] {
+            assert!(departure(bad).is_err(), "{bad}");
         }
     }
 

@@ -7,7 +7,7 @@ use crate::progress::Progress;
 use crate::report::{lowest_and_highest, messages_by_kind};
 use crate::trace_file::TraceFile;
 use meshmate::chess::{parse_fen, START_FEN};
-use meshmate::machine::sim::{fit_work_span, Preset, Sim, WorkSpanFit};
+use meshmate::machine::sim::{fit_work_span, Departure, Preset, Sim, WorkSpanFit};
 use meshmate::net::Kind;
 use meshmate::parallel::Algorithm;
 use meshmate::search::SearchSettings;
@@ -40,10 +40,13 @@ pub fn run_sim(args: SimArgs) -> Result<(), String> {
     if args.trace.is_some() && seeds.len() > 1 {
         return Err("--trace records one run: give one seed".into());
     }
+    if let Some(d) = args.depart.iter().find(|d| procs.iter().all(|&p| d.processor >= p)) {
+        return Err(format!("processor {} is on none of the machines --procs asks for, so it cannot leave", d.processor));
+    }
     let boards = suite_boards(suite)?;
     let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.pure, ..meshmate::search::SearchOptions::default() }, ..SearchSettings::default() };
     let suite = SimSuite { boards: &boards, depth, hash_mib: args.hash, placement: args.tt, settings, carry: false };
-    let experiment = SimExperiment { preset, net: args.net, procs: &procs, algorithms: &args.algorithms, suite: &suite, table: !args.json };
+    let experiment = SimExperiment { preset, net: args.net, procs: &procs, algorithms: &args.algorithms, suite: &suite, departures: &args.depart, table: !args.json };
     let mut trace = args.trace.as_deref().map(TraceFile::new);
     // Each seed's rows; with several seeds the totals pool them (ΣT(1) / ΣT(p) over all).
     let parallel_runs = args.algorithms.iter().filter(|&&a| a != Algorithm::Serial).count() * procs.len();
@@ -66,6 +69,8 @@ struct SimExperiment<'a> {
     procs: &'a [usize],
     algorithms: &'a [Algorithm],
     suite: &'a SimSuite<'a>,
+    /// Processors that leave each run (on the machines that have them).
+    departures: &'a [Departure],
     /// Print the table's header and rows as they come (not with `--json`).
     table: bool,
 }
@@ -77,6 +82,10 @@ impl SimExperiment<'_> {
         let net = self.net.map(Kind::name);
         let mut build = |p: usize| -> Result<Sim, String> {
             let mut sim = Sim::from_names(self.preset.name, net, p, seed).map_err(|e| e.to_string())?;
+            let departures: Vec<Departure> = self.departures.iter().filter(|d| d.processor < p).copied().collect();
+            if !departures.is_empty() {
+                sim.set_departures(departures).map_err(|e| e.to_string())?;
+            }
             if let Some(trace) = trace.as_deref_mut() {
                 trace.stream(&mut sim)?;
             }
