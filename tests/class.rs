@@ -124,7 +124,7 @@ impl Lecturer {
                     control.stop();
                 }
             });
-            let result = search(&mut self.cluster, &mut self.searchers, &self.tt, &SearchRequest { algorithm, threads: processors, task }, &control, &mut NoReports, &self.counters);
+            let result = search(&mut self.cluster, &mut self.searchers, &self.tt, &SearchRequest { algorithm, threads: processors, task }, control, &mut NoReports, &self.counters);
             let _ = done.send(());
             result
         });
@@ -296,7 +296,12 @@ fn body(write: impl Fn(&mut Writer)) -> Vec<u8> {
 /// A RESULT for subproblem `job` with the child's value `value`.
 fn forged_result(job: u32, value: i32) -> Vec<u8> {
     body(|w| {
-        (w.u8(3), w.u32(job), w.i32(value), w.mvs(&[]), w.u64(1), w.bool(false));
+        w.u8(3);
+        w.u32(job);
+        w.i32(value);
+        w.mvs(&[]);
+        w.u64(1);
+        w.bool(false);
     })
 }
 

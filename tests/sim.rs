@@ -492,7 +492,7 @@ fn work_splitting_is_exact_with_nested_split_points() {
         let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
         let serial = search(&mut Threads::default(), &mut Vec::new(), &tt, &SearchRequest { algorithm: Algorithm::Serial, threads: 1, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);
         for preset in [presets::MULTICORE, presets::T800] {
-            for algorithm in [Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::Dts] {
+            for algorithm in [Algorithm::Ybwc, Algorithm::YbwcAll, Algorithm::Jamboree, Algorithm::Dts] {
                 tt.clear();
                 let mut sim = Sim::new(preset, preset.net, p, 5).unwrap();
                 let result = search(&mut sim, &mut Vec::new(), &tt, &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);

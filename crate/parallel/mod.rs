@@ -41,6 +41,7 @@ mod tdsab;
 mod wire;
 mod work_by_speed;
 mod ybwc;
+mod ybwc_all;
 
 use crate::machine::wire::WireError;
 use crate::machine::cluster::{link::Link, Order, Rank};
@@ -68,6 +69,8 @@ pub enum Algorithm {
     PvSplitAvailable,
     /// Young Brothers Wait (Zugzwang).
     Ybwc,
+    /// A hybrid: YBWC whose expected ALL nodes split at once, as DTS's do.
+    YbwcAll,
     /// Jamboree search (StarTech).
     Jamboree,
     /// Dynamic tree splitting (Cray Blitz).
@@ -82,7 +85,7 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, in the order the option lists them.
-    pub const ALL: [Algorithm; 8] = [Algorithm::Serial, Algorithm::PvSplit, Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::Dts, Algorithm::Tdsab, Algorithm::LazySmp, Algorithm::Abdada];
+    pub const ALL: [Algorithm; 9] = [Algorithm::Serial, Algorithm::PvSplit, Algorithm::Ybwc, Algorithm::YbwcAll, Algorithm::Jamboree, Algorithm::Dts, Algorithm::Tdsab, Algorithm::LazySmp, Algorithm::Abdada];
 
     /// Variants for special machines, named on the command line and in the Lab but not
     /// offered by the UCI option.
@@ -96,6 +99,7 @@ impl Algorithm {
             Algorithm::PvSplitAware => "pvsplit-aware",
             Algorithm::PvSplitAvailable => "pvsplit-available",
             Algorithm::Ybwc => "ybwc",
+            Algorithm::YbwcAll => "ybwc-all",
             Algorithm::Jamboree => "jamboree",
             Algorithm::Dts => "dts",
             Algorithm::LazySmp => "lazysmp",
@@ -112,6 +116,7 @@ impl Algorithm {
             Algorithm::PvSplitAware => "PV-splitting that sizes the work it gives by each processor's measured speed",
             Algorithm::PvSplitAvailable => "PV-splitting (Hasan): idle workers wait in a pool, the highest predicted CPU availability served first",
             Algorithm::Ybwc => "Young Brothers Wait (Zugzwang): split any node once its eldest son is done; idle processors ask at random",
+            Algorithm::YbwcAll => "YBWC-ALL, a hybrid: YBWC, but an expected ALL node splits as soon as its eldest son is under way (DTS's rule)",
             Algorithm::Jamboree => "Jamboree (StarTech): value the first child, test the rest in parallel with zero windows",
             Algorithm::Dts => "Dynamic tree splitting (Cray Blitz): idle processors ask for HELP and choose a split point",
             Algorithm::Tdsab => "TDSAB: MTD(f), each node searched at the processor holding its table entry",
@@ -144,7 +149,7 @@ impl Algorithm {
             Algorithm::LazySmp => Some("lazysmp: its processors share their work through one table in shared memory; a table per process shares nothing"),
             Algorithm::Abdada => Some("abdada: its processors defer moves through a busy table in shared memory"),
             Algorithm::Dts => Some("dts: Cray Blitz's processors read each other's tree state and history in shared memory"),
-            Algorithm::Serial | Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Tdsab => None,
+            Algorithm::Serial | Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable | Algorithm::Ybwc | Algorithm::YbwcAll | Algorithm::Jamboree | Algorithm::Tdsab => None,
         }
     }
 
@@ -154,7 +159,7 @@ impl Algorithm {
     /// shared memory (a table per processor, or distributed) each keeps its own, as the
     /// message-passing papers' processors did. What sharing is worth: docs/work-splitting.md.
     fn shares_history(self) -> bool {
-        matches!(self, Algorithm::Abdada | Algorithm::Dts | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable)
+        matches!(self, Algorithm::Abdada | Algorithm::Dts | Algorithm::Ybwc | Algorithm::YbwcAll | Algorithm::Jamboree | Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable)
     }
 
     /// The splitting policy of a work-splitting algorithm.
@@ -164,6 +169,7 @@ impl Algorithm {
             Algorithm::PvSplitAware => Some(&pvsplit_aware::POLICY),
             Algorithm::PvSplitAvailable => Some(&pvsplit_available::POLICY),
             Algorithm::Ybwc => Some(&ybwc::POLICY),
+            Algorithm::YbwcAll => Some(&ybwc_all::POLICY),
             Algorithm::Jamboree => Some(&jamboree::POLICY),
             Algorithm::Dts => Some(&dts::POLICY),
             Algorithm::Serial | Algorithm::Tdsab | Algorithm::LazySmp | Algorithm::Abdada => None,
@@ -265,7 +271,7 @@ pub fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut Vec<Searcher>, 
             abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..local - 1]);
             abdada::depth_offset
         }
-        Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable | Algorithm::Ybwc | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {
+        Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable | Algorithm::Ybwc | Algorithm::YbwcAll | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {
             unreachable!("TDSAB and the work-splitting algorithms returned above")
         }
     };

@@ -5,6 +5,7 @@ import { REPLAY_SPEEDS } from './classReplay.js';
 /** The algorithms a class can run: the message-passing programs of the cluster machine. */
 export const CLASS_ALGORITHMS = [
   ['ybwc', 'YBWC (Zugzwang)'],
+  ['ybwc-all', 'YBWC-ALL (hybrid with DTS\'s ALL-node rule)'],
   ['jamboree', 'Jamboree (StarTech)'],
   ['pvsplit', 'PV-splitting (Marsland)'],
 ];

@@ -8,6 +8,10 @@ export const EXPLANATIONS = {
     'Young Brothers Wait (Zugzwang). Every processor is equal. A node\'s younger moves may be given away only after its eldest brother is searched, ' +
     'because that first result usually gives the bound that cuts the others. Idle processors ask a random processor for work; ' +
     'bounds (NEW-BOUND) and cutoffs (CUTOFF) travel as messages to whoever holds the subtrees.',
+  'ybwc-all':
+    'YBWC-ALL, a hybrid. Young Brothers Wait, with one rule of Cray Blitz\'s DTS: at a node expected to be an ALL node, where every move ' +
+    'must be searched anyway, the younger moves may be given away as soon as the eldest is under way, not only once it is back. ' +
+    'Processors wait less; when an expected ALL node turns out to cut, what its brothers searched is wasted.',
   jamboree:
     'Jamboree (StarTech). Value the first child, then test all the other children in parallel with a null window; ' +
     'only children whose test fails are searched again, one after another. A cutoff aborts the remaining tests. ' +

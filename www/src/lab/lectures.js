@@ -71,6 +71,37 @@ export const LECTURES = [
     ],
   },
   {
+    id: 'ybwc-all',
+    title: 'YBWC-ALL: not waiting where waiting buys nothing',
+    settings: { algorithm: 'ybwc-all', net: 'debruijn', processors: 16, preset: 't800', tt: 'global', search: 'period', position: 'BK.06', depth: 5, seed: 1 },
+    stops: [
+      {
+        on: 'send',
+        kind: 'work-request',
+        title: 'Idle processors ask for work, as in YBWC',
+        text: (f) =>
+          `At ${f.t} ms P${f.p} sends the first work request; ${f['work-request']} idle processors ask at this instant. ` +
+          `This is YBWC's program with one rule of DTS's: YBWC leaves these processors idle until an eldest brother is back; the hybrid lets an expected ALL node, ` +
+          `where every move must be searched anyway, give its younger brothers away as soon as the eldest is under way. ${sofar(f)}`,
+      },
+      {
+        on: 'split',
+        title: 'The first split',
+        text: (f) =>
+          `At ${f.t} ms P${f.p} gives a younger brother at «${f.path}», ${f.type === 'ALL' ? 'an ALL node: by the hybrid\'s rule it need not wait for the eldest brother\'s value' : `a ${f.type} node: here the hybrid waits for the eldest brother's value, as YBWC does`}, to P${f.to}. ` +
+          `Until now ${n(f['work-request'], 'work request')} went out and ${f['no-work']} came back empty; open the YBWC lecture on the same position to see how long its processors waited. ${sofar(f)}`,
+      },
+      {
+        on: 'helperCut',
+        title: 'The price: a cutoff where none was expected',
+        text: (f) =>
+          `At ${f.t} ms P${f.p}, a helper, finds a cutoff at «${f.path}». Wherever a node expected to be ALL cuts instead, the brothers given away before its eldest was back ` +
+          `searched for nothing, with ${n(f.cutoff, 'cutoff message')} sent so far to stop them: the search overhead the hybrid pays for its busier processors. ${sofar(f)}`,
+      },
+      END,
+    ],
+  },
+  {
     id: 'jamboree',
     title: 'Jamboree and the work requests',
     settings: { algorithm: 'jamboree', net: 'fattree', processors: 16, preset: 'cm5', tt: 'global', search: 'period', position: 'BK.06', depth: 5, seed: 1 },
