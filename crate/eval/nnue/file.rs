@@ -10,8 +10,7 @@
 //! | output weights, the mover's half then the other's, each within ±128 | 2 × hidden × i16 |
 //! | output bias (scaled by QA · QB) | i32 |
 use super::features::INPUTS as ROWS;
-use super::network::OUTPUT_WEIGHT_LIMIT;
-use super::{Network, HIDDEN, QA, QB, SCALE};
+use super::{Network, HIDDEN, OUTPUT_WEIGHT_LIMIT, QA, QB, SCALE};
 
 const MAGIC: &[u8; 4] = b"MMNN";
 /// The format this build reads and writes.

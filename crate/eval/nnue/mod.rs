@@ -34,6 +34,10 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of the network's output (the trainer's sigmoid scale).
 pub const SCALE: i32 = 400;
+/// The largest magnitude of an output weight: `clip(s) · w` then fits in an i16
+/// (255 × 128 = 32,640), which the output layer's vector code relies on; the file reader
+/// refuses more.
+const OUTPUT_WEIGHT_LIMIT: i16 = 128;
 
 /// The network shipped with the engine (crate/eval/nnue/default.nnue, made by
 /// `tests/tuning/nnue.sh`).

@@ -2,14 +2,10 @@
 use super::{side, Accumulator, HIDDEN, QA, QB, SCALE};
 use cozy_chess::Color;
 
-/// The largest magnitude of an output weight: `clip(s) · w` then fits in an i16
-/// (255 × 128 = 32,640), which the output layer's vector code relies on.
-pub(super) const OUTPUT_WEIGHT_LIMIT: i16 = 128;
-
 /// A quantised network (see the module notes of [`super`] for the layout and scales).
 ///
 /// No i32 sum can overflow: a clipped square is at most `QA² = 65025`, an output weight at
-/// most [`OUTPUT_WEIGHT_LIMIT`] = 128 in magnitude (the trainer clips weights to ±1.98 and
+/// most [`super::OUTPUT_WEIGHT_LIMIT`] = 128 in magnitude (the trainer clips weights to ±1.98 and
 /// `QB` is 64: 127 at most; the file reader refuses more), and there are
 /// `2 × HIDDEN = 256` products: 256 × 65025 × 128 < 2³¹.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,7 +42,7 @@ impl Network {
 }
 
 /// Σ clip(s)² · w over a perspective, as `clip(s) · (clip(s) · w)`: the inner product
-/// fits in an i16 (at most 255 × [`OUTPUT_WEIGHT_LIMIT`]), so both multiplies take 16-bit
+/// fits in an i16 (at most 255 × [`super::OUTPUT_WEIGHT_LIMIT`]), so both multiplies take 16-bit
 /// lanes and the outer one sums pairs into i32 (x86's `pmaddwd`, wasm's `i32x4.dot_i16x8_s`).
 /// Portable code, which LLVM vectorises on x86-64; on wasm32 SIMD128 it does not find the
 /// dot product, so that target has the same steps written with its intrinsics. Both give
@@ -82,6 +78,7 @@ fn screlu_dot(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::nnue::OUTPUT_WEIGHT_LIMIT;
     use crate::random::Random;
 
     /// The output layer's sum, each product in i64 as its definition reads.
