@@ -10,7 +10,8 @@
 use super::LinkUse;
 use crate::net::{Ends, Hop, Topology};
 
-/// Lanes of every link of a topology, with the time each becomes free.
+/// Lanes of every link of a topology, with the time each becomes free (each link's lanes
+/// per direction a min-heap by that time).
 #[derive(Clone, Debug)]
 pub(super) struct Links {
     /// Per link: its first lane in `free_at`.
@@ -79,11 +80,32 @@ impl Links {
         let direction = usize::from(self.low_end[link] != u32::MAX && hop.from as u32 != self.low_end[link]);
         let first = self.first_lane[link] as usize + direction * width;
         let lanes = &mut self.free_at[first..first + width];
-        let (lane, _) = lanes.iter().enumerate().min_by_key(|&(i, &free)| (free, i)).expect("a link has a lane");
-        let start = arrive.max(lanes[lane]);
+        // The lane free first is the heap's root; which of equally free lanes a message
+        // takes changes no time, so the heap's order among them does not matter.
+        let start = arrive.max(lanes[0]);
         let end = start + hold;
-        lanes[lane] = end;
+        lanes[0] = end;
+        sift_down(lanes);
         self.busy_ns[link] += hold;
         (start, end)
     }
+}
+
+/// Restores a binary min-heap (children of i at 2i + 1 and 2i + 2) whose root has grown:
+/// a wide link's lanes are kept so, for the free one in O(log width) (a CM-5 root has 256).
+fn sift_down(heap: &mut [u64]) {
+    let (mut i, value) = (0, heap[0]);
+    loop {
+        let left = 2 * i + 1;
+        if left >= heap.len() {
+            break;
+        }
+        let child = if left + 1 < heap.len() && heap[left + 1] < heap[left] { left + 1 } else { left };
+        if heap[child] >= value {
+            break;
+        }
+        heap[i] = heap[child];
+        i = child;
+    }
+    heap[i] = value;
 }
