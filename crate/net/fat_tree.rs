@@ -17,8 +17,9 @@
 
 use super::{Hop, Link, LinkId, LinkKind, Network, Node, Point};
 
-/// How many children a switch has.
-const ARITY: usize = 4;
+/// How many children a switch has: 4 = 2^LOG_ARITY.
+const LOG_ARITY: u32 = 2;
+const ARITY: usize = 1 << LOG_ARITY;
 
 /// A fat tree over `processors` leaves. Every node but the root has one link, to its
 /// parent, whose id is the node's own.
@@ -27,6 +28,8 @@ pub(super) struct FatTree {
     processors: usize,
     /// `first[ℓ]`: the first node of level ℓ; one more entry holds the node count.
     first: Vec<Node>,
+    /// Each node's level, so that a hop needs no search of `first`.
+    level: Vec<u8>,
 }
 
 impl FatTree {
@@ -40,7 +43,8 @@ impl FatTree {
             }
             covered *= ARITY;
         }
-        FatTree { processors, first }
+        let level = first.windows(2).enumerate().flat_map(|(l, w)| std::iter::repeat_n(l as u8, w[1] - w[0])).collect();
+        FatTree { processors, first, level }
     }
 
     /// Levels of switches: the root's level.
@@ -50,13 +54,13 @@ impl FatTree {
 
     /// The level of a node and its place in that level.
     fn locate(&self, node: Node) -> (usize, usize) {
-        let level = self.first.partition_point(|&first| first <= node) - 1;
+        let level = usize::from(self.level[node]);
         (level, node - self.first[level])
     }
 
     /// The first processor under a node and one past its last.
     fn span(&self, level: usize, index: usize) -> (Node, Node) {
-        let covered = ARITY.pow(level as u32);
+        let covered = 1 << (LOG_ARITY * level as u32);
         (index * covered, ((index + 1) * covered).min(self.processors))
     }
 
@@ -93,7 +97,7 @@ impl Network for FatTree {
         let (level, index) = self.locate(at);
         let (low, high) = self.span(level, index);
         if (low..high).contains(&to) {
-            let child = self.first[level - 1] + to / ARITY.pow(level as u32 - 1);
+            let child = self.first[level - 1] + (to >> (LOG_ARITY * (level as u32 - 1)));
             Hop { link: child, from: at, to: child }
         } else {
             Hop { link: at, from: at, to: self.first[level + 1] + index / ARITY }
