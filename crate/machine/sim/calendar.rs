@@ -1,7 +1,8 @@
 //! The order of events in virtual time: a binary heap of (time, order) keys, so each step
 //! costs O(log p) however many processors there are, beside a queue of keys that came in
 //! ascending order. Most events are a message's next hop, due a fixed hop time after the
-//! one before, so they arrive sorted and skip the heap: pushing and taking them is O(1).
+//! one before where it did not queue for the link, so they arrive sorted and skip the
+//! heap: pushing and taking them is O(1).
 //!
 //! Ties at the same nanosecond are broken by `order`: messages first (by sending order),
 //! then departures and their notices, then processors (by id). So a message that arrives
@@ -66,8 +67,8 @@ impl Calendar {
         self.push((time, sequence, slot as u32));
     }
 
-    /// Message number `sequence` has crossed a link and reaches the next node at `time`:
-    /// a fixed hop time after now, unless it queued, so these mostly come in order.
+    /// Message number `sequence` crossed a link without queueing and reaches the next node
+    /// at `time`: a fixed hop time after now, so these come in ascending order.
     pub(super) fn hop_at(&mut self, time: u64, sequence: u64, slot: usize) {
         let key = (time, sequence, slot as u32);
         if self.sorted.back().is_none_or(|&last| last <= key) {

@@ -503,7 +503,12 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         if let Some(hop) = flight.route.next() {
             let (start, end) = self.hardware.links.cross(hop, time, self.hardware.hop_ns);
             self.record(Event::Hop { msg: sequence as u32, link: hop.link as u32, from: hop.from as u32, to: hop.to as u32, start, end });
-            self.calendar.hop_at(end + self.hardware.latency_ns, sequence, slot);
+            let at = end + self.hardware.latency_ns;
+            if start == time {
+                self.calendar.hop_at(at, sequence, slot);
+            } else {
+                self.calendar.flight_at(at, sequence, slot);
+            }
             return;
         }
         let Flight { from, to, message, .. } = self.flights[slot].take().expect("checked above");
