@@ -39,8 +39,8 @@ def opening_book(path):
 
 def play_out(board, engines, limits):
     """Plays `board` to the end; `engines` maps chess.WHITE/BLACK to an engine, `limits`
-    has nodes (or tc, a (base, increment) clock in seconds, or movetime, seconds per move,
-    either of which replaces the node budget),
+    has nodes (or tc, a (base, increment) clock in seconds — or a dict giving each colour
+    its own — or movetime, seconds per move, either of which replaces the node budget),
     max_plies, adjudicate (centipawns) and game (an id that makes the engines start a new
     game). Yields (board, move) before each move, then returns the result ('1-0', '0-1',
     '1/2-1/2') as the generator's value; the mover's score of the position being left (White's
@@ -51,14 +51,16 @@ def play_out(board, engines, limits):
     left in limits["ended"]."""
     decisive = 0
     tc = limits.get("tc")
-    clocks = {chess.WHITE: tc[0], chess.BLACK: tc[0]} if tc else None
+    if tc and not isinstance(tc, dict):
+        tc = {chess.WHITE: tc, chess.BLACK: tc}
+    clocks = {colour: tc[colour][0] for colour in tc} if tc else None
     while not board.is_game_over(claim_draw=True):
         if board.ply() >= limits["max_plies"]:
             limits["ended"] = "max plies"
             return "1/2-1/2"
         engine = engines[board.turn]
         if tc:
-            limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK], white_inc=tc[1], black_inc=tc[1])
+            limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK], white_inc=tc[chess.WHITE][1], black_inc=tc[chess.BLACK][1])
         elif limits.get("movetime"):
             limit = chess.engine.Limit(time=limits["movetime"])
         else:
@@ -70,7 +72,7 @@ def play_out(board, engines, limits):
             if clocks[board.turn] < 0:
                 limits["ended"] = "time"
                 return "0-1" if board.turn == chess.WHITE else "1-0"
-            clocks[board.turn] += tc[1]
+            clocks[board.turn] += tc[board.turn][1]
         score = played.info.get("score")
         white_cp = score.white().score(mate_score=100000) if score else 0
         limits["white_cp"] = score.white().score() if score else None

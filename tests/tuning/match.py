@@ -13,7 +13,7 @@ time per move, instead of a node budget;
 instead of random moves; --first-option/--second-option NAME=VALUE set UCI options
 (e.g. --second-option UCI_LimitStrength=true --second-option UCI_Elo=1800);
 --second-movetime S or --second-depth D gives the second engine its own limit per move,
-whatever the first engine's; --concurrency N plays N pairs at once, each with its own two
+whatever the first engine's, and --second-tc BASE+INC its own clock (the first keeps --tc); --concurrency N plays N pairs at once, each with its own two
 engine processes (on a clock, keep N at most the cores free, or games are lost on time).
 
 Usage: match.py --first NEW_ENGINE --second OLD_ENGINE --pairs 100
@@ -81,11 +81,14 @@ def main():
     parser.add_argument("--movetime", type=float, default=None, help="seconds per move")
     parser.add_argument("--second-movetime", type=float, default=None, help="seconds per move of the second engine")
     parser.add_argument("--second-depth", type=int, default=None, help="search depth of the second engine")
+    parser.add_argument("--second-tc", type=clock, default=None, help="the second engine's own clock, BASE+INC (with --tc)")
     parser.add_argument("--openings", default=None, help="file of SAN opening lines")
     parser.add_argument("--first-option", action="append", default=[], type=option)
     parser.add_argument("--second-option", action="append", default=[], type=option)
     parser.add_argument("--concurrency", type=int, default=1, help="pairs played at once")
     args = parser.parse_args()
+    if args.second_tc and not args.tc:
+        parser.error("--second-tc gives the second engine its own clock: give the first one's with --tc")
     for engine in (args.first, args.second):
         if not (os.path.isfile(engine) and os.access(engine, os.X_OK)):
             parser.error(f"engine '{engine}' is not an executable file")
@@ -121,7 +124,8 @@ def main():
         pair_points, pair_endings = [], []
         for game, first_plays in enumerate((chess.WHITE, chess.BLACK)):
             players = {first_plays: first, not first_plays: second}
-            limits = {"nodes": args.nodes, "tc": args.tc, "movetime": args.movetime, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": 2 * pair + game + 1}
+            tc = {first_plays: args.tc, not first_plays: args.second_tc or args.tc} if args.tc else None
+            limits = {"nodes": args.nodes, "tc": tc, "movetime": args.movetime, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": 2 * pair + game + 1}
             result = run_game(openings[pair].copy(), players, limits)
             pair_endings.append((result, limits["ended"]))
             white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Does the second core make meshmate play better? Parallel search judged as engine authors
+judge it: the Elo of Threads=2 against Threads=1 at a fixed time control, for each
+algorithm, beside the ceiling — one thread with twice the time against one thread, the Elo
+of doubling the time. A parallel search that reaches a depth sooner but plays no better has
+gained nothing; the share of the ceiling says how much of a second core's worth it turns
+into strength.
+
+Each row is one tests/tuning/match.py run on the fixed openings (tests/tuning/openings.txt,
+colours alternated), one game at a time, so the 2-thread side owns both cores while it
+thinks: run it on a quiet machine. Hash 16 MiB for both sides. A row's output is kept in
+--work DIR, so a run that is cut off goes on where it stopped; the table goes to --out.
+
+    python3 tests/experiments/threads_elo.py --out docs/threads-elo.md          # 5+0.05, hours
+    python3 tests/experiments/threads_elo.py --tc 1+0.01 --pairs-scale 0.02 --out /tmp/t.md   # a look
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+MATCH = os.path.join(ROOT, "tests", "tuning", "match.py")
+OPENINGS = os.path.join(ROOT, "tests", "tuning", "openings.txt")
+
+# (row, algorithm or None for the ceiling, pairs): 200 games for the default and the
+# work-splitting algorithms, 100 for the others.
+ROWS = [
+    ("ceiling", None, 100),
+    ("abdada", "abdada", 100),
+    ("ybwc", "ybwc", 100),
+    ("ybwc-all", "ybwc-all", 100),
+    ("jamboree", "jamboree", 100),
+    ("dts", "dts", 100),
+    ("lazysmp", "lazysmp", 50),
+    ("tdsab", "tdsab", 50),
+]
+
+RESULT = re.compile(r"first engine: \+(\d+) =(\d+) -(\d+) of (\d+), score ([\d.]+), Elo ([+-]?\d+) \(95%: ([+-]?\d+) to ([+-]?\d+)\)")
+
+
+def clock(text):
+    """'5+0.05' as (5.0, 0.05)."""
+    base, _, inc = text.partition("+")
+    return float(base), float(inc or 0)
+
+
+def text_of(tc):
+    return f"{tc[0]:g}+{tc[1]:g}"
+
+
+def match_command(args, algorithm, pairs):
+    """The match.py command of one row: Threads=2 against Threads=1 with `algorithm`, or
+    for the ceiling (None) one thread on twice the clock against one thread."""
+    tc = args.tc
+    command = [sys.executable, MATCH, "--first", args.engine, "--second", args.engine, "--pairs", str(pairs), "--openings", OPENINGS, "--concurrency", "1"]
+    for side in ("first", "second"):
+        command += [f"--{side}-option", "Hash=16"]
+    if algorithm is None:
+        command += ["--tc", text_of((2 * tc[0], 2 * tc[1])), "--second-tc", text_of(tc), "--first-option", "Threads=1", "--second-option", "Threads=1"]
+    else:
+        command += ["--tc", text_of(tc)]
+        for side, threads in (("first", 2), ("second", 1)):
+            command += [f"--{side}-option", f"Threads={threads}", f"--{side}-option", f"Algorithm={algorithm}"]
+    return command
+
+
+def run_row(args, name, algorithm, pairs):
+    """The row's result (wins, draws, losses, games, score, Elo, low, high), from its kept
+    output if a finished run left one."""
+    path = os.path.join(args.work, f"{name}.txt")
+    if os.path.exists(path):
+        with open(path) as kept:
+            found = RESULT.search(kept.read())
+        if found:
+            return found.groups()
+    command = match_command(args, algorithm, pairs)
+    print(f"{name}: {' '.join(command)}", flush=True)
+    with open(path, "w") as out:
+        subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, check=False)
+    with open(path) as kept:
+        found = RESULT.search(kept.read())
+    if not found:
+        sys.exit(f"{name}: match.py gave no result; its output is in {path}")
+    return found.groups()
+
+
+def commit():
+    try:
+        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "meshmate"))
+    parser.add_argument("--tc", type=clock, default=(5.0, 0.05), help="BASE+INC of the 1-thread side (default 5+0.05)")
+    parser.add_argument("--pairs-scale", type=float, default=1.0, help="play this share of each row's pairs (at least one)")
+    parser.add_argument("--rows", default=",".join(name for name, _, _ in ROWS), help="rows to play, by name")
+    parser.add_argument("--work", default=os.path.join(ROOT, "target", "threads-elo"), help="where each row's match output is kept")
+    parser.add_argument("--out", default=None, help="Markdown table to write (default: print it)")
+    args = parser.parse_args()
+    if not (os.path.isfile(args.engine) and os.access(args.engine, os.X_OK)):
+        parser.error(f"engine '{args.engine}' is not an executable file: cargo build --release")
+    wanted = args.rows.split(",")
+    unknown = [name for name in wanted if name not in {n for n, _, _ in ROWS}]
+    if unknown:
+        parser.error(f"unknown rows {unknown}: the rows are {[n for n, _, _ in ROWS]}")
+    os.makedirs(args.work, exist_ok=True)
+
+    results = {}
+    for name, algorithm, pairs in ROWS:
+        if name in wanted:
+            results[name] = run_row(args, name, algorithm, max(1, round(pairs * args.pairs_scale)))
+    ceiling = int(results["ceiling"][5]) if "ceiling" in results else None
+    lines = [
+        "# Strength from the second core",
+        "",
+        "Threads=2 against Threads=1 for each algorithm, beside the ceiling: one thread with twice the",
+        "time against one thread. The share of the ceiling is a row's Elo over the ceiling's.",
+        "",
+        f"Measured at {commit()} by `python3 tests/experiments/threads_elo.py --tc {text_of(args.tc)}"
+        + (f" --pairs-scale {args.pairs_scale:g}" if args.pairs_scale != 1.0 else "") + "`: each row one match of "
+        "tests/tuning/match.py on the fixed openings, colours alternated, one game at a time, Hash 16 MiB.",
+        "",
+        "| row | first engine | games | +/=/- | score | Elo | 95 % | share of the ceiling |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, algorithm, _ in ROWS:
+        if name not in results:
+            continue
+        wins, draws, losses, games, score, elo, low, high = results[name]
+        first = "1 thread, twice the time, against 1 thread" if algorithm is None else f"{algorithm}, 2 threads, against 1 thread"
+        share = "" if algorithm is None or not ceiling else f"{int(elo) / ceiling:.0%}"
+        lines.append(f"| {name} | {first} | {games} | {wins}/{draws}/{losses} | {score} | {elo} | {low} to {high} | {share} |")
+    table = "\n".join(lines) + "\n"
+    if args.out:
+        with open(args.out, "w") as out:
+            out.write(table)
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
