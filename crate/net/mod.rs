@@ -173,7 +173,26 @@ impl Topology {
     /// they are the same. Always the same route for the same pair.
     pub fn route(&self, from: Node, to: Node) -> Result<Route<'_>, NetError> {
         let remaining = self.hops(from, to)?;
-        Ok(Route { network: self.network(), at: from, to, remaining })
+        Ok(Route { topology: self, at: from, to, remaining })
+    }
+
+    /// The next hop of the route to processor `to` for a message at node `at` (a node of
+    /// a route to `to`), or `None` when it is there: a route taken one hop at a time by a
+    /// caller that keeps where its message is (the simulator, which checked the ends).
+    pub fn next_hop(&self, at: Node, to: Node) -> Option<Hop> {
+        debug_assert!(at < self.nodes() && self.is_processor(to));
+        if at == to {
+            return None;
+        }
+        // Matched here rather than through `network()`, so that the hop is inlined.
+        Some(match &self.shape {
+            Shape::DeBruijn(net) => net.next_hop(at, to),
+            Shape::Hypercube(net) => net.next_hop(at, to),
+            Shape::FatTree(net) => net.next_hop(at, to),
+            Shape::Bus(net) => net.next_hop(at, to),
+            Shape::Ring(net) => net.next_hop(at, to),
+            Shape::Full(net) => net.next_hop(at, to),
+        })
     }
 
     /// How many links the route from `from` to `to` crosses.
@@ -223,7 +242,7 @@ impl std::fmt::Display for Topology {
 /// The hops of one route, computed as they are taken (no allocation).
 #[derive(Clone)]
 pub struct Route<'a> {
-    network: &'a dyn Network,
+    topology: &'a Topology,
     at: Node,
     to: Node,
     remaining: usize,
@@ -233,10 +252,7 @@ impl Iterator for Route<'_> {
     type Item = Hop;
 
     fn next(&mut self) -> Option<Hop> {
-        if self.at == self.to {
-            return None;
-        }
-        let hop = self.network.next_hop(self.at, self.to);
+        let hop = self.topology.next_hop(self.at, self.to)?;
         self.at = hop.to;
         self.remaining -= 1;
         Some(hop)

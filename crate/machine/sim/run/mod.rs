@@ -34,7 +34,7 @@ use crate::machine::offers::OfferBoard;
 use crate::machine::{Activity, Counters, MessageKind, Note, Payload, Processor, Program};
 use crate::search::TreeEvent;
 use crate::tt::Access;
-use crate::net::{Route, Topology};
+use crate::net::{Node, Topology};
 use std::collections::VecDeque;
 
 mod departures;
@@ -117,12 +117,13 @@ impl<M: Payload> Cargo<M> {
 }
 
 /// A message on its way.
-struct Flight<'t, M> {
+struct Flight<M> {
     sequence: u64,
     from: usize,
     to: usize,
     message: Cargo<M>,
-    route: Route<'t>,
+    /// The node it has reached on its route.
+    at: Node,
 }
 
 /// The state of one run.
@@ -133,7 +134,7 @@ pub(super) struct Run<'r, 'h, M> {
     trace: Option<&'r mut Trace>,
     procs: Vec<Proc>,
     mailboxes: Vec<VecDeque<(usize, M)>>,
-    flights: Vec<Option<Flight<'h, M>>>,
+    flights: Vec<Option<Flight<M>>>,
     free_flights: Vec<usize>,
     calendar: Calendar,
     /// Messages and notes of the step being taken (kept to reuse their memory).
@@ -476,12 +477,12 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         if let Cargo::Table(table) = &message {
             self.counters.count_sent(from, table.kind());
         }
-        let route = self.hardware.topology.route(from, to).expect("processors of a run are processors of its network");
         if self.trace.is_some() {
             let kind = message.kind();
-            self.record(Event::Send { t: depart, msg: sequence as u32, from: from as u32, to: to as u32, kind, hops: route.len() as u32 });
+            let hops = self.hardware.topology.hops(from, to).expect("processors of a run are processors of its network");
+            self.record(Event::Send { t: depart, msg: sequence as u32, from: from as u32, to: to as u32, kind, hops: hops as u32 });
         }
-        let flight = Flight { sequence, from, to, message, route };
+        let flight = Flight { sequence, from, to, message, at: from };
         let slot = match self.free_flights.pop() {
             Some(slot) => {
                 self.flights[slot] = Some(flight);
@@ -500,7 +501,8 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
     fn advance(&mut self, slot: usize, time: u64) {
         let flight = self.flights[slot].as_mut().expect("a message in the calendar is in flight");
         let sequence = flight.sequence;
-        if let Some(hop) = flight.route.next() {
+        if let Some(hop) = self.hardware.topology.next_hop(flight.at, flight.to) {
+            flight.at = hop.to;
             let (start, end) = self.hardware.links.cross(hop, time, self.hardware.hop_ns);
             self.record(Event::Hop { msg: sequence as u32, link: hop.link as u32, from: hop.from as u32, to: hop.to as u32, start, end });
             let at = end + self.hardware.latency_ns;
