@@ -5,13 +5,13 @@
 //! Invariant: a lane's `free_at` only grows, and messages are handed to [`Links::cross`]
 //! in the order they reach the link in virtual time (the simulator's calendar guarantees
 //! it), so each lane is first come, first served and messages between two processors
-//! keep their order.
+//! keep their order. Every message holds its lane for the same time, so the lane free
+//! first is always the one taken longest ago: a link's lanes are taken in turn.
 
 use super::LinkUse;
 use crate::net::{Ends, Hop, Topology};
 
-/// Lanes of every link of a topology, with the time each becomes free (each link's lanes
-/// per direction a min-heap by that time).
+/// Lanes of every link of a topology, with the time each becomes free.
 #[derive(Clone, Debug)]
 pub(super) struct Links {
     /// Per link: its first lane in `free_at`.
@@ -22,6 +22,10 @@ pub(super) struct Links {
     low_end: Vec<u32>,
     /// When each lane is free again.
     free_at: Vec<u64>,
+    /// Per link and direction (`2 * link + direction`): its lane taken next, counted
+    /// from its first (the CM-5's root link has 256 lanes; looking for the free one
+    /// would cost a scan of them at every hop).
+    turn: Vec<u32>,
     /// Per link: the time messages held its lanes, summed over lanes.
     busy_ns: Vec<u64>,
 }
@@ -43,12 +47,13 @@ impl Links {
             low_end.push(low);
             lanes += w * directions;
         }
-        Links { first_lane, width, low_end, free_at: vec![0; lanes as usize], busy_ns: vec![0; count] }
+        Links { first_lane, width, low_end, free_at: vec![0; lanes as usize], turn: vec![0; 2 * count], busy_ns: vec![0; count] }
     }
 
     /// Frees every lane (a new run starts at time 0).
     pub(super) fn reset(&mut self) {
         self.free_at.fill(0);
+        self.turn.fill(0);
         self.busy_ns.fill(0);
     }
 
@@ -72,40 +77,22 @@ impl Links {
         LinkUse { mean, busiest: shares.iter().copied().fold(0.0, f64::max) }
     }
 
-    /// A message reaches `hop`'s link at `arrive` and holds a lane for `hold`: returns
-    /// when it starts crossing (later than `arrive` if it queued) and when it is across.
+    /// A message reaches `hop`'s link at `arrive` and holds a lane for `hold` (the same
+    /// at every call): returns when it starts crossing (later than `arrive` if it queued)
+    /// and when it is across.
     pub(super) fn cross(&mut self, hop: Hop, arrive: u64, hold: u64) -> (u64, u64) {
         let link = hop.link;
         let width = self.width[link] as usize;
         let direction = usize::from(self.low_end[link] != u32::MAX && hop.from as u32 != self.low_end[link]);
         let first = self.first_lane[link] as usize + direction * width;
-        let lanes = &mut self.free_at[first..first + width];
-        // The lane free first is the heap's root; which of equally free lanes a message
-        // takes changes no time, so the heap's order among them does not matter.
-        let start = arrive.max(lanes[0]);
+        let turn = &mut self.turn[2 * link + direction];
+        let lane = first + *turn as usize;
+        debug_assert!(self.free_at[first..first + width].iter().all(|&free| free >= self.free_at[lane]), "the lane taken longest ago is free first");
+        *turn = if *turn as usize + 1 == width { 0 } else { *turn + 1 };
+        let start = arrive.max(self.free_at[lane]);
         let end = start + hold;
-        lanes[0] = end;
-        sift_down(lanes);
+        self.free_at[lane] = end;
         self.busy_ns[link] += hold;
         (start, end)
     }
-}
-
-/// Restores a binary min-heap (children of i at 2i + 1 and 2i + 2) whose root has grown:
-/// a wide link's lanes are kept so, for the free one in O(log width) (a CM-5 root has 256).
-fn sift_down(heap: &mut [u64]) {
-    let (mut i, value) = (0, heap[0]);
-    loop {
-        let left = 2 * i + 1;
-        if left >= heap.len() {
-            break;
-        }
-        let child = if left + 1 < heap.len() && heap[left + 1] < heap[left] { left + 1 } else { left };
-        if heap[child] >= value {
-            break;
-        }
-        heap[i] = heap[child];
-        i = child;
-    }
-    heap[i] = value;
 }
