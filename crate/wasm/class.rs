@@ -264,9 +264,11 @@ pub fn class_serve(pause: js_sys::Function) {
                 }
             }
         };
-        if let Err(e) = crate::parallel::help_in_slices(&mut rank, &mut helper, SLICE_MS, pause, starting).await {
+        if let Err(e) = crate::parallel::help_in_slices(&mut rank, &mut helper, SLICE_MS, &pause, starting).await {
             cannot_take_part(e);
         }
+        // What the last slice queued, the error included, goes out at one more pause.
+        pause(false).await;
     });
 }
 
