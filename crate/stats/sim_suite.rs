@@ -102,78 +102,150 @@ impl SimRow {
 }
 
 /// Runs the experiment: `serial` (one processor) gives T(1) and N(1); each of `machines`
-/// runs every algorithm on all its processors. `progress` sees each row when it is done.
-/// An algorithm that cannot run with the suite's table placement is refused up front.
+/// runs every algorithm on all its processors. `progress` sees each row when it is done,
+/// in the order of the rows returned. An algorithm that cannot run with the suite's table
+/// placement is refused up front.
+///
+/// Natively, searches that share nothing (no game carried, no trace) run side by side on
+/// every core, each on its own copy of its machine: virtual time depends on nothing else,
+/// so the rows are those of one search after the other.
 pub fn simulate_suite(serial: &mut Sim, machines: &mut [Sim], suite: &SimSuite<'_>, algorithms: &[Algorithm], progress: &mut dyn FnMut(&SimRow)) -> Result<Vec<SimRow>, String> {
     for algorithm in algorithms {
         algorithm.accepts(suite.placement)?;
     }
+    let parallel: Vec<Algorithm> = algorithms.iter().copied().filter(|&a| a != Algorithm::Serial).collect();
+    #[cfg(not(target_arch = "wasm32"))]
+    if !suite.carry && rayon::current_num_threads() > 1 && std::iter::once(&*serial).chain(machines.iter()).all(|m| m.trace().is_none()) {
+        return side_by_side(serial, machines, suite, &parallel, progress);
+    }
     let most = machines.iter().map(|m| m.processors()).chain([1]).max().unwrap_or(1);
     let counters = Counters::new(most);
-    let limits = Limits { depth: Some(suite.depth), ..Limits::default() };
     // One searcher set and table per run slot (serial, then each machine's algorithms)
     // when the suite is a game; otherwise one set for all, its heuristics cleared.
-    let slots = if suite.carry { 1 + machines.len() * algorithms.len() } else { 1 };
+    let slots = if suite.carry { 1 + machines.len() * parallel.len() } else { 1 };
     let mut searchers: Vec<Vec<Searcher>> = (0..slots).map(|_| Vec::new()).collect();
     let mut carried: Vec<Option<Tables>> = (0..slots).map(|_| None).collect();
     let mut rows = Vec::new();
-    for (position, board) in suite.boards.iter().enumerate() {
+    for position in 0..suite.boards.len() {
         let mut run = |sim: &mut Sim, algorithm: Algorithm, slot: usize| -> Result<SimRow, String> {
             let slot = if suite.carry { slot } else { 0 };
-            let searchers = &mut searchers[slot];
-            if !suite.carry {
-                for s in searchers.iter_mut() {
-                    s.clear_heuristics();
-                }
-            }
-            let p = if algorithm == Algorithm::Serial { 1 } else { sim.processors() };
-            let placement = if algorithm == Algorithm::Serial { Placement::Global } else { suite.placement };
-            let tables = match &carried[slot] {
-                Some(tables) if suite.carry => tables.clone(),
-                _ => Tables::new(placement, suite.hash_mib, p).map_err(|e| e.to_string())?,
-            };
+            let (row, tables) = search_row(sim, algorithm, position, suite, carried[slot].take(), &mut searchers[slot], &counters)?;
             if suite.carry {
-                carried[slot] = Some(tables.clone());
+                carried[slot] = Some(tables);
             }
-            let table = if placement == Placement::Global { String::new() } else { format!(" table={placement}") };
-            sim.label_next_run(format!("position {} {} p={p}{table}", position + 1, algorithm.name()));
-            let result = search(sim, searchers, tables, &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &suite.settings } }, &Control::default(), &mut NoReports, &counters);
-            let report = sim.last_run().expect("the search ran on the machine");
-            let processors = counters.snapshot();
-            let messages_by_kind = std::array::from_fn(|k| processors[..p].iter().map(|c| c.sent[k]).sum());
-            Ok(SimRow {
-                position,
-                algorithm: algorithm.name(),
-                processors: p,
-                serial_nodes: 0,
-                serial_ns: 0,
-                nodes: result.nodes,
-                time_ns: report.elapsed_ns,
-                load: report.load(),
-                messages: report.messages,
-                messages_by_kind,
-                placement,
-                work_ns: report.work_ns(),
-                critical_path_ns: report.critical_path_ns,
-                overheads: report.overheads(),
-                links: report.links,
-                score: result.score,
-                best: result.best,
-            })
+            Ok(row)
         };
-        let mut reference = run(serial, Algorithm::Serial, 0)?;
-        (reference.serial_nodes, reference.serial_ns) = (reference.nodes, reference.time_ns);
+        let reference = referenced(run(serial, Algorithm::Serial, 0)?, None);
         progress(&reference);
         rows.push(reference.clone());
-        let parallel = algorithms.iter().filter(|&&a| a != Algorithm::Serial);
         for (m, machine) in machines.iter_mut().enumerate() {
-            for (a, &algorithm) in parallel.clone().enumerate() {
-                let row = SimRow { serial_nodes: reference.nodes, serial_ns: reference.time_ns, ..run(machine, algorithm, 1 + m * algorithms.len() + a)? };
+            for (a, &algorithm) in parallel.iter().enumerate() {
+                let row = referenced(run(machine, algorithm, 1 + m * parallel.len() + a)?, Some(&reference));
                 progress(&row);
                 rows.push(row);
             }
         }
     }
+    Ok(rows)
+}
+
+/// `row` with T(1) and N(1) from the serial search `reference` (its own, if it is it).
+fn referenced(row: SimRow, reference: Option<&SimRow>) -> SimRow {
+    let reference = reference.unwrap_or(&row);
+    SimRow { serial_nodes: reference.nodes, serial_ns: reference.time_ns, ..row }
+}
+
+/// One search of the suite's position `position` by `algorithm` on all of `sim`'s
+/// processors (one for the serial search), with `searchers` and the table `carried` from
+/// the game's last position, or a fresh one: its row (T(1) and N(1) not yet filled) and
+/// its table.
+fn search_row(sim: &mut Sim, algorithm: Algorithm, position: usize, suite: &SimSuite<'_>, carried: Option<Tables>, searchers: &mut Vec<Searcher>, counters: &Counters) -> Result<(SimRow, Tables), String> {
+    if !suite.carry {
+        for s in searchers.iter_mut() {
+            s.clear_heuristics();
+        }
+    }
+    let p = if algorithm == Algorithm::Serial { 1 } else { sim.processors() };
+    let placement = if algorithm == Algorithm::Serial { Placement::Global } else { suite.placement };
+    let tables = match carried {
+        Some(tables) if suite.carry => tables,
+        _ => Tables::new(placement, suite.hash_mib, p).map_err(|e| e.to_string())?,
+    };
+    let table = if placement == Placement::Global { String::new() } else { format!(" table={placement}") };
+    sim.label_next_run(format!("position {} {} p={p}{table}", position + 1, algorithm.name()));
+    let limits = Limits { depth: Some(suite.depth), ..Limits::default() };
+    let board = &suite.boards[position];
+    let result = search(sim, searchers, tables.clone(), &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &suite.settings } }, &Control::default(), &mut NoReports, counters);
+    let report = sim.last_run().expect("the search ran on the machine");
+    let processors = counters.snapshot();
+    let messages_by_kind = std::array::from_fn(|k| processors[..p].iter().map(|c| c.sent[k]).sum());
+    let row = SimRow {
+        position,
+        algorithm: algorithm.name(),
+        processors: p,
+        serial_nodes: 0,
+        serial_ns: 0,
+        nodes: result.nodes,
+        time_ns: report.elapsed_ns,
+        load: report.load(),
+        messages: report.messages,
+        messages_by_kind,
+        placement,
+        work_ns: report.work_ns(),
+        critical_path_ns: report.critical_path_ns,
+        overheads: report.overheads(),
+        links: report.links,
+        score: result.score,
+        best: result.best,
+    };
+    Ok((row, tables))
+}
+
+/// [`simulate_suite`]'s searches of a suite that is no game, every one a job for the
+/// rayon pool on a copy of its machine. Rows are handed to `progress` and returned in
+/// the order one search after the other gives them: a row waits for those before it.
+#[cfg(not(target_arch = "wasm32"))]
+fn side_by_side(serial: &Sim, machines: &[Sim], suite: &SimSuite<'_>, algorithms: &[Algorithm], progress: &mut dyn FnMut(&SimRow)) -> Result<Vec<SimRow>, String> {
+    use crate::machine::sim::Design;
+    use std::sync::{mpsc, Mutex};
+    let per_position = 1 + machines.len() * algorithms.len();
+    let designs: Vec<Design> = std::iter::once(serial).chain(machines).map(Sim::design).collect();
+    let jobs = suite.boards.len() * per_position;
+    // Searcher sets, each used by one job at a time and kept for the next (their
+    // heuristics cleared), as one search after the other reuses its one set.
+    let spare: Mutex<Vec<Vec<Searcher>>> = Mutex::new(Vec::new());
+    let (sender, receiver) = mpsc::channel();
+    let mut rows: Vec<SimRow> = Vec::with_capacity(jobs);
+    rayon::in_place_scope(|scope| {
+        for job in 0..jobs {
+            let (sender, spare, designs) = (sender.clone(), &spare, &designs);
+            scope.spawn(move |_| {
+                let (position, k) = (job / per_position, job % per_position);
+                let (machine, algorithm) = if k == 0 { (0, Algorithm::Serial) } else { (1 + (k - 1) / algorithms.len(), algorithms[(k - 1) % algorithms.len()]) };
+                let mut sim = designs[machine].build();
+                let counters = Counters::new(sim.processors());
+                let mut searchers = spare.lock().map(|mut s| s.pop()).ok().flatten().unwrap_or_default();
+                let row = search_row(&mut sim, algorithm, position, suite, None, &mut searchers, &counters).map(|(row, _)| row);
+                if let Ok(mut spare) = spare.lock() {
+                    spare.push(searchers);
+                }
+                // The receiver is gone only when an earlier job failed.
+                let _ = sender.send((job, row));
+            });
+        }
+        drop(sender);
+        let mut done: Vec<Option<SimRow>> = vec![None; jobs];
+        for (job, row) in receiver {
+            done[job] = Some(row?);
+            while let Some(row) = done.get_mut(rows.len()).and_then(Option::take) {
+                let reference = (rows.len() % per_position != 0).then(|| &rows[rows.len() - rows.len() % per_position]);
+                let row = referenced(row, reference);
+                progress(&row);
+                rows.push(row);
+            }
+        }
+        Ok::<(), String>(())
+    })?;
     Ok(rows)
 }
 

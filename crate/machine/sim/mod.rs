@@ -60,6 +60,24 @@ pub struct Sim {
     departures: Vec<Departure>,
 }
 
+/// A machine's preset, network, size, seed and departures ([`Sim::design`]).
+#[derive(Clone, Debug)]
+pub struct Design {
+    preset: Preset,
+    net: Kind,
+    processors: usize,
+    seed: u64,
+    departures: Vec<Departure>,
+}
+
+impl Design {
+    /// A machine of this design, with no trace and no run yet.
+    pub fn build(&self) -> Sim {
+        let sim = Sim::new(self.preset, self.net, self.processors, self.seed).expect("a design is a machine's that was built");
+        Sim { departures: self.departures.clone(), ..sim }
+    }
+}
+
 /// What one run took, in virtual time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunReport {
@@ -110,6 +128,12 @@ impl Sim {
         let cpus = Cpus::new(processors, preset.node_ns, preset.step_ns, preset.load, preset.jitter_permille, seed);
         let links = Links::new(&topology);
         Ok(Sim { preset, topology, cpus, links, seed, trace: None, next_label: String::new(), last_run: None, departures: Vec::new() })
+    }
+
+    /// What this machine is made of, to build copies of it on other threads (a machine
+    /// itself may hold a trace sink that stays on its own).
+    pub fn design(&self) -> Design {
+        Design { preset: self.preset, net: self.topology.kind(), processors: self.processors(), seed: self.seed, departures: self.departures.clone() }
     }
 
     /// Processors that leave during every following run, as a class's may (see
