@@ -238,7 +238,7 @@ fn side_by_side(serial: &Sim, machines: &[Sim], suite: &SimSuite<'_>, algorithms
         for (job, row) in receiver {
             done[job] = Some(row?);
             while let Some(row) = done.get_mut(rows.len()).and_then(Option::take) {
-                let reference = (rows.len() % per_position != 0).then(|| &rows[rows.len() - rows.len() % per_position]);
+                let reference = (!rows.len().is_multiple_of(per_position)).then(|| &rows[rows.len() - rows.len() % per_position]);
                 let row = referenced(row, reference);
                 progress(&row);
                 rows.push(row);
