@@ -70,7 +70,7 @@ fn pure_search_equals_plain_alpha_beta_with(evaluation: Evaluation) {
     assert_eq!(boards.len(), 20);
     let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
     let mut searcher = Searcher::new(tt.clone());
-    let settings = SearchSettings { options: SearchOptions { pure: true, evaluation }, ..SearchSettings::default() };
+    let settings = SearchSettings { options: SearchOptions { pure: true, evaluation, ..SearchOptions::default() }, ..SearchSettings::default() };
     for (i, board) in boards.iter().enumerate() {
         let depth = if i % 4 == 0 { 4 } else { 3 };
         let expected = reference(board, evaluation, depth, 0, -INFINITY, INFINITY, &mut Vec::new());

@@ -8,7 +8,7 @@ use meshmate::machine::sim::{fit_work_span, Sim, WorkSpan};
 use meshmate::stats::{simulate_suite, SimRow, SimSuite};
 use meshmate::parallel::Algorithm;
 use meshmate::search::{SearchOptions, SearchSettings};
-use meshmate::tt::Placement;
+use meshmate::tt::{Placement, TableSize};
 
 fn bratko_kopec(take: usize) -> Vec<Board> {
     parse_epd_file(&common::shared_data("bratko-kopec.epd")).unwrap().into_iter().take(take).map(|e| e.board).collect()
@@ -19,7 +19,7 @@ fn experiment(preset: &str, procs: &[usize], boards: &[Board], depth: i32, algor
     let mut serial = Sim::from_names(preset, None, 1, 1).unwrap();
     let mut machines: Vec<Sim> = procs.iter().map(|&p| Sim::from_names(preset, None, p, 1).unwrap()).collect();
     let settings = SearchSettings { options: SearchOptions { pure, ..SearchOptions::default() }, ..SearchSettings::default() };
-    let suite = SimSuite { boards, depth, hash_mib: 4, placement: Placement::Global, settings, carry: false };
+    let suite = SimSuite { boards, depth, table: TableSize::Mib(4), placement: Placement::Global, settings, carry: false };
     simulate_suite(&mut serial, &mut machines, &suite, algorithms, &mut |_| {}).unwrap()
 }
 

@@ -12,7 +12,7 @@ use meshmate::machine::wire::WireError;
 use meshmate::net::Kind;
 use meshmate::parallel::Algorithm;
 use meshmate::search::{SearchOptions, SearchSettings};
-use meshmate::tt::{owner, Access, AccessKind, Placement};
+use meshmate::tt::{owner, Access, AccessKind, Placement, TableSize};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -27,7 +27,7 @@ fn pure() -> SearchSettings {
 /// Runs `algorithms` on `machines` with the table placed as `placement`.
 fn simulate(machines: &mut [Sim], boards: &[Board], depth: i32, placement: Placement, settings: SearchSettings, algorithms: &[Algorithm]) -> Result<Vec<SimRow>, String> {
     let mut serial = Sim::new(presets::MULTICORE, Kind::Full, 1, 3).unwrap();
-    let suite = SimSuite { boards, depth, hash_mib: 4, placement, settings, carry: false };
+    let suite = SimSuite { boards, depth, table: TableSize::Mib(4), placement, settings, carry: false };
     simulate_suite(&mut serial, machines, &suite, algorithms, &mut |_| {})
 }
 

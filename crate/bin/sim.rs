@@ -12,7 +12,7 @@ use meshmate::net::Kind;
 use meshmate::parallel::Algorithm;
 use meshmate::search::SearchSettings;
 use meshmate::stats::{decimals, simulate_suite, simulation_speed, MessagesByKind, SimRow, SimSuite};
-use meshmate::tt::Placement;
+use meshmate::tt::{Placement, TableSize};
 use serde::Serialize;
 
 /// `sim`: the papers' experiment on a simulated machine, printed in the shape of
@@ -45,7 +45,7 @@ pub fn run_sim(args: SimArgs) -> Result<(), String> {
     }
     let boards = suite_boards(suite)?;
     let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.pure, ..meshmate::search::SearchOptions::default() }, ..SearchSettings::default() };
-    let suite = SimSuite { boards: &boards, depth, hash_mib: args.hash, placement: args.tt, settings, carry: false };
+    let suite = SimSuite { boards: &boards, depth, table: TableSize::Mib(args.hash), placement: args.tt, settings, carry: false };
     let experiment = SimExperiment { preset, net: args.net, procs: &procs, algorithms: &args.algorithms, suite: &suite, departures: &args.depart, table: !args.json };
     let mut trace = args.trace.as_deref().map(TraceFile::new);
     // Each seed's rows; with several seeds the totals pool them (ΣT(1) / ΣT(p) over all).

@@ -54,6 +54,7 @@ pub(super) fn encode_task(task: &HelperTask, out: &mut Vec<u8>) {
     w.board(&task.board);
     w.u64s(&task.history);
     w.bool(task.options.pure);
+    w.bool(task.options.table_cutoffs);
     w.str(task.options.evaluation.name());
     w.usize(task.hash_mib);
     w.u32(task.table_clears);
@@ -65,10 +66,10 @@ pub fn decode_task(bytes: &[u8]) -> Result<HelperTask, WireError> {
     let mut r = Reader::new(bytes);
     let name = r.str()?;
     let algorithm = Algorithm::from_name(&name).ok_or_else(|| WireError(format!("algorithm '{name}'")))?;
-    let (board, history, pure) = (r.board()?, r.u64s()?, r.bool()?);
+    let (board, history, pure, table_cutoffs) = (r.board()?, r.u64s()?, r.bool()?, r.bool()?);
     let name = r.str()?;
     let evaluation = Evaluation::from_name(&name).ok_or_else(|| WireError(format!("evaluation '{name}'")))?;
-    let options = SearchOptions { pure, evaluation };
+    let options = SearchOptions { pure, table_cutoffs, evaluation };
     let task = HelperTask { algorithm, board, history, options, hash_mib: r.usize()?, table_clears: r.u32()?, distributed: r.bool()? };
     r.finish()?;
     Ok(task)
@@ -398,7 +399,7 @@ mod tests {
 
     #[test]
     fn a_helper_task_comes_back_as_sent() {
-        let task = HelperTask { algorithm: Algorithm::Jamboree, board: board(), history: vec![4, 5], options: SearchOptions { pure: true, evaluation: Evaluation::Nnue }, hash_mib: 64, table_clears: 3, distributed: true };
+        let task = HelperTask { algorithm: Algorithm::Jamboree, board: board(), history: vec![4, 5], options: SearchOptions { pure: true, table_cutoffs: true, evaluation: Evaluation::Nnue }, hash_mib: 64, table_clears: 3, distributed: true };
         let mut bytes = Vec::new();
         encode_task(&task, &mut bytes);
         assert_eq!(decode_task(&bytes), Ok(task));

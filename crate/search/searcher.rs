@@ -62,6 +62,12 @@ pub struct SearchOptions {
     /// fixed depth is the exact minimax value of the search with check extensions and
     /// quiescence at the leaves.
     pub pure: bool,
+    /// In pure mode, still end a node on a table entry deep enough to settle it, as the
+    /// period's programs did (Zugzwang's NegaScout, whose distributed table grew with the
+    /// machine and so could shrink the parallel tree). The value then depends on what the
+    /// table holds, so it is no longer the exact minimax value. Outside pure mode the
+    /// search always takes these cutoffs.
+    pub table_cutoffs: bool,
     /// The static evaluation: hand-written (the default here) or the network (the engine's).
     pub evaluation: Evaluation,
 }

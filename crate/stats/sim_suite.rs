@@ -11,7 +11,7 @@ use crate::machine::sim::{LinkUse, Overheads, Sim, TraceMode, WorkSpan};
 use crate::machine::{Counters, Machine, MessageKind};
 use crate::parallel::{search, Algorithm, SearchRequest};
 use crate::search::{Control, Limits, NoReports, SearchSettings, Searcher, Task};
-use crate::tt::{Placement, Tables, TranspositionTable};
+use crate::tt::{Placement, TableSize, Tables, TranspositionTable};
 use cozy_chess::{Board, Move};
 use std::sync::Arc;
 
@@ -22,8 +22,8 @@ pub struct SimSuite<'a> {
     pub boards: &'a [Board],
     /// The fixed depth of every search.
     pub depth: i32,
-    /// The table's size, in all (a fresh table for every search).
-    pub hash_mib: usize,
+    /// The table's size (a fresh table for every search).
+    pub table: TableSize,
     /// Where the parallel runs keep their table.
     pub placement: Placement,
     /// Search switches (pure mode, say).
@@ -169,7 +169,7 @@ fn search_row(sim: &mut Sim, algorithm: Algorithm, position: usize, suite: &SimS
     let placement = if algorithm == Algorithm::Serial { Placement::Global } else { suite.placement };
     let tables = match carried {
         Some(tables) if suite.carry => tables,
-        _ => Tables::new(placement, suite.hash_mib, p).map_err(|e| e.to_string())?,
+        _ => Tables::sized(placement, suite.table, p).map_err(|e| e.to_string())?,
     };
     let table = if placement == Placement::Global { String::new() } else { format!(" table={placement}") };
     sim.label_next_run(format!("position {} {} p={p}{table}", position + 1, algorithm.name()));

@@ -100,30 +100,54 @@ impl std::fmt::Display for AllocError {
     }
 }
 
+/// How big a search's table is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableSize {
+    /// This many MiB in all, however many processors share them (`--hash`).
+    Mib(usize),
+    /// This many entries on each processor, so the table grows with p: Zugzwang's
+    /// distributed table held k entries on each Transputer, p·k in all.
+    EntriesEach(usize),
+}
+
+impl TableSize {
+    /// Buckets of each of `parts` equal parts of the table of `processors` processors (at
+    /// least one).
+    fn buckets(self, parts: usize, processors: usize) -> usize {
+        let all = match self {
+            TableSize::Mib(mib) => mib.saturating_mul(1 << 20) / (BYTES_PER_SLOT * SLOTS_PER_BUCKET),
+            TableSize::EntriesEach(entries) => entries.div_ceil(SLOTS_PER_BUCKET).saturating_mul(processors),
+        };
+        (all / parts.max(1)).max(1)
+    }
+
+    /// The whole table's MiB on `processors` processors, rounded up (for a refusal's message).
+    fn mib(self, processors: usize) -> usize {
+        match self {
+            TableSize::Mib(mib) => mib,
+            TableSize::EntriesEach(entries) => (entries.saturating_mul(processors) * BYTES_PER_SLOT).div_ceil(1 << 20),
+        }
+    }
+}
+
 impl TranspositionTable {
     /// Allocates a table of `mib` MiB (at least one bucket), reporting refusal instead
     /// of aborting, as browsers on phones often refuse memory growth.
     pub fn try_new(mib: usize) -> Result<TranspositionTable, AllocError> {
-        TranspositionTable::try_split(mib, 1)
+        TranspositionTable::try_split(TableSize::Mib(mib), 1, 1)
     }
 
-    /// A table of `mib` MiB split into `parts` parts (see the type's documentation), each
-    /// at least one bucket.
-    pub fn try_split(mib: usize, parts: usize) -> Result<TranspositionTable, AllocError> {
+    /// A table of `size` split into `parts` parts (see the type's documentation), each at
+    /// least one bucket, for a machine of `processors` processors.
+    pub fn try_split(size: TableSize, parts: usize, processors: usize) -> Result<TranspositionTable, AllocError> {
         let parts = parts.max(1);
-        TranspositionTable::allocate(mib, Self::share(mib, parts), parts)
+        TranspositionTable::allocate(size.mib(processors), size.buckets(parts, processors), parts)
     }
 
-    /// One processor's own table when `mib` MiB are shared out equally among `parts`
-    /// processors (at least one bucket).
-    pub fn try_share(mib: usize, parts: usize) -> Result<TranspositionTable, AllocError> {
-        TranspositionTable::allocate(mib, Self::share(mib, parts.max(1)), 1)
-    }
-
-    /// Buckets of one of `parts` equal shares of `mib` MiB.
-    fn share(mib: usize, parts: usize) -> usize {
-        let bytes = mib.saturating_mul(1 << 20);
-        (bytes / (BYTES_PER_SLOT * SLOTS_PER_BUCKET) / parts).max(1)
+    /// One processor's own table when `size` is shared out equally among `processors`.
+    pub fn try_share(size: TableSize, processors: usize) -> Result<TranspositionTable, AllocError> {
+        let processors = processors.max(1);
+        TranspositionTable::allocate(size.mib(processors), size.buckets(processors, processors), 1)
     }
 
     fn allocate(mib: usize, buckets: usize, parts: usize) -> Result<TranspositionTable, AllocError> {
@@ -281,6 +305,23 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// MiB in all give the sizes they always gave; entries on each processor make a
+    /// table that grows with the machine, each part the same.
+    #[test]
+    fn a_table_of_entries_on_each_processor_grows_with_the_machine() {
+        let shape = |t: TranspositionTable| (t.buckets, t.parts);
+        // 16 MiB: 2^19 buckets of 32 bytes, whole or in 16 parts.
+        assert_eq!(shape(TranspositionTable::try_new(16).unwrap()), (1 << 19, 1));
+        assert_eq!(shape(TranspositionTable::try_split(TableSize::Mib(16), 16, 16).unwrap()), (1 << 15, 16));
+        assert_eq!(shape(TranspositionTable::try_share(TableSize::Mib(16), 16).unwrap()), (1 << 15, 1));
+        // 20,000 entries (10,000 buckets) on each of 16 processors.
+        let each = TableSize::EntriesEach(20_000);
+        assert_eq!(shape(TranspositionTable::try_split(each, 16, 16).unwrap()), (10_000, 16));
+        assert_eq!(shape(TranspositionTable::try_split(each, 1, 16).unwrap()), (160_000, 1));
+        assert_eq!(shape(TranspositionTable::try_share(each, 16).unwrap()), (10_000, 1));
+        assert_eq!(shape(TranspositionTable::try_split(each, 1, 1).unwrap()), (10_000, 1));
+    }
 
     #[test]
     fn the_32_bit_bucket_index_is_the_128_bit_one() {

@@ -16,9 +16,10 @@
 //! the transposition table is placed.
 //!
 //! Memory: the same total in every placement. `--hash` MiB is the global table, or the p
-//! parts of the distributed one, or p local tables of a p-th each.
+//! parts of the distributed one, or p local tables of a p-th each; or, sized by entries
+//! per processor (`TableSize::EntriesEach`), a table that grows with p.
 
-use super::{AllocError, TranspositionTable};
+use super::{AllocError, TableSize, TranspositionTable};
 use std::sync::Arc;
 
 /// Where the table's entries live (see the module documentation).
@@ -95,11 +96,16 @@ impl From<&Arc<TranspositionTable>> for Tables {
 impl Tables {
     /// Fresh tables for `processors` processors holding `mib` MiB in all.
     pub fn new(placement: Placement, mib: usize, processors: usize) -> Result<Tables, AllocError> {
+        Tables::sized(placement, TableSize::Mib(mib), processors)
+    }
+
+    /// Fresh tables of `size` for `processors` processors.
+    pub fn sized(placement: Placement, size: TableSize, processors: usize) -> Result<Tables, AllocError> {
         let processors = processors.max(1);
         let tables = match placement {
-            Placement::Global => vec![Arc::new(TranspositionTable::try_new(mib)?)],
-            Placement::Distributed => vec![Arc::new(TranspositionTable::try_split(mib, processors)?)],
-            Placement::Local | Placement::Tds => (0..processors).map(|_| TranspositionTable::try_share(mib, processors).map(Arc::new)).collect::<Result<_, _>>()?,
+            Placement::Global => vec![Arc::new(TranspositionTable::try_split(size, 1, processors)?)],
+            Placement::Distributed => vec![Arc::new(TranspositionTable::try_split(size, processors, processors)?)],
+            Placement::Local | Placement::Tds => (0..processors).map(|_| TranspositionTable::try_share(size, processors).map(Arc::new)).collect::<Result<_, _>>()?,
         };
         Ok(Tables { placement, tables })
     }

@@ -139,7 +139,7 @@ impl Engine {
                     settings: SearchSettings {
                         multipv: self.options.multipv,
                         move_overhead: self.options.move_overhead,
-                        options: SearchOptions { pure: self.options.pure, evaluation: self.options.search_evaluation() },
+                        options: SearchOptions { pure: self.options.pure, evaluation: self.options.search_evaluation(), ..SearchOptions::default() },
                     },
                     strength: self.options.limit_strength.then(|| Strength::new(self.options.elo)),
                     algorithm,

@@ -23,7 +23,7 @@ use crate::search::TreeEvent;
 use crate::net::{Ends, Kind, LinkKind, Topology};
 use crate::parallel::Algorithm;
 use crate::search::{SearchOptions, SearchSettings};
-use crate::tt::Placement;
+use crate::tt::{Placement, TableSize};
 
 /// The message of the last panic in this instance: a panic aborts the instance (the call
 /// traps), so the worker asks for it afterwards to tell the user what went wrong.
@@ -468,7 +468,7 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize, lin
     machine.stream_trace(Box::new(BatchSink(batcher.clone())));
     let boards = [board];
     let settings = SearchSettings { options: SearchOptions { pure: request.pure, ..SearchOptions::default() }, ..SearchSettings::default() };
-    let suite = SimSuite { boards: &boards, depth: request.depth, hash_mib: LAB_HASH_MIB, placement, settings, carry: false };
+    let suite = SimSuite { boards: &boards, depth: request.depth, table: TableSize::Mib(LAB_HASH_MIB), placement, settings, carry: false };
     let started = js_sys::Date::now();
     let rows = simulate_suite(&mut serial, std::slice::from_mut(&mut machine), &suite, &[algorithm], &mut |_| {}).map_err(|e| JsError::new(&e))?;
     let simulation_ms = js_sys::Date::now() - started;

@@ -117,6 +117,8 @@ pub(super) struct Worker<'a> {
     /// Hashes of the game before the root.
     history: &'a [u64],
     pure: bool,
+    /// Whether a table entry deep enough may decide a job (see `SearchOptions::table_cutoffs`).
+    table_cutoffs: bool,
     /// The network evaluates (its sums computed afresh at each node of the shared part,
     /// which keeps no accumulator along a path).
     network: bool,
@@ -161,6 +163,7 @@ impl<'a> Worker<'a> {
             tt,
             history,
             pure: options.pure,
+            table_cutoffs: !options.pure || options.table_cutoffs,
             network: options.evaluation == Evaluation::Nnue,
             horizon,
             pass: 0,
@@ -324,7 +327,8 @@ impl<'a> Worker<'a> {
             return self.answer(&job, value, None, processor);
         }
         // Step 3: in pure mode, what earlier passes proved about this very node decides it
-        // if it can; otherwise the table may (never in pure mode, never the root).
+        // if it can; otherwise the table may (in pure mode only with the period's table
+        // cutoffs, never the root).
         if self.pure && job.ply > 0 {
             if let Some(value) = self.bounds.decide(&job, self.history) {
                 return self.answer(&job, value, None, processor);
@@ -332,7 +336,7 @@ impl<'a> Worker<'a> {
         }
         let hash = board.hash();
         let entry = self.tt.probe(hash);
-        if let Some(e) = entry.filter(|e| !self.pure && job.ply > 0 && e.depth as i32 >= job.depth) {
+        if let Some(e) = entry.filter(|e| self.table_cutoffs && job.ply > 0 && e.depth as i32 >= job.depth) {
             let score = rebase(e.score as i32, job.ply as i32);
             let decided = match e.bound {
                 Bound::Exact => true,

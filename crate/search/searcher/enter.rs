@@ -95,7 +95,7 @@ impl Searcher {
     /// table's score when that settles the node.
     #[inline(always)]
     fn look_up(&mut self, top: usize) -> Option<i32> {
-        let pure = self.options.pure;
+        let table_cutoffs = !self.options.pure || self.options.table_cutoffs;
         let f = &mut self.frames[top];
         let hash = f.board.hash();
         if !f.repeats_parent {
@@ -120,7 +120,7 @@ impl Searcher {
                 Bound::Lower => score >= f.beta,
                 Bound::Upper => score <= f.alpha,
             };
-            if !pure && !f.pv_node && ply > 0 && e.depth as i32 >= f.depth && usable {
+            if table_cutoffs && !f.pv_node && ply > 0 && e.depth as i32 >= f.depth && usable {
                 return Some(score);
             }
         }

@@ -114,8 +114,14 @@ fn a_deferred_move_goes_next_once_the_other_processor_has_finished_it() {
 
 /// The pure value of `problem`, and the nodes it took, searched with `rules`.
 fn pure_search(problem: &Subproblem, rules: StarTechRules) -> (i32, u64) {
+    search_with(problem, SearchOptions { pure: true, ..SearchOptions::default() }, rules)
+}
+
+/// The value of `problem` and the nodes it took, searched with `options` and `rules` on a
+/// fresh table.
+fn search_with(problem: &Subproblem, options: SearchOptions, rules: StarTechRules) -> (i32, u64) {
     let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
-    searcher.set_options(SearchOptions { pure: true, ..crate::search::SearchOptions::default() });
+    searcher.set_options(options);
     searcher.set_startech_rules(rules);
     searcher.start_subproblem(problem);
     loop {
@@ -123,6 +129,17 @@ fn pure_search(problem: &Subproblem, rules: StarTechRules) -> (i32, u64) {
             return (value, searcher.nodes());
         }
     }
+}
+
+/// Pure mode takes the table's cutoffs only when asked (the period's programs did): from
+/// the start position at 5 plies, where moves transpose, the search with them ends
+/// nodes on entries and so searches fewer.
+#[test]
+fn pure_mode_ends_nodes_on_the_table_only_when_asked() {
+    let problem = Subproblem { alpha: -INFINITY, beta: INFINITY, ..failing_low(NodeKind::Pv) };
+    let (_, exact) = pure_search(&problem, StarTechRules::OFF);
+    let (_, with_cutoffs) = search_with(&problem, SearchOptions { pure: true, table_cutoffs: true, ..SearchOptions::default() }, StarTechRules::OFF);
+    assert!(with_cutoffs < exact, "table cutoffs: {with_cutoffs} nodes, none: {exact}");
 }
 
 const RECURSIVE_DEEPENING: StarTechRules = StarTechRules { recursive_deepening: true, ..StarTechRules::OFF };

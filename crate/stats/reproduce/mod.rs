@@ -17,7 +17,7 @@ use crate::machine::sim::{Preset, Sim};
 use crate::net::Kind;
 use crate::parallel::Algorithm;
 use crate::search::{SearchOptions, SearchSettings};
-use crate::tt::Placement;
+use crate::tt::{Placement, TableSize};
 use serde::Serialize;
 
 /// The five papers.
@@ -180,7 +180,7 @@ struct Plan {
     net: Option<&'static str>,
     algorithms: &'static [Algorithm],
     placement: Placement,
-    hash_mib: usize,
+    table: TableSize,
     /// Indices of the suite's records searched.
     positions: Vec<usize>,
     depth: i32,
@@ -189,6 +189,8 @@ struct Plan {
     /// needs them, shallower ones: the last iteration, the time to settle on a move).
     depths: Vec<i32>,
     carry: bool,
+    /// The period's search takes the table's cutoffs (`SearchOptions::table_cutoffs`).
+    table_cutoffs: bool,
 }
 
 impl Plan {
@@ -197,7 +199,7 @@ impl Plan {
     /// A paper that differs says so beside this (`Plan { carry: true, ..Plan::new(...) }`).
     #[allow(clippy::too_many_arguments)]
     fn new(title: &'static str, preset: &'static str, algorithms: &'static [Algorithm], hash_mib: usize, positions: Vec<usize>, depth: i32, procs: Vec<usize>) -> Plan {
-        Plan { title, preset, net: None, algorithms, placement: Placement::Global, hash_mib, positions, depth, procs, depths: vec![depth], carry: false }
+        Plan { title, preset, net: None, algorithms, placement: Placement::Global, table: TableSize::Mib(hash_mib), positions, depth, procs, depths: vec![depth], carry: false, table_cutoffs: false }
     }
 
     fn searches(&self) -> usize {
@@ -209,15 +211,20 @@ impl Plan {
         let algorithms: Vec<&str> = self.algorithms.iter().map(|a| a.name()).collect();
         let procs: Vec<String> = self.procs.iter().map(|p| p.to_string()).collect();
         format!(
-            "{} on the {} preset{}, p = {}; {} positions to depth {}; the period's full-width search (--pure); table {}, {}{}",
+            "{} on the {} preset{}, p = {}; {} positions to depth {}; the period's full-width search (--pure){}; table {}, {}{}",
             algorithms.join(" and "),
             self.preset,
             self.net.map(|n| format!(" ({n})")).unwrap_or_default(),
             procs.join(", "),
             self.positions.len(),
             self.depth,
+            if self.table_cutoffs { " taking the table's cutoffs" } else { "" },
             self.placement,
-            if self.hash_mib == 0 { "one bucket".to_string() } else { format!("{} MiB", self.hash_mib) },
+            match self.table {
+                TableSize::Mib(0) => "one bucket".to_string(),
+                TableSize::Mib(mib) => format!("{mib} MiB"),
+                TableSize::EntriesEach(entries) => format!("{entries} entries on each processor"),
+            },
             if self.carry { "; positions in game order, table, killers and history carried from one to the next" } else { "; a fresh table for every search" }
         )
     }
@@ -240,8 +247,8 @@ impl Runner<'_> {
         let mut serial = build(1)?;
         let mut machines: Vec<Sim> = plan.procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
         let boards: Vec<_> = positions.iter().map(|e| e.board.clone()).collect();
-        let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
-        let suite = SimSuite { boards: &boards, depth, hash_mib: plan.hash_mib, placement: plan.placement, settings, carry: plan.carry };
+        let settings = SearchSettings { options: SearchOptions { pure: true, table_cutoffs: plan.table_cutoffs, ..SearchOptions::default() }, ..SearchSettings::default() };
+        let suite = SimSuite { boards: &boards, depth, table: plan.table, placement: plan.placement, settings, carry: plan.carry };
         simulate_suite(&mut serial, &mut machines, &suite, plan.algorithms, &mut |_| self.step())
     }
 

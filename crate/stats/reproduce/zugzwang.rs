@@ -8,11 +8,18 @@
 use super::{group, position_row, row, Plan, Runner, Totals, NS};
 use crate::chess::Epd;
 use crate::parallel::Algorithm;
-use crate::tt::Placement;
+use crate::tt::{Placement, TableSize};
 use crate::stats::papers::{ZUGZWANG_AVERAGES, ZUGZWANG_FIGURE_5, ZUGZWANG_LAST_ITERATION, ZUGZWANG_SPEEDUPS};
 
+/// k, each Transputer's share of the distributed table: the paper gives the sequential
+/// program's table (20,000 entries) and says the distributed one holds k entries on each
+/// processor, p·k in all, without giving k; with k the sequential size, one processor is
+/// the sequential program.
+const TABLE_ENTRIES_EACH: usize = 20_000;
+
 pub(super) const NOTES: &[&str] = &[
-    "Search: pure mode is full width with quiescence and check extensions, no table cutoffs (the table still orders moves), no null move or reductions; Zugzwang's NegaScout took table cutoffs, so our serial tree is larger per ply",
+    "Search: the period's full width with quiescence and check extensions, no null move or reductions, taking the table's cutoffs as Zugzwang's NegaScout did (so the value may differ from the serial one)",
+    "Table: k = 20,000 entries on each processor (the sequential program's table; the paper gives no k), p·k in all: the aggregate table grows with p, the paper's account of its negative search overhead at small p. With one 16 MiB table for every p and no table cutoffs (at 5e5402e), SPE at 16 was 13.05, SO 13.7 %",
     "Time: our T800 node time is Figure 5's own (231,112 s for 73,888,253 nodes), so virtual seconds compare with the paper's seconds; the tree shapes differ (our evaluation and move ordering are not Zugzwang's)",
     "Last iteration: each position is searched to d and to d-1 plies; the last iteration is the difference of the totals, as Figure 4 computes it; its load is the extra busy time over p times the extra time",
     "Table cost (Figure 3, 4.81 % for one searcher among 31 idle owners of the table): not measured; the simulator serves a distributed table's entries only from processors that run a program, so a lone searcher's table has one owner, itself (the machine needs idle owners first)",
@@ -23,7 +30,7 @@ pub(super) fn plan(quick: bool) -> Plan {
     let title = "Zugzwang (Feldmann, Mysliwietz, Monien): YBWC on T800 Transputers, Bratko-Kopec, Figures 3-5";
     // A ply shallower too: the last iteration's share.
     let plan = Plan::new(title, "t800", &[Algorithm::Ybwc], 16, positions, depth, procs);
-    Plan { net: Some("debruijn"), placement: Placement::Distributed, depths: vec![depth - 1, depth], ..plan }
+    Plan { net: Some("debruijn"), placement: Placement::Distributed, depths: vec![depth - 1, depth], table: TableSize::EntriesEach(TABLE_ENTRIES_EACH), table_cutoffs: true, ..plan }
 }
 
 pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
