@@ -10,9 +10,9 @@ use meshmate::stats::{simulate_suite, SimRow, SimSuite};
 use meshmate::machine::{Activity, Counters, Machine, MessageKind, Payload, Processor, Program};
 use meshmate::machine::wire::WireError;
 use meshmate::net::Kind;
-use meshmate::parallel::Algorithm;
-use meshmate::search::{SearchOptions, SearchSettings};
-use meshmate::tt::{owner, Access, AccessKind, Placement, TableSize};
+use meshmate::parallel::{serial_among_idle_owners, Algorithm};
+use meshmate::search::{Limits, SearchOptions, SearchSettings, Searcher, Task};
+use meshmate::tt::{owner, Access, AccessKind, Placement, TableSize, Tables};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -338,4 +338,32 @@ fn a_machine_that_waits_for_its_reads_adds_the_round_trip_to_the_work() {
     assert_eq!(report.elapsed_ns, 3_210 + 10);
     assert_eq!(report.idle_ns[0], 2_110 + (report.end_ns - report.elapsed_ns), "idle from the end of its work to the answer");
     const { assert!(!presets::CM5.overlaps_table_reads && presets::T800.overlaps_table_reads) };
+}
+
+/// Zugzwang's Figure 3: one searcher among processors that search nothing and only hold
+/// their parts of the distributed table. Its lookups travel to the owners and are
+/// answered, the owners visit no node, the value is the lone searcher's, and the
+/// distance costs it nodes per second.
+#[test]
+fn a_lone_searcher_among_idle_owners_pays_for_the_tables_distance() {
+    let board = boards("bratko-kopec.epd", 1).remove(0);
+    let settings = pure();
+    let limits = Limits { depth: Some(4), ..Limits::default() };
+    let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
+    let run = |p: usize| {
+        let mut sim = Sim::new(presets::T800, Kind::DeBruijn, p, 5).unwrap();
+        let tables = Tables::sized(Placement::Distributed, TableSize::EntriesEach(20_000), p).unwrap();
+        let counters = Counters::new(p);
+        let mut searcher = Searcher::new(tables.of_processor(0).clone());
+        let result = serial_among_idle_owners(&mut sim, &mut searcher, &tables, &task, &counters);
+        let elapsed_ns = sim.last_run().unwrap().elapsed_ns;
+        (result.score, result.nodes as f64 / elapsed_ns as f64, counters.snapshot())
+    };
+    let (alone, alone_speed, _) = run(1);
+    let (among, among_speed, processors) = run(16);
+    assert_eq!(among, alone, "pure mode: the same value wherever the entries live");
+    assert!(processors[0].nodes > 0 && processors[1..].iter().all(|c| c.nodes == 0), "only processor 0 searches");
+    assert!(processors[0].sent[MessageKind::TtRequest.index()] > 0, "lookups travel to the owners");
+    assert!(processors[1..].iter().filter(|c| c.sent[MessageKind::TtAnswer.index()] > 0).count() > 8, "most owners answer");
+    assert!(among_speed < alone_speed, "the table's distance costs the searcher: {among_speed} against {alone_speed} nodes/ns");
 }

@@ -48,7 +48,7 @@ use crate::machine::cluster::{link::Link, Order, Rank};
 use crate::machine::{Counters, Machine, Program, Remote};
 use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher, StarTechRules, Task};
 use crate::tt::{Placement, Tables, TranspositionTable};
-use program::{Deepest, DeepeningProgram, NoMessage};
+use program::{Deepest, DeepeningProgram, IdleOwner, NoMessage};
 use split::{Policy, SplitProgram};
 use std::future::Future;
 use std::sync::Arc;
@@ -225,11 +225,7 @@ pub fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut Vec<Searcher>, 
     }
     let tree_plies = machine.tree_plies();
     for (id, s) in searchers.iter_mut().enumerate() {
-        s.set_table(tables.of_processor(id).clone());
-        s.set_busy_table(None);
-        // The serial search's rules; a work-splitting program sets its own.
-        s.set_startech_rules(StarTechRules::OFF);
-        s.set_tree_plies(tree_plies);
+        prepare(s, tables.of_processor(id), tree_plies);
     }
     // A helper trains processor 0's history only in a search that shares it; otherwise
     // (and in the next search of another algorithm) it keeps a table of its own.
@@ -286,6 +282,34 @@ pub fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut Vec<Searcher>, 
         .collect();
     machine.run(&mut main, helpers, counters);
     with_total_nodes(main.into_result(), counters, threads)
+}
+
+/// Sets `searcher` up for a search on `table`: no busy marks, the serial search's rules
+/// (a work-splitting program sets its own), the machine's tree plies.
+fn prepare(searcher: &mut Searcher, table: &Arc<TranspositionTable>, tree_plies: usize) {
+    searcher.set_table(table.clone());
+    searcher.set_busy_table(None);
+    searcher.set_startech_rules(StarTechRules::OFF);
+    searcher.set_tree_plies(tree_plies);
+}
+
+/// Zugzwang's Figure 3: the serial search on processor 0 of `machine` while every other
+/// processor searches nothing and only holds its part of the distributed table `tables`
+/// (a simulated machine serves those parts as routed messages). Beside the same search
+/// on one processor, it gives what the table's distance costs a lone searcher.
+pub fn serial_among_idle_owners<Mach: Machine>(machine: &mut Mach, searcher: &mut Searcher, tables: &Tables, task: &Task<'_>, counters: &Counters) -> SearchResult {
+    debug_assert_eq!(tables.placement(), Placement::Distributed, "idle owners hold parts of a distributed table");
+    let owners = machine.processors().min(counters.len()).min(tables.of_processor(0).parts());
+    prepare(searcher, tables.of_processor(0), machine.tree_plies());
+    counters.reset();
+    tables.new_search();
+    let (control, stop, deepest) = (Control::default(), OwnLines(Control::default()), OwnLines(Deepest::default()));
+    let mut listener = NoReports;
+    let summing = SummingListener { inner: &mut listener, counters };
+    let mut main = DeepeningProgram::main(searcher, tables.of_processor(0), task, &control, &stop, &deepest, summing);
+    let idle: Vec<Box<dyn Program<Message = NoMessage> + Send + '_>> = (1..owners).map(|_| Box::new(IdleOwner { stop: &stop }) as Box<dyn Program<Message = NoMessage> + Send + '_>).collect();
+    machine.run(&mut main, idle, counters);
+    with_total_nodes(main.into_result(), counters, 1)
 }
 
 /// What a processor in another process keeps between searches (a cluster's rank other

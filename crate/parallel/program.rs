@@ -96,6 +96,29 @@ impl<'a> DeepeningProgram<'a, NoReports> {
     }
 }
 
+/// A processor that searches nothing and only holds its part of a table split among the
+/// processors, which the machine serves on its behalf (Zugzwang's Figure 3: one searcher
+/// among idle owners). It sleeps until processor 0 stops it.
+pub(super) struct IdleOwner<'a> {
+    pub(super) stop: &'a Control,
+}
+
+impl Program for IdleOwner<'_> {
+    type Message = NoMessage;
+
+    fn step(&mut self, _cpu: &mut dyn Processor<NoMessage>) -> Activity {
+        if self.stop.stopped() {
+            Activity::Finished
+        } else {
+            Activity::Waiting
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        0
+    }
+}
+
 /// Passes the searcher's tree events on to the processor (the simulator traces them).
 pub(super) fn forward_tree_events<M>(searcher: &mut Searcher, cpu: &mut dyn Processor<M>) {
     for event in searcher.take_tree_events() {

@@ -75,8 +75,8 @@ pub const ZUGZWANG_SPEEDUPS: [(usize, &str); 3] = [(16, "15.77"), (32, "25.08"),
 /// Figure 4: the 7th iteration alone on 64 processors: speedup and load (%).
 pub const ZUGZWANG_LAST_ITERATION: [&str; 2] = ["40.55", "90"];
 /// Figure 3: nodes per second of one searcher on position 22 (depth 1–5) alone with a
-/// global table, and with the distributed table of 32 processors; the delay, %. Not yet
-/// measured by `meshmate reproduce` (its notes say why); docs/experiments.md quotes it.
+/// global table, and with the distributed table of 32 processors; the delay, %
+/// (`meshmate reproduce zugzwang` measures the first run).
 pub const ZUGZWANG_TABLE_COST: [&str; 3] = ["318.30", "303.00", "4.81"];
 /// The text's reading of Figure 3: the distributed table costs about 5 %.
 pub const ZUGZWANG_TABLE_COST_ABOUT: &str = "5";

@@ -202,6 +202,11 @@ impl Plan {
         Plan { title, preset, net: None, algorithms, placement: Placement::Global, table: TableSize::Mib(hash_mib), positions, depth, procs, depths: vec![depth], carry: false, table_cutoffs: false }
     }
 
+    /// The period's search: pure mode, with the table's cutoffs where the paper took them.
+    fn settings(&self) -> SearchSettings {
+        SearchSettings { options: SearchOptions { pure: true, table_cutoffs: self.table_cutoffs, ..SearchOptions::default() }, ..SearchSettings::default() }
+    }
+
     fn searches(&self) -> usize {
         let parallel = self.algorithms.len() * self.procs.len();
         self.depths.len() * self.positions.len() * (1 + parallel)
@@ -247,8 +252,7 @@ impl Runner<'_> {
         let mut serial = build(1)?;
         let mut machines: Vec<Sim> = plan.procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
         let boards: Vec<_> = positions.iter().map(|e| e.board.clone()).collect();
-        let settings = SearchSettings { options: SearchOptions { pure: true, table_cutoffs: plan.table_cutoffs, ..SearchOptions::default() }, ..SearchSettings::default() };
-        let suite = SimSuite { boards: &boards, depth, table: plan.table, placement: plan.placement, settings, carry: plan.carry };
+        let suite = SimSuite { boards: &boards, depth, table: plan.table, placement: plan.placement, settings: plan.settings(), carry: plan.carry };
         simulate_suite(&mut serial, &mut machines, &suite, plan.algorithms, &mut |_| self.step())
     }
 

@@ -2,14 +2,17 @@
 //! T800s wired as a DeBruijn network, the distributed table, Bratko-Kopec to 7 plies.
 //! Measures: SPE, LD and SO of the whole iterative deepening at 16, 32 and 64 processors;
 //! the last iteration alone (Figure 4: the 1–d totals minus the 1–(d−1) totals, as the
-//! paper computes it); Figure 5's per-position columns at 64. Figure 3's cost of the
-//! distributed table to one searcher is not measured yet (see NOTES).
+//! paper computes it); Figure 5's per-position columns at 64; Figure 3's cost of the
+//! distributed table to one searcher among idle owners.
 
 use super::{group, position_row, row, Plan, Runner, Totals, NS};
 use crate::chess::Epd;
-use crate::parallel::Algorithm;
-use crate::tt::{Placement, TableSize};
-use crate::stats::papers::{ZUGZWANG_AVERAGES, ZUGZWANG_FIGURE_5, ZUGZWANG_LAST_ITERATION, ZUGZWANG_SPEEDUPS};
+use crate::machine::sim::Sim;
+use crate::machine::Counters;
+use crate::parallel::{serial_among_idle_owners, Algorithm};
+use crate::search::{Limits, Searcher, Task};
+use crate::tt::{Placement, TableSize, Tables};
+use crate::stats::papers::{ZUGZWANG_AVERAGES, ZUGZWANG_FIGURE_5, ZUGZWANG_LAST_ITERATION, ZUGZWANG_SPEEDUPS, ZUGZWANG_TABLE_COST};
 
 /// k, each Transputer's share of the distributed table: the paper gives the sequential
 /// program's table (20,000 entries) and says the distributed one holds k entries on each
@@ -22,7 +25,7 @@ pub(super) const NOTES: &[&str] = &[
     "Table: k = 20,000 entries on each processor (the sequential program's table; the paper gives no k), p·k in all: the aggregate table grows with p, the paper's account of its negative search overhead at small p. With one 16 MiB table for every p and no table cutoffs (at 5e5402e), SPE at 16 was 13.05, SO 13.7 %",
     "Time: our T800 node time is Figure 5's own (231,112 s for 73,888,253 nodes), so virtual seconds compare with the paper's seconds; the tree shapes differ (our evaluation and move ordering are not Zugzwang's)",
     "Last iteration: each position is searched to d and to d-1 plies; the last iteration is the difference of the totals, as Figure 4 computes it; its load is the extra busy time over p times the extra time",
-    "Table cost (Figure 3, 4.81 % for one searcher among 31 idle owners of the table): not measured; the simulator serves a distributed table's entries only from processors that run a program, so a lone searcher's table has one owner, itself (the machine needs idle owners first)",
+    "Table cost (Figure 3's first run): B22 to 5 plies by one searcher alone, then on a 32-processor machine whose 31 other processors search nothing and serve their parts of the distributed table; the paper's second and third runs (idle processors asking random others for work) are not modelled; --quick does not search B22 and leaves it out",
 ];
 
 pub(super) fn plan(quick: bool) -> Plan {
@@ -31,6 +34,37 @@ pub(super) fn plan(quick: bool) -> Plan {
     // A ply shallower too: the last iteration's share.
     let plan = Plan::new(title, "t800", &[Algorithm::Ybwc], 16, positions, depth, procs);
     Plan { net: Some("debruijn"), placement: Placement::Distributed, depths: vec![depth - 1, depth], table: TableSize::EntriesEach(TABLE_ENTRIES_EACH), table_cutoffs: true, ..plan }
+}
+
+/// Figure 3's run: position 22 (B22) searched to 5 plies by one processor of a
+/// 32-processor machine whose other processors hold parts of the distributed table.
+const TABLE_COST_POSITION: usize = 21;
+const TABLE_COST_DEPTH: i32 = 5;
+const TABLE_COST_PROCESSORS: usize = 32;
+
+/// Figure 3's first run, when the plan searches its position: the nodes per second of
+/// one searcher alone and among idle owners of the distributed table, and the delay.
+fn table_cost(runner: &Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
+    let plan = runner.plan;
+    let Some(at) = plan.positions.iter().position(|&i| i == TABLE_COST_POSITION) else { return Ok(Vec::new()) };
+    let settings = plan.settings();
+    let limits = Limits { depth: Some(TABLE_COST_DEPTH), ..Limits::default() };
+    let task = Task { board: &positions[at].board, history: &[], limits: &limits, settings: &settings };
+    let nodes_per_second = |p: usize| -> Result<f64, String> {
+        let mut sim = Sim::from_names(plan.preset, plan.net, p, runner.seed).map_err(|e| e.to_string())?;
+        let tables = Tables::sized(Placement::Distributed, plan.table, p).map_err(|e| e.to_string())?;
+        let mut searcher = Searcher::new(tables.of_processor(0).clone());
+        let result = serial_among_idle_owners(&mut sim, &mut searcher, &tables, &task, &Counters::new(p));
+        let elapsed_ns = sim.last_run().map_or(0, |r| r.elapsed_ns);
+        Ok(result.nodes as f64 * NS / elapsed_ns.max(1) as f64)
+    };
+    let (alone, among) = (nodes_per_second(1)?, nodes_per_second(TABLE_COST_PROCESSORS)?);
+    let [published_alone, published_among, published_delay] = ZUGZWANG_TABLE_COST;
+    Ok(vec![
+        position_row("table_cost_nps", 1, "B22", alone, Some(published_alone)),
+        position_row("table_cost_nps", TABLE_COST_PROCESSORS, "B22", among, Some(published_among)),
+        position_row("table_cost_delay_pct", TABLE_COST_PROCESSORS, "B22", 100.0 * (1.0 - among / alone), Some(published_delay)),
+    ])
 }
 
 pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {
@@ -67,5 +101,6 @@ pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<supe
         ];
         out.extend(cells.into_iter().map(|(measure, ours, published)| position_row(measure, largest, &id, ours, published)));
     }
+    out.extend(table_cost(runner, positions)?);
     Ok(out)
 }
