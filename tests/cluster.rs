@@ -55,7 +55,7 @@ fn serial_score(board: &Board, moves: &[&str], depth: i32) -> String {
     let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
     let mut searcher = Searcher::new(tt.clone());
     let evaluation = meshmate::uci::Options::default().evaluation;
-    let settings = SearchSettings { options: SearchOptions { pure: true, evaluation }, ..SearchSettings::default() };
+    let settings = SearchSettings { options: SearchOptions { pure: true, evaluation, ..SearchOptions::default() }, ..SearchSettings::default() };
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let result = search(&mut searcher, &tt, &Task { board: game.board(), history: game.history(), limits: &limits, settings: &settings }, &Control::default(), &mut NoReports);
     Score::from_internal(result.score).to_string()

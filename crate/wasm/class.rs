@@ -335,7 +335,7 @@ pub fn class_lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<
         let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
         // The engine's own evaluation, as the UCI engine searches by default.
         let evaluation = crate::uci::Options::default().search_evaluation();
-        let settings = SearchSettings { options: SearchOptions { pure, evaluation }, ..SearchSettings::default() };
+        let settings = SearchSettings { options: SearchOptions { pure, evaluation, ..SearchOptions::default() }, ..SearchSettings::default() };
         let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
         let mut reports = Reports { board: &board };
         let result = search(&mut cluster, &mut Vec::new(), &table, &SearchRequest { algorithm, threads: processors, task }, &Control::default(), &mut reports, &counters);
