@@ -72,6 +72,14 @@ pub struct SearchOptions {
     pub evaluation: Evaluation,
 }
 
+impl SearchOptions {
+    /// Whether a table entry deep enough may end a node: always outside pure mode, and in
+    /// pure mode only when asked for (`table_cutoffs`).
+    pub fn takes_table_cutoffs(&self) -> bool {
+        !self.pure || self.table_cutoffs
+    }
+}
+
 /// What a call to [`Searcher::step`] left behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Progress {

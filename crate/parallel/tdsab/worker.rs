@@ -163,7 +163,7 @@ impl<'a> Worker<'a> {
             tt,
             history,
             pure: options.pure,
-            table_cutoffs: !options.pure || options.table_cutoffs,
+            table_cutoffs: options.takes_table_cutoffs(),
             network: options.evaluation == Evaluation::Nnue,
             horizon,
             pass: 0,

@@ -95,7 +95,7 @@ impl Searcher {
     /// table's score when that settles the node.
     #[inline(always)]
     fn look_up(&mut self, top: usize) -> Option<i32> {
-        let table_cutoffs = !self.options.pure || self.options.table_cutoffs;
+        let table_cutoffs = self.options.takes_table_cutoffs();
         let f = &mut self.frames[top];
         let hash = f.board.hash();
         if !f.repeats_parent {

@@ -8,6 +8,7 @@ use super::{group, position_row, row, Runner, Plan, Totals};
 use crate::chess::Epd;
 use crate::parallel::Algorithm;
 use crate::stats::papers::{CRAY_BLITZ_NODE_RATIO, CRAY_BLITZ_PROCESSORS, CRAY_BLITZ_TABLE_3, CRAY_BLITZ_TABLE_6};
+use crate::tt::TableSize;
 
 pub(super) const NOTES: &[&str] = &[
     "Search: pure mode (full width, quiescence, no table cutoffs, null move or reductions); Cray Blitz took table cutoffs and searched about 10-11 plies in the game's time, far more than the simulator runs here",
@@ -19,7 +20,7 @@ pub(super) fn plan(quick: bool) -> Plan {
     let (positions, depth) = if quick { ((0..8).collect(), 5) } else { ((0..24).collect(), 6) };
     let title = "Cray Blitz (Hyatt): Dynamic Tree Splitting on a Cray C916, the 1993 game's 24 positions, Tables 3, 5 and 6";
     // The game's positions in order, as the program played them.
-    Plan { carry: true, ..Plan::new(title, "c916", &[Algorithm::Dts], if quick { 16 } else { 64 }, positions, depth, CRAY_BLITZ_PROCESSORS.to_vec()) }
+    Plan { carry: true, ..Plan::new(title, "c916", &[Algorithm::Dts], TableSize::Mib(if quick { 16 } else { 64 }), positions, depth, CRAY_BLITZ_PROCESSORS.to_vec()) }
 }
 
 pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {

@@ -195,11 +195,11 @@ struct Plan {
 
 impl Plan {
     /// A paper's run as most are: its positions searched to `depth` alone, each with a
-    /// fresh table of `hash_mib` MiB shared by all processors, on its preset's own network.
+    /// fresh table of the given size shared by all processors, on its preset's own network.
     /// A paper that differs says so beside this (`Plan { carry: true, ..Plan::new(...) }`).
     #[allow(clippy::too_many_arguments)]
-    fn new(title: &'static str, preset: &'static str, algorithms: &'static [Algorithm], hash_mib: usize, positions: Vec<usize>, depth: i32, procs: Vec<usize>) -> Plan {
-        Plan { title, preset, net: None, algorithms, placement: Placement::Global, table: TableSize::Mib(hash_mib), positions, depth, procs, depths: vec![depth], carry: false, table_cutoffs: false }
+    fn new(title: &'static str, preset: &'static str, algorithms: &'static [Algorithm], table: TableSize, positions: Vec<usize>, depth: i32, procs: Vec<usize>) -> Plan {
+        Plan { title, preset, net: None, algorithms, placement: Placement::Global, table, positions, depth, procs, depths: vec![depth], carry: false, table_cutoffs: false }
     }
 
     /// The period's search: pure mode, with the table's cutoffs where the paper took them.

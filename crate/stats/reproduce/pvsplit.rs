@@ -7,6 +7,7 @@ use super::{group, position_row, row, Runner, Plan, Totals, NS};
 use crate::chess::Epd;
 use crate::parallel::Algorithm;
 use crate::stats::papers::{HASAN_NODES_PER_SECOND, HASAN_STATES};
+use crate::tt::TableSize;
 
 pub(super) const NOTES: &[&str] = &[
     "States: the paper's states 1, 9, 15 and 24 come from its own unpublished set; we search the Bratko-Kopec positions with the same numbers (BK.01, BK.09, BK.15, BK.24) as stand-ins",
@@ -21,7 +22,7 @@ const WORKERS: usize = 4;
 pub(super) fn plan(quick: bool) -> Plan {
     let title = "Hasan: PV-splitting on three unequal PCs (four workers), the availability pool, plain and speed-sized, the reply time of four states";
     let algorithms = &[Algorithm::PvSplitAvailable, Algorithm::PvSplit, Algorithm::PvSplitAware];
-    Plan::new(title, "lan", algorithms, 0, HASAN_STATES.iter().map(|s| s.0 - 1).collect(), if quick { 6 } else { 8 }, vec![WORKERS])
+    Plan::new(title, "lan", algorithms, TableSize::Mib(0), HASAN_STATES.iter().map(|s| s.0 - 1).collect(), if quick { 6 } else { 8 }, vec![WORKERS])
 }
 
 pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {

@@ -12,7 +12,7 @@ use crate::machine::sim::{fit_work_span, WorkSpan};
 use crate::parallel::Algorithm;
 use crate::stats::papers::{startech_rating, STARTECH_CYCLES, STARTECH_FIGURE_5, STARTECH_FIT, STARTECH_RATIOS};
 use crate::stats::SimRow;
-use crate::tt::Placement;
+use crate::tt::{Placement, TableSize};
 
 pub(super) const NOTES: &[&str] = &[
     "Search: StarTech had no null move, killers or history and searched with recursive iterative deepening; pure mode (full width, quiescence, no table cutoffs, null move or reductions) is the nearest we have, with our killers and history kept",
@@ -23,10 +23,10 @@ pub(super) const NOTES: &[&str] = &[
 ];
 
 pub(super) fn plan(quick: bool) -> Plan {
-    let (positions, depth, procs) = if quick { ((0..6).collect(), 4, vec![1, 16, 64]) } else { ((0..25).collect(), 6, vec![1, 16, 64, 512]) };
+    let (positions, depth, procs) = if quick { ((0..6).collect(), 4, vec![1, 16, 64]) } else { ((0..25).collect(), 7, vec![1, 16, 64, 512]) };
     let title = "StarTech (Kuszmaul): Jamboree on a CM-5, Kaufman's 25 positions, Figure 5 and Eq. 1-2";
     // Every depth up to the last: the time to settle on the key move.
-    let plan = Plan::new(title, "cm5", &[Algorithm::Jamboree], if quick { 16 } else { 64 }, positions, depth, procs);
+    let plan = Plan::new(title, "cm5", &[Algorithm::Jamboree], TableSize::Mib(if quick { 16 } else { 64 }), positions, depth, procs);
     Plan { placement: Placement::Distributed, depths: (1..=depth).collect(), ..plan }
 }
 

@@ -9,7 +9,7 @@ use super::{group, row, Runner, Plan, Totals};
 use crate::chess::Epd;
 use crate::parallel::Algorithm;
 use crate::stats::papers::{TdsabRow, TDSAB_AMAZONS, TDSAB_AWARI};
-use crate::tt::Placement;
+use crate::tt::{Placement, TableSize};
 
 /// A measure printed beside the paper's: its name against Awari, against Amazons, our
 /// value, and the paper's cell in a row of its table.
@@ -24,7 +24,7 @@ pub(super) const NOTES: &[&str] = &[
 pub(super) fn plan(quick: bool) -> Plan {
     let (positions, depth, procs) = if quick { ((0..6).collect(), 5, vec![8, 16]) } else { ((0..24).collect(), 8, vec![8, 16, 32, 64]) };
     let title = "TDSAB (Kishimoto, Schaeffer): transposition-driven MTD(f) on a Pentium III cluster, Tables 1-2";
-    Plan { placement: Placement::Tds, ..Plan::new(title, "p3-ethernet", &[Algorithm::Tdsab], if quick { 16 } else { 64 }, positions, depth, procs) }
+    Plan { placement: Placement::Tds, ..Plan::new(title, "p3-ethernet", &[Algorithm::Tdsab], TableSize::Mib(if quick { 16 } else { 64 }), positions, depth, procs) }
 }
 
 pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<super::Row>, String> {

@@ -22,7 +22,7 @@ const TABLE_ENTRIES_EACH: usize = 20_000;
 
 pub(super) const NOTES: &[&str] = &[
     "Search: the period's full width with quiescence and check extensions, no null move or reductions, taking the table's cutoffs as Zugzwang's NegaScout did (so the value may differ from the serial one)",
-    "Table: k = 20,000 entries on each processor (the sequential program's table; the paper gives no k), p·k in all: the aggregate table grows with p, the paper's account of its negative search overhead at small p. With one 16 MiB table for every p and no table cutoffs (at 5e5402e), SPE at 16 was 13.05, SO 13.7 %",
+    "Table: k entries on each processor (k the sequential program's table, as the run line says; the paper gives no k), p·k in all: the aggregate table grows with p, the paper's account of its negative search overhead at small p. With one 16 MiB table for every p and no table cutoffs (at 5e5402e), SPE at 16 was 13.05, SO 13.7 %",
     "Time: our T800 node time is Figure 5's own (231,112 s for 73,888,253 nodes), so virtual seconds compare with the paper's seconds; the tree shapes differ (our evaluation and move ordering are not Zugzwang's)",
     "Last iteration: each position is searched to d and to d-1 plies; the last iteration is the difference of the totals, as Figure 4 computes it; its load is the extra busy time over p times the extra time",
     "Table cost (Figure 3's first run): B22 to 5 plies by one searcher alone, then on a 32-processor machine whose 31 other processors search nothing and serve their parts of the distributed table; the paper's second and third runs (idle processors asking random others for work) are not modelled; --quick does not search B22 and leaves it out",
@@ -32,8 +32,8 @@ pub(super) fn plan(quick: bool) -> Plan {
     let (positions, depth, procs) = if quick { ((0..8).collect(), 5, vec![16, 64]) } else { ((0..24).collect(), 7, vec![16, 32, 64]) };
     let title = "Zugzwang (Feldmann, Mysliwietz, Monien): YBWC on T800 Transputers, Bratko-Kopec, Figures 3-5";
     // A ply shallower too: the last iteration's share.
-    let plan = Plan::new(title, "t800", &[Algorithm::Ybwc], 16, positions, depth, procs);
-    Plan { net: Some("debruijn"), placement: Placement::Distributed, depths: vec![depth - 1, depth], table: TableSize::EntriesEach(TABLE_ENTRIES_EACH), table_cutoffs: true, ..plan }
+    let plan = Plan::new(title, "t800", &[Algorithm::Ybwc], TableSize::EntriesEach(TABLE_ENTRIES_EACH), positions, depth, procs);
+    Plan { net: Some("debruijn"), placement: Placement::Distributed, depths: vec![depth - 1, depth], table_cutoffs: true, ..plan }
 }
 
 /// Figure 3's run: position 22 (B22) searched to 5 plies by one processor of a
