@@ -24,8 +24,9 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// The subcommands.
+/// The subcommands. One is parsed per process, so its largest variant's size costs nothing.
 #[derive(Subcommand, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Speak UCI on standard input and output (the default).
     Uci,

@@ -117,6 +117,7 @@ fn main() {
         let _ = thread.join();
     }
     let _ = relay.kill();
+    let _ = relay.wait();
     println!("| relay | RSS, MiB | frames delivered a second |");
     println!("|---|---|---|");
     println!("| listening, no session | {:.1} | |", at_start as f64 / 1024.0);
