@@ -56,9 +56,11 @@ fn startech_figures_are_as_printed() {
     }
     let [c1, c2, constant] = STARTECH_FIT;
     printed(&format!("**c1 = {c1}**, **c2 = {c2}**, and the constant is **{constant} s**"));
-    for (_, share) in STARTECH_CYCLES {
+    for (share, _) in STARTECH_CYCLES {
         printed(&format!("| {share} |"));
     }
+    let total = [CycleUse::ChessWork, CycleUse::Messages, CycleUse::Waiting].map(startech_cycles).iter().sum::<f64>();
+    assert!((total - 99.9).abs() < 1e-9, "Figure 8's shares add up to 99.9 % as printed, not {total}");
 }
 
 #[test]

@@ -147,9 +147,35 @@ pub const STARTECH_FIT: [&str; 3] = ["1.02", "1.5", "4.3"];
 pub fn startech_rating(t20_seconds: f64) -> f64 {
     2930.0 - 200.0 * t20_seconds.log10()
 }
-/// Figure 8: shares of all cycles (512 processors, one position): chess work, waiting
-/// for table reads, deliberately idle, idle and searching for work.
-pub const STARTECH_CYCLES: [(&str, &str); 4] = [("chess_work_pct", "68.8%"), ("table_wait_pct", "14.4%"), ("deliberately_idle_pct", "6.6%"), ("searching_for_work_pct", "3.6%")];
+/// What the simulator can set beside one of Figure 8's shares of the cycles: a processor
+/// is busy with chess work, busy with messages, or asleep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CycleUse {
+    /// Searching (Jamboree's control flow included, as Figure 9 counts it).
+    ChessWork,
+    /// Answering another processor's message.
+    Messages,
+    /// Waiting: for a table read, a child, an abort or work.
+    Waiting,
+}
+/// Figure 8: every printed share of all cycles (512 processors, one typical position), in
+/// its order, with the use it is counted under: chess work; waiting for table reads;
+/// deliberately idle; searching for work; waiting for a child; answering a table look-up;
+/// answering a work request; a child waiting for its abort.
+pub const STARTECH_CYCLES: [(&str, CycleUse); 8] = [
+    ("68.8%", CycleUse::ChessWork),
+    ("14.4%", CycleUse::Waiting),
+    ("6.6%", CycleUse::Waiting),
+    ("3.6%", CycleUse::Waiting),
+    ("3.2%", CycleUse::Waiting),
+    ("2.2%", CycleUse::Messages),
+    ("0.6%", CycleUse::Messages),
+    ("0.5%", CycleUse::Waiting),
+];
+/// Figure 8's shares counted under `used`, summed (percent).
+pub fn startech_cycles(used: CycleUse) -> f64 {
+    STARTECH_CYCLES.iter().filter(|c| c.1 == used).map(|c| number(c.0)).sum()
+}
 
 /// TDSAB (Kishimoto and Schaeffer), one row of Tables 1 (Awari) and 2 (Amazons):
 /// processors, time (s), speedup, search, synchronization and communication overhead (%).

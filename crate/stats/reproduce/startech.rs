@@ -10,7 +10,7 @@ use super::{group, position_row, row, Runner, Plan, Row, NS};
 use crate::chess::{parse_san, Epd, Move};
 use crate::machine::sim::{fit_work_span, WorkSpan};
 use crate::parallel::Algorithm;
-use crate::stats::papers::{startech_rating, STARTECH_CYCLES, STARTECH_FIGURE_5, STARTECH_FIT, STARTECH_RATIOS};
+use crate::stats::papers::{startech_cycles, startech_rating, CycleUse, STARTECH_FIGURE_5, STARTECH_FIT, STARTECH_RATIOS};
 use crate::stats::SimRow;
 use crate::tt::{Placement, TableSize};
 
@@ -19,7 +19,8 @@ pub(super) const NOTES: &[&str] = &[
     "Measure: the paper ran each position until the program settled on the correct move, minutes on its machine; we search every depth up to the deepest that fits here and take the time to the depth from which the bm stays best; a position whose bm is not best at the deepest depth counts its full time (a lower bound) and is counted in `unsolved`",
     "t20: the fastest 80 % of the positions (20 of 25; fewer with --quick); rating is Eq. 1 applied to our t20 in virtual seconds, so it measures our tree on the CM-5 model, not a chess strength",
     "Table: the distributed table of the CM-5 (--tt distributed), 64 MiB in all (16 with --quick), more entries than our searches visit; the paper's held at least 2^26",
-    "Fit: least squares of T(p) over the deepest runs of every p, without the constant 4.3 s of Eq. 2 (our searches do no start-up analysis); cycles: chess work is the busy share of all processors' time, Figure 8's other shares have no counterpart in the simulator yet",
+    "Fit: least squares of T(p) over the deepest runs of every p, without the constant 4.3 s of Eq. 2 (our searches do no start-up analysis)",
+    "Cycles: at the largest p, Figure 8's shares summed by what the simulator can tell apart: chess work (busy, less messages), messages (busy sending and answering: the paper's answering table look-ups and work requests) and waiting (asleep: the paper's table reads, deliberate idling, searching for work, waiting for a child or an abort); ours count each processor's own sends under messages, the paper's an idle processor's requests under waiting",
 ];
 
 pub(super) fn plan(quick: bool) -> Plan {
@@ -82,13 +83,12 @@ fn settled_depth(bests: &[Option<Move>], correct: &[Move]) -> Option<usize> {
     (first_right < bests.len()).then_some(first_right)
 }
 
-/// W, C and W/C at the largest p, the fit of Eq. 2, and the chess-work share of cycles.
+/// W, C and W/C at the largest p, the fit of Eq. 2, and where the cycles went.
 fn work_and_span(plan: &Plan, deepest: &[SimRow]) -> Vec<Row> {
     let mut out = Vec::new();
     let largest = *plan.procs.iter().max().unwrap_or(&1);
     let runs = group(deepest, Algorithm::Jamboree, largest);
     let work: f64 = runs.iter().map(|r| r.work_ns as f64).sum();
-    let time: f64 = runs.iter().map(|r| r.time_ns as f64).sum();
     let spans: Vec<f64> = runs.iter().filter_map(|r| r.critical_path_ns).map(|c| c as f64).collect();
     out.push(row("work", largest, work / NS, None));
     if spans.len() == runs.len() {
@@ -96,7 +96,7 @@ fn work_and_span(plan: &Plan, deepest: &[SimRow]) -> Vec<Row> {
         out.push(row("critical_path", largest, span / NS, None));
         out.push(row("parallelism", largest, work / span.max(1.0), None));
     }
-    out.push(row(STARTECH_CYCLES[0].0, largest, 100.0 * work / (largest as f64 * time.max(1.0)), Some(STARTECH_CYCLES[0].1)));
+    out.extend(cycles(largest, &runs));
     let points: Vec<WorkSpan> = deepest.iter().filter(|r| r.algorithm == Algorithm::Jamboree.name()).filter_map(SimRow::work_span).collect();
     if let Some(fit) = fit_work_span(&points) {
         let [c1, c2, _] = STARTECH_FIT;
@@ -104,6 +104,18 @@ fn work_and_span(plan: &Plan, deepest: &[SimRow]) -> Vec<Row> {
         out.push(Row { p: None, ..row("fit_c2", 0, fit.b, Some(c2)) });
     }
     out
+}
+
+/// Figure 8 beside ours: the shares of all processors' cycles at `p` spent on chess work,
+/// on messages and waiting, over the runs weighted by their times.
+fn cycles(p: usize, runs: &[&SimRow]) -> Vec<Row> {
+    let time: f64 = runs.iter().map(|r| r.time_ns as f64).sum();
+    let share = |of: fn(&SimRow) -> f64| 100.0 * runs.iter().map(|r| of(r) * r.time_ns as f64).sum::<f64>() / time.max(1.0);
+    let (messages, waiting) = (share(|r| r.overheads.communication), share(|r| r.overheads.synchronization));
+    [("chess_work_pct", CycleUse::ChessWork, 100.0 - messages - waiting), ("messages_pct", CycleUse::Messages, messages), ("waiting_pct", CycleUse::Waiting, waiting)]
+        .into_iter()
+        .map(|(measure, used, ours)| Row { published: Some(startech_cycles(used)), ..row(measure, p, ours, None) })
+        .collect()
 }
 
 #[cfg(test)]
