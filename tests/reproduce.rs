@@ -67,6 +67,18 @@ fn startech_prints_t20_ratios() {
     let ratios: Vec<(usize, &str)> = STARTECH_RATIOS.iter().map(|r| (r.0, r.1)).collect();
     check_headline(&rows, "t20_ratio", &ratios);
     assert!(rows.iter().any(|r| r["measure"] == "fit_c1" && r["published"] == 1.02 && r["p"].is_null()));
+    // The start-up time every search pays, the same on any p, can only bring a speedup down.
+    for (raw, with_setup) in headline(&rows, "t20_ratio").into_iter().zip(headline(&rows, "t20_ratio_with_setup")) {
+        assert_eq!(raw.0, with_setup.0);
+        assert!(with_setup.1 >= 1.0 && with_setup.1 < raw.1, "at {}: {} with setup, {} without", raw.0, with_setup.1, raw.1);
+    }
+    // Figure 8's three uses beside ours: each a share (messages are part of the busy
+    // time, so counting them twice would leave chess work below zero), the paper's all of
+    // its printed shares (99.9 %).
+    let cycles: Vec<(u64, f64, Option<f64>)> = ["chess_work_pct", "messages_pct", "waiting_pct"].iter().flat_map(|m| headline(&rows, m)).collect();
+    assert_eq!(cycles.len(), 3);
+    assert!(cycles.iter().all(|c| (0.0..=100.0).contains(&c.1)), "{cycles:?}");
+    assert!((cycles.iter().filter_map(|c| c.2).sum::<f64>() - 99.9).abs() < 0.01, "{cycles:?}");
 }
 
 #[test]
