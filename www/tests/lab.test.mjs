@@ -370,7 +370,7 @@ describe('Lab', () => {
     await setForm(page, { position: 'BK.01' });
     await page.click('[data-lab="threads"]');
     await page.waitForFunction(() => /finished its search/.test(window.__lab.snapshot().statusText), null, { timeout: 30000 });
-    await page.waitForFunction(() => window.__lab.snapshot().totals?.nodes > 0 && window.__lab.snapshot().drawn.processors >= 1, null, { timeout: 5000 });
+    await page.waitForFunction(() => window.__lab.snapshot().totals?.nodes > 0 && window.__lab.snapshot().drawn.processors >= 1, null, { timeout: 30000 });
     assert.deepEqual(errors, []);
   });
 
