@@ -18,14 +18,14 @@ pub(super) const NOTES: &[&str] = &[
     "Search: StarTech had no null move, killers or history and searched with recursive iterative deepening; pure mode (full width, quiescence, no table cutoffs, null move or reductions) is the nearest we have, with our killers and history kept",
     "Measure: the paper ran each position until the program settled on the correct move, minutes on its machine; we search every depth up to the deepest that fits here and take the time to the depth from which the bm stays best; a position whose bm is not best at the deepest depth counts its full time (a lower bound) and is counted in `unsolved`",
     "t20: the fastest 80 % of the positions (20 of 25; fewer with --quick); rating is Eq. 1 applied to our t20 in virtual seconds, so it measures our tree on the CM-5 model, not a chess strength",
-    "Table: the distributed table of the CM-5 (--tt distributed), 64 MiB in all (16 with --quick), 4 M entries: fewer than the paper's 2^26 and than the nodes of our largest 7-ply searches; in pure mode the table only orders moves, so its size can change a tree's size but never a value",
+    "Table: the distributed table of the CM-5 (--tt distributed), 64 MiB in all (16 with --quick), 4 M entries: fewer than the paper's 2^26 and than the nodes of our largest 8-ply searches; in pure mode the table only orders moves, so its size can change a tree's size but never a value",
     "Fit: least squares of T(p) over the deepest runs of every p, without the constant 4.3 s of Eq. 2 (our searches do no start-up analysis)",
     "With setup: the ratios again with Eq. 2's constant added to every position's time on every p, as the paper's searches paid it (board analysis and the evaluation tables' set-up at the start of each search, the same on any number of processors); at 512 it is a quarter of the paper's t20",
     "Cycles: at the largest p, Figure 8's shares summed by what the simulator can tell apart: chess work (busy, less messages), messages (busy sending and answering: the paper's answering table look-ups and work requests) and waiting (asleep: the paper's table reads, deliberate idling, searching for work, waiting for a child or an abort); ours count each processor's own sends under messages, the paper's an idle processor's requests under waiting",
 ];
 
 pub(super) fn plan(quick: bool) -> Plan {
-    let (positions, depth, procs) = if quick { ((0..6).collect(), 4, vec![1, 16, 64]) } else { ((0..25).collect(), 7, vec![1, 16, 64, 512]) };
+    let (positions, depth, procs) = if quick { ((0..6).collect(), 4, vec![1, 16, 64]) } else { ((0..25).collect(), 8, vec![1, 16, 64, 512]) };
     let title = "StarTech (Kuszmaul): Jamboree on a CM-5, Kaufman's 25 positions, Figure 5 and Eq. 1-2";
     // Every depth up to the last: the time to settle on the key move.
     let plan = Plan::new(title, "cm5", &[Algorithm::Jamboree], TableSize::Mib(if quick { 16 } else { 64 }), positions, depth, procs);
