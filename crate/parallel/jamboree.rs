@@ -49,6 +49,6 @@ pub(super) const POLICY: Policy = Policy {
     seek: Seek::AskRandom,
     merit: nearest_the_root,
     tests_first: true,
-    startech: StarTechRules { recursive_deepening: true, serialize: true, deferred_reads: true, table_ordering_only: false },
+    startech: StarTechRules { recursive_deepening: true, serialize: true, deferred_reads: true },
     eager_all_nodes: false,
 };

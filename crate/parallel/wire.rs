@@ -55,6 +55,7 @@ pub(super) fn encode_task(task: &HelperTask, out: &mut Vec<u8>) {
     w.u64s(&task.history);
     w.bool(task.options.pure);
     w.bool(task.options.table_cutoffs);
+    w.bool(task.options.table_ordering_only);
     w.str(task.options.evaluation.name());
     w.usize(task.hash_mib);
     w.u32(task.table_clears);
@@ -66,10 +67,10 @@ pub fn decode_task(bytes: &[u8]) -> Result<HelperTask, WireError> {
     let mut r = Reader::new(bytes);
     let name = r.str()?;
     let algorithm = Algorithm::from_name(&name).ok_or_else(|| WireError(format!("algorithm '{name}'")))?;
-    let (board, history, pure, table_cutoffs) = (r.board()?, r.u64s()?, r.bool()?, r.bool()?);
+    let (board, history, pure, table_cutoffs, table_ordering_only) = (r.board()?, r.u64s()?, r.bool()?, r.bool()?, r.bool()?);
     let name = r.str()?;
     let evaluation = Evaluation::from_name(&name).ok_or_else(|| WireError(format!("evaluation '{name}'")))?;
-    let options = SearchOptions { pure, table_cutoffs, evaluation };
+    let options = SearchOptions { pure, table_cutoffs, table_ordering_only, evaluation };
     let task = HelperTask { algorithm, board, history, options, hash_mib: r.usize()?, table_clears: r.u32()?, distributed: r.bool()? };
     r.finish()?;
     Ok(task)
@@ -399,7 +400,7 @@ mod tests {
 
     #[test]
     fn a_helper_task_comes_back_as_sent() {
-        let task = HelperTask { algorithm: Algorithm::Jamboree, board: board(), history: vec![4, 5], options: SearchOptions { pure: true, table_cutoffs: true, evaluation: Evaluation::Nnue }, hash_mib: 64, table_clears: 3, distributed: true };
+        let task = HelperTask { algorithm: Algorithm::Jamboree, board: board(), history: vec![4, 5], options: SearchOptions { pure: true, table_cutoffs: true, table_ordering_only: true, evaluation: Evaluation::Nnue }, hash_mib: 64, table_clears: 3, distributed: true };
         let mut bytes = Vec::new();
         encode_task(&task, &mut bytes);
         assert_eq!(decode_task(&bytes), Ok(task));

@@ -68,6 +68,11 @@ pub struct SearchOptions {
     /// table holds, so it is no longer the exact minimax value. Outside pure mode the
     /// search always takes these cutoffs.
     pub table_cutoffs: bool,
+    /// Orders moves by the table's move and the captures alone: no killers, no counter
+    /// moves, no history, as StarTech did ("StarTech uses no other move-ordering
+    /// tables"). Off everywhere but the StarTech reproduction; it changes the tree's
+    /// order, never a value in pure mode.
+    pub table_ordering_only: bool,
     /// The static evaluation: hand-written (the default here) or the network (the engine's).
     pub evaluation: Evaluation,
 }
@@ -224,10 +229,6 @@ impl Searcher {
 
     /// Sets StarTech's rules for the following searches (see [`StarTechRules`]).
     pub fn set_startech_rules(&mut self, rules: StarTechRules) {
-        if rules.table_ordering_only && !self.startech.table_ordering_only {
-            // Nothing trains them from now on: empty, they order nothing.
-            self.heuristics.clear();
-        }
         self.startech = rules;
     }
 
@@ -250,6 +251,10 @@ impl Searcher {
 
     /// Sets the switches for the following searches.
     pub fn set_options(&mut self, options: SearchOptions) {
+        if options.table_ordering_only && !self.options.table_ordering_only {
+            // Nothing trains them from now on: empty, they order nothing.
+            self.heuristics.clear();
+        }
         self.options = options;
     }
 
@@ -541,7 +546,7 @@ impl Searcher {
                 self.pv_len[ply] = child_len + 1;
                 if score >= self.frames[top].beta {
                     let f = &self.frames[top];
-                    if f.current_quiet && !self.startech.table_ordering_only {
+                    if f.current_quiet && !self.options.table_ordering_only {
                         self.heuristics.reward(f.board.side_to_move(), f.ply, f.depth, f.follows, mv, &f.quiets_tried[..f.quiets_count]);
                     }
                     return self.finish_node();

@@ -1,7 +1,9 @@
 //! StarTech's ordering and serialization rules (Kuszmaul 1995, "The StarTech Massively
 //! Parallel Chess Program", section "Improving the search"): recursive iterative
 //! deepening and the serialization heuristic. Deferred reads live with the other
-//! deferrals (`deferral`).
+//! deferrals (`deferral`); its ordering by the table alone is a search option
+//! (`SearchOptions::table_ordering_only`), as it is a choice of the period's search, not
+//! of the parallel algorithm.
 
 use super::*;
 
@@ -23,14 +25,11 @@ pub struct StarTechRules {
     /// searching is put off, as ABDADA does, and then waited for until that processor
     /// has finished it, rather than searched a second time beside it.
     pub deferred_reads: bool,
-    /// Moves ordered by the table's move and the captures' order alone: no killers, no
-    /// counter moves, no history ("StarTech uses no other move-ordering tables").
-    pub table_ordering_only: bool,
 }
 
 impl StarTechRules {
     /// The serial search's ordering, no serialization.
-    pub const OFF: StarTechRules = StarTechRules { recursive_deepening: false, serialize: false, deferred_reads: false, table_ordering_only: false };
+    pub const OFF: StarTechRules = StarTechRules { recursive_deepening: false, serialize: false, deferred_reads: false };
 }
 
 impl Searcher {

@@ -238,10 +238,20 @@ fn ordering_by_the_table_alone_learns_no_killers() {
         let problem = Subproblem { depth: 4, ..failing_low(NodeKind::Pv) };
         let problem = Subproblem { alpha: -INFINITY, beta: INFINITY, ..problem };
         let mut searcher = Searcher::new(Arc::new(TranspositionTable::try_new(1).unwrap()));
-        searcher.set_startech_rules(StarTechRules { table_ordering_only, ..StarTechRules::OFF });
+        searcher.set_options(SearchOptions { pure: true, table_ordering_only, ..SearchOptions::default() });
         searcher.start_subproblem(&problem);
         moves_started(&mut searcher, |_| {});
         let killers: [[Option<Move>; 2]; 3] = searcher.heuristics.killers_from(1);
         assert_eq!(killers.iter().flatten().any(Option::is_some), !table_ordering_only);
     }
+}
+
+/// Ordering by the table alone changes the order, so the tree, but never the pure value.
+#[test]
+fn ordering_by_the_table_alone_keeps_the_pure_value() {
+    let problem = Subproblem { alpha: -INFINITY, beta: INFINITY, ..failing_low(NodeKind::Pv) };
+    let (value, nodes) = pure_search(&problem, StarTechRules::OFF);
+    let (by_table, by_table_nodes) = search_with(&problem, SearchOptions { pure: true, table_ordering_only: true, ..SearchOptions::default() }, StarTechRules::OFF);
+    assert_eq!(by_table, value);
+    assert_ne!(by_table_nodes, nodes, "without killers and history the tree is another");
 }

@@ -189,8 +189,9 @@ struct Plan {
     /// needs them, shallower ones: the last iteration, the time to settle on a move).
     depths: Vec<i32>,
     carry: bool,
-    /// The period's search takes the table's cutoffs (`SearchOptions::table_cutoffs`).
-    table_cutoffs: bool,
+    /// The period's search (pure mode), with what the paper's program did beside it: the
+    /// table's cutoffs (Zugzwang), ordering by the table alone (StarTech).
+    options: SearchOptions,
 }
 
 impl Plan {
@@ -199,12 +200,12 @@ impl Plan {
     /// A paper that differs says so beside this (`Plan { carry: true, ..Plan::new(...) }`).
     #[allow(clippy::too_many_arguments)]
     fn new(title: &'static str, preset: &'static str, algorithms: &'static [Algorithm], table: TableSize, positions: Vec<usize>, depth: i32, procs: Vec<usize>) -> Plan {
-        Plan { title, preset, net: None, algorithms, placement: Placement::Global, table, positions, depth, procs, depths: vec![depth], carry: false, table_cutoffs: false }
+        Plan { title, preset, net: None, algorithms, placement: Placement::Global, table, positions, depth, procs, depths: vec![depth], carry: false, options: SearchOptions { pure: true, ..SearchOptions::default() } }
     }
 
-    /// The period's search: pure mode, with the table's cutoffs where the paper took them.
+    /// The period's search, as the plan's options say.
     fn settings(&self) -> SearchSettings {
-        SearchSettings { options: SearchOptions { pure: true, table_cutoffs: self.table_cutoffs, ..SearchOptions::default() }, ..SearchSettings::default() }
+        SearchSettings { options: self.options, ..SearchSettings::default() }
     }
 
     fn searches(&self) -> usize {
@@ -216,14 +217,15 @@ impl Plan {
         let algorithms: Vec<&str> = self.algorithms.iter().map(|a| a.name()).collect();
         let procs: Vec<String> = self.procs.iter().map(|p| p.to_string()).collect();
         format!(
-            "{} on the {} preset{}, p = {}; {} positions to depth {}; the period's full-width search (--pure){}; table {}, {}{}",
+            "{} on the {} preset{}, p = {}; {} positions to depth {}; the period's full-width search (--pure){}{}; table {}, {}{}",
             algorithms.join(" and "),
             self.preset,
             self.net.map(|n| format!(" ({n})")).unwrap_or_default(),
             procs.join(", "),
             self.positions.len(),
             self.depth,
-            if self.table_cutoffs { " taking the table's cutoffs" } else { "" },
+            if self.options.table_cutoffs { " taking the table's cutoffs" } else { "" },
+            if self.options.table_ordering_only { " ordering moves by the table alone" } else { "" },
             self.placement,
             match self.table {
                 TableSize::Mib(0) => "one bucket".to_string(),

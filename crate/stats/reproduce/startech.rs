@@ -10,12 +10,13 @@ use super::{group, position_row, row, Runner, Plan, Row, NS};
 use crate::chess::{parse_san, Epd, Move};
 use crate::machine::sim::{fit_work_span, WorkSpan};
 use crate::parallel::Algorithm;
+use crate::search::SearchOptions;
 use crate::stats::papers::{number, startech_cycles, startech_rating, CycleUse, STARTECH_FIGURE_5, STARTECH_FIT, STARTECH_RATIOS};
 use crate::stats::SimRow;
 use crate::tt::{Placement, TableSize};
 
 pub(super) const NOTES: &[&str] = &[
-    "Search: StarTech had no null move, killers or history and searched with recursive iterative deepening; pure mode (full width, quiescence, no table cutoffs, null move or reductions) is the nearest we have, with our killers and history kept",
+    "Search: StarTech had no null move, killers or history and searched with recursive iterative deepening; pure mode (full width, quiescence, no table cutoffs, null move or reductions) is the nearest we have, with moves ordered as StarTech's were, by the table's move and the captures alone (no killers, no history)",
     "Measure: the paper ran each position until the program settled on the correct move, minutes on its machine; we search every depth up to the deepest that fits here and take the time to the depth from which the bm stays best; a position whose bm is not best at the deepest depth counts its full time (a lower bound) and is counted in `unsolved`",
     "t20: the fastest 80 % of the positions (20 of 25; fewer with --quick); rating is Eq. 1 applied to our t20 in virtual seconds, so it measures our tree on the CM-5 model, not a chess strength",
     "Table: the distributed table of the CM-5 (--tt distributed), 64 MiB in all (16 with --quick), 4 M entries: fewer than the paper's 2^26 and than the nodes of our largest 8-ply searches; in pure mode the table only orders moves, so its size can change a tree's size but never a value",
@@ -29,7 +30,7 @@ pub(super) fn plan(quick: bool) -> Plan {
     let title = "StarTech (Kuszmaul): Jamboree on a CM-5, Kaufman's 25 positions, Figure 5 and Eq. 1-2";
     // Every depth up to the last: the time to settle on the key move.
     let plan = Plan::new(title, "cm5", &[Algorithm::Jamboree], TableSize::Mib(if quick { 16 } else { 64 }), positions, depth, procs);
-    Plan { placement: Placement::Distributed, depths: (1..=depth).collect(), ..plan }
+    Plan { placement: Placement::Distributed, depths: (1..=depth).collect(), options: SearchOptions { table_ordering_only: true, ..plan.options }, ..plan }
 }
 
 pub(super) fn run(runner: &mut Runner<'_>, positions: &[Epd]) -> Result<Vec<Row>, String> {

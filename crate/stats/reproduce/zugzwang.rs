@@ -10,7 +10,7 @@ use crate::chess::Epd;
 use crate::machine::sim::Sim;
 use crate::machine::Counters;
 use crate::parallel::{serial_among_idle_owners, Algorithm};
-use crate::search::{Limits, Searcher, Task};
+use crate::search::{Limits, SearchOptions, Searcher, Task};
 use crate::tt::{Placement, TableSize, Tables};
 use crate::stats::papers::{ZUGZWANG_AVERAGES, ZUGZWANG_FIGURE_5, ZUGZWANG_LAST_ITERATION, ZUGZWANG_SPEEDUPS, ZUGZWANG_TABLE_COST};
 
@@ -33,7 +33,7 @@ pub(super) fn plan(quick: bool) -> Plan {
     let title = "Zugzwang (Feldmann, Mysliwietz, Monien): YBWC on T800 Transputers, Bratko-Kopec, Figures 3-5";
     // A ply shallower too: the last iteration's share.
     let plan = Plan::new(title, "t800", &[Algorithm::Ybwc], TableSize::EntriesEach(TABLE_ENTRIES_EACH), positions, depth, procs);
-    Plan { net: Some("debruijn"), placement: Placement::Distributed, depths: vec![depth - 1, depth], table_cutoffs: true, ..plan }
+    Plan { net: Some("debruijn"), placement: Placement::Distributed, depths: vec![depth - 1, depth], options: SearchOptions { table_cutoffs: true, ..plan.options }, ..plan }
 }
 
 /// Figure 3's run: position 22 (B22) searched to 5 plies by one processor of a
