@@ -327,15 +327,18 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
 
   test('a student closed during a search is marked lost, and the value is still the serial one', { timeout: SEARCH_MS }, async () => {
     const lecturer = tabs.get('lecturer').page;
-    // The lines the processors are on, as the lecturer's table shows them during the search.
+    // The lines the processors are on, as the lecturer's table shows them during the search:
+    // every rendering of the table is recorded (sampling it could miss a student's line on
+    // a loaded machine, where renderings come seldom and each may be short-lived).
     await lecturer.evaluate(() => {
       window.linesSeen = {};
-      window.lineRecorder = setInterval(() => {
+      window.lineRecorder = new MutationObserver(() => {
         for (const cell of document.querySelectorAll('.class-processors td[data-line]')) {
           const processor = cell.parentElement.dataset.processor;
           (window.linesSeen[processor] ??= []).push({ uci: cell.dataset.line, shown: cell.textContent });
         }
-      }, 50);
+      });
+      window.lineRecorder.observe(document.querySelector('.class-processors'), { childList: true, subtree: true });
     });
     const number = await search(lecturer, { algorithm: 'ybwc', depth: 6, fen: KIWIPETE });
     // The student sees which processor it is while the search runs.
@@ -361,7 +364,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     // The top of the tree: the lecturer saw the line a student was on, from its NODES
     // frames, written in SAN from the search's position (Kiwipete's first move is White's).
     const lines = await lecturer.evaluate(() => {
-      clearInterval(window.lineRecorder);
+      window.lineRecorder.disconnect();
       return window.linesSeen;
     });
     const studentLines = Object.entries(lines).filter(([p]) => p !== '0').flatMap(([, seen]) => seen).filter((l) => l.uci !== '');
