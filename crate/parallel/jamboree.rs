@@ -28,7 +28,8 @@
 //!
 //! Departures from StarTech (docs/work-splitting.md):
 //! - the search under it is the engine's own (killers, history, and, outside Pure mode,
-//!   null move and reductions), where StarTech had none of them;
+//!   null move and reductions), where StarTech had none of them; `meshmate reproduce
+//!   startech` orders by the table alone as StarTech did (`SearchOptions::table_ordering_only`);
 //! - a wait for a deferred read ends after a bounded number of looks (two processors can
 //!   wait for each other through a transposition), and a processor that waits looks for
 //!   other work meanwhile, as our work-splitting processors do whenever their searches wait;
