@@ -8,8 +8,10 @@ into strength.
 
 Each row is one tests/tuning/match.py run on the fixed openings (tests/tuning/openings.txt,
 colours alternated), one game at a time, so the 2-thread side owns both cores while it
-thinks: run it on a quiet machine. Hash 16 MiB for both sides. A row's output is kept in
---work DIR, so a run that is cut off goes on where it stopped; the table goes to --out.
+thinks: run it on a quiet machine. Hash 16 MiB for both sides. A row's games are kept in
+--work DIR, pair by pair, and never played twice: a run that is cut off goes on where it
+stopped, and a row asked for more pairs than it has plays only the new ones. The table goes
+to --out.
 
     python3 tests/experiments/threads_elo.py --out docs/threads-elo.md          # 5+0.05, hours
     python3 tests/experiments/threads_elo.py --tc 1+0.01 --pairs-scale 0.02 --out /tmp/t.md   # a look
@@ -21,6 +23,9 @@ import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tests", "tuning"))
+from match import kept_pairs, pair_line, report  # noqa: E402  (match.py lives beside the tuning scripts)
+
 MATCH = os.path.join(ROOT, "tests", "tuning", "match.py")
 OPENINGS = os.path.join(ROOT, "tests", "tuning", "openings.txt")
 
@@ -50,11 +55,12 @@ def text_of(tc):
     return f"{tc[0]:g}+{tc[1]:g}"
 
 
-def match_command(args, algorithm, pairs):
-    """The match.py command of one row: Threads=2 against Threads=1 with `algorithm`, or
-    for the ceiling (None) one thread on twice the clock against one thread."""
+def match_command(args, algorithm, start, pairs):
+    """The match.py command of one row's pairs `start` to `start + pairs - 1`: Threads=2
+    against Threads=1 with `algorithm`, or for the ceiling (None) one thread on twice the
+    clock against one thread."""
     tc = args.tc
-    command = [sys.executable, MATCH, "--first", args.engine, "--second", args.engine, "--pairs", str(pairs), "--openings", OPENINGS, "--concurrency", "1"]
+    command = [sys.executable, MATCH, "--first", args.engine, "--second", args.engine, "--start-pair", str(start), "--pairs", str(pairs), "--openings", OPENINGS, "--concurrency", "1"]
     for side in ("first", "second"):
         command += [f"--{side}-option", "Hash=16"]
     if algorithm is None:
@@ -67,23 +73,28 @@ def match_command(args, algorithm, pairs):
 
 
 def run_row(args, name, algorithm, pairs):
-    """The row's result (wins, draws, losses, games, score, Elo, low, high), from its kept
-    output if a finished run left one."""
+    """The row's result over its first `pairs` pairs (wins, draws, losses, games, score, Elo,
+    low, high), playing only the pairs its kept output lacks."""
     path = os.path.join(args.work, f"{name}.txt")
+    kept = {}
     if os.path.exists(path):
-        with open(path) as kept:
-            found = RESULT.search(kept.read())
-        if found:
-            return found.groups()
-    command = match_command(args, algorithm, pairs)
-    print(f"{name}: {' '.join(command)}", flush=True)
+        with open(path) as out:
+            kept = kept_pairs(out.read())
+    if sorted(kept) != list(range(len(kept))):
+        sys.exit(f"{name}: {path} keeps pairs {sorted(kept)}, not a run from pair 0: move it aside")
+    if len(kept) < pairs:
+        command = match_command(args, algorithm, len(kept), pairs - len(kept))
+        print(f"{name}: {' '.join(command)}", flush=True)
+        with open(path, "a") as out:
+            subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, check=False)
+        with open(path) as out:
+            kept = kept_pairs(out.read())
+        if len(kept) < pairs:
+            sys.exit(f"{name}: match.py stopped after {len(kept)} of {pairs} pairs; its output is in {path}")
+    # One summary over every kept pair, in place of each run's own.
     with open(path, "w") as out:
-        subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, check=False)
-    with open(path) as kept:
-        found = RESULT.search(kept.read())
-    if not found:
-        sys.exit(f"{name}: match.py gave no result; its output is in {path}")
-    return found.groups()
+        out.write("".join(pair_line(pair, kept[pair]) + "\n" for pair in sorted(kept)) + report(kept) + "\n")
+    return RESULT.search(report({pair: kept[pair] for pair in range(pairs)})).groups()
 
 
 def commit():

@@ -14,7 +14,9 @@ instead of random moves; --first-option/--second-option NAME=VALUE set UCI optio
 (e.g. --second-option UCI_LimitStrength=true --second-option UCI_Elo=1800);
 --second-movetime S or --second-depth D gives the second engine its own limit per move,
 whatever the first engine's, and --second-tc BASE+INC its own clock (the first keeps --tc); --concurrency N plays N pairs at once, each with its own two
-engine processes (on a clock, keep N at most the cores free, or games are lost on time).
+engine processes (on a clock, keep N at most the cores free, or games are lost on time);
+--start-pair K plays pairs K to K+PAIRS-1 (their openings and seeds), so a match can be
+taken further: `report` sums the kept pair lines of both runs.
 
 Usage: match.py --first NEW_ENGINE --second OLD_ENGINE --pairs 100
 """
@@ -22,6 +24,7 @@ import argparse
 import math
 import os
 import random
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -29,6 +32,9 @@ import chess
 import chess.engine
 
 from games import opening_book, random_opening, run_game
+
+
+PAIR_LINE = re.compile(r"^pair (\d+): first engine [\d.]+/2 \((\S+) by ([\w ]+), (\S+) by ([\w ]+)\)$", re.M)
 
 
 def elo(score):
@@ -52,6 +58,43 @@ def option(text):
         return name, int(value)
     except ValueError:
         return name, value
+
+
+def first_points(games):
+    """The first engine's points in a pair's two games, [(result, ended), (result, ended)]:
+    it has White in the first game and Black in the second."""
+    white = [{"1-0": 1.0, "0-1": 0.0}.get(result, 0.5) for result, _ in games]
+    return [white[0], 1.0 - white[1]]
+
+
+def pair_line(pair, games):
+    """How pair `pair` went, as one line that `kept_pairs` reads back."""
+    ended = ", ".join(f"{result} by {how}" for result, how in games)
+    return f"pair {pair}: first engine {sum(first_points(games))}/2 ({ended})"
+
+
+def kept_pairs(text):
+    """{pair: its two games} from the pair lines of a match's output."""
+    return {int(m[1]): [(m[2], m[3]), (m[4], m[5])] for m in PAIR_LINE.finditer(text)}
+
+
+def report(pairs):
+    """The closing lines of a match over `pairs` ({pair: its two games}): how the games
+    ended, then the first engine's wins, draws, losses, score and Elo with a 95% interval."""
+    points = [p for games in pairs.values() for p in first_points(games)]
+    endings = {}
+    for games in pairs.values():
+        for _, how in games:
+            endings[how] = endings.get(how, 0) + 1
+    n = len(points)
+    wins, losses = points.count(1.0), points.count(0.0)
+    mean = sum(points) / n
+    deviation = math.sqrt(sum((p - mean) ** 2 for p in points) / n)
+    margin = 1.96 * deviation / math.sqrt(n)
+    low, high = max(mean - margin, 1e-6), min(mean + margin, 1 - 1e-6)
+    return ("games ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())) + "\n"
+            + f"first engine: +{wins} ={n - wins - losses} -{losses} of {n}, score {mean:.3f}, "
+            f"Elo {elo(mean):+.0f} (95%: {elo(low):+.0f} to {elo(high):+.0f})")
 
 
 class OwnLimit:
@@ -86,6 +129,7 @@ def main():
     parser.add_argument("--first-option", action="append", default=[], type=option)
     parser.add_argument("--second-option", action="append", default=[], type=option)
     parser.add_argument("--concurrency", type=int, default=1, help="pairs played at once")
+    parser.add_argument("--start-pair", type=int, default=0, help="number of the first pair played (its opening and seed)")
     args = parser.parse_args()
     if args.second_tc and not args.tc:
         parser.error("--second-tc gives the second engine its own clock: give the first one's with --tc")
@@ -93,13 +137,16 @@ def main():
         if not (os.path.isfile(engine) and os.access(engine, os.X_OK)):
             parser.error(f"engine '{engine}' is not an executable file")
 
+    if args.pairs < 1 or args.start_pair < 0:
+        parser.error("--pairs must be at least 1 and --start-pair at least 0")
     book = opening_book(args.openings) if args.openings else None
-    openings = []
-    for pair in range(args.pairs):
+    openings = {}
+    first_pair = args.start_pair
+    for pair in range(first_pair, first_pair + args.pairs):
         if book:
-            openings.append(book[pair % len(book)])
+            openings[pair] = book[pair % len(book)]
         else:
-            openings.append(random_opening(random.Random(args.seed * 1_000_003 + pair), args.random_plies))
+            openings[pair] = random_opening(random.Random(args.seed * 1_000_003 + pair), args.random_plies)
     workers = threading.local()
     engines_opened = []
     lock = threading.Lock()
@@ -119,45 +166,29 @@ def main():
         return workers.first, workers.second
 
     def play_pair(pair):
-        """Both colours of opening `pair`: the first engine's points and how the games ended."""
+        """Both colours of opening `pair`: each game's result and how it ended."""
         first, second = engines()
-        pair_points, pair_endings = [], []
+        games = []
         for game, first_plays in enumerate((chess.WHITE, chess.BLACK)):
             players = {first_plays: first, not first_plays: second}
             tc = {first_plays: args.tc, not first_plays: args.second_tc or args.tc} if args.tc else None
             limits = {"nodes": args.nodes, "tc": tc, "movetime": args.movetime, "max_plies": args.max_plies, "adjudicate": args.adjudicate, "game": 2 * pair + game + 1}
             result = run_game(openings[pair].copy(), players, limits)
-            pair_endings.append((result, limits["ended"]))
-            white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-            pair_points.append(white_points if first_plays == chess.WHITE else 1.0 - white_points)
-        return pair_points, pair_endings
+            games.append((result, limits["ended"]))
+        return games
 
-    points = []
-    endings = {}
+    played = {}
     try:
         with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
-            pairs = [pair for pair in range(args.pairs) if openings[pair] is not None]
-            for pair, (pair_points, pair_endings) in zip(pairs, pool.map(play_pair, pairs)):
-                points.extend(pair_points)
-                for _, ended in pair_endings:
-                    endings[ended] = endings.get(ended, 0) + 1
+            pairs = [pair for pair in range(first_pair, first_pair + args.pairs) if openings[pair] is not None]
+            for pair, games in zip(pairs, pool.map(play_pair, pairs)):
+                played[pair] = games
                 # How each game ended, so a match stopped early can still be checked for time losses.
-                games = ", ".join(f"{result} by {ended}" for result, ended in pair_endings)
-                print(f"pair {pair}: first engine {sum(pair_points)}/2 ({games})", flush=True)
+                print(pair_line(pair, games), flush=True)
     finally:
         for engine in engines_opened:
             engine.quit()
-
-    n = len(points)
-    wins, losses = points.count(1.0), points.count(0.0)
-    mean = sum(points) / n
-    deviation = math.sqrt(sum((p - mean) ** 2 for p in points) / n)
-    margin = 1.96 * deviation / math.sqrt(n)
-    low, high = max(mean - margin, 1e-6), min(mean + margin, 1 - 1e-6)
-    print("games ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
-    print(f"first engine: +{wins} ={n - wins - losses} -{losses} of {n}, score {mean:.3f}, "
-          f"Elo {elo(mean):+.0f} (95%: {elo(low):+.0f} to {elo(high):+.0f})")
-
+    print(report(played))
 
 if __name__ == "__main__":
     main()
