@@ -13,7 +13,9 @@ thinks: run it on a quiet machine. Hash 16 MiB for both sides. A row's games are
 stopped, and a row asked for more pairs than it has plays only the new ones. The table goes
 to --out.
 
-    python3 tests/experiments/threads_elo.py --out docs/threads-elo.md          # 5+0.05, hours
+    python3 tests/experiments/threads_elo.py --work docs/experiments/threads-elo --out /tmp/table.md
+        # the kept rows of docs/threads-elo.md (whose prose is written around the table by
+        # hand); a fresh --work plays them all again at 5+0.05: about five hours
     python3 tests/experiments/threads_elo.py --tc 1+0.01 --pairs-scale 0.02 --out /tmp/t.md   # a look
 """
 import argparse
