@@ -20,13 +20,12 @@ to --out.
 """
 import argparse
 import os
-import re
 import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "tuning"))
-from match import kept_pairs, pair_line, report  # noqa: E402  (match.py lives beside the tuning scripts)
+from match import kept_pairs, pair_line, report, tally  # noqa: E402  (match.py lives beside the tuning scripts)
 
 MATCH = os.path.join(ROOT, "tests", "tuning", "match.py")
 OPENINGS = os.path.join(ROOT, "tests", "tuning", "openings.txt")
@@ -44,7 +43,6 @@ ROWS = [
     ("tdsab", "tdsab", 50),
 ]
 
-RESULT = re.compile(r"first engine: \+(\d+) =(\d+) -(\d+) of (\d+), score ([\d.]+), Elo ([+-]?\d+) \(95%: ([+-]?\d+) to ([+-]?\d+)\)")
 
 
 def clock(text):
@@ -96,7 +94,7 @@ def run_row(args, name, algorithm, pairs):
     # One summary over every kept pair, in place of each run's own.
     with open(path, "w") as out:
         out.write("".join(pair_line(pair, kept[pair]) + "\n" for pair in sorted(kept)) + report(kept) + "\n")
-    return RESULT.search(report({pair: kept[pair] for pair in range(pairs)})).groups()
+    return tally({pair: kept[pair] for pair in range(pairs)})
 
 
 def commit():
@@ -127,7 +125,7 @@ def main():
     for name, algorithm, pairs in ROWS:
         if name in wanted:
             results[name] = run_row(args, name, algorithm, max(1, round(pairs * args.pairs_scale)))
-    ceiling = int(results["ceiling"][5]) if "ceiling" in results else None
+    ceiling = round(results["ceiling"][5]) if "ceiling" in results else None
     lines = [
         "# Strength from the second core",
         "",
@@ -146,8 +144,8 @@ def main():
             continue
         wins, draws, losses, games, score, elo, low, high = results[name]
         first = "1 thread, twice the time, against 1 thread" if algorithm is None else f"{algorithm}, 2 threads, against 1 thread"
-        share = "" if algorithm is None or not ceiling else f"{int(elo) / ceiling:.0%}"
-        lines.append(f"| {name} | {first} | {games} | {wins}/{draws}/{losses} | {score} | {elo} | {low} to {high} | {share} |")
+        share = "" if algorithm is None or not ceiling else f"{round(elo) / ceiling:.0%}"
+        lines.append(f"| {name} | {first} | {games} | {wins}/{draws}/{losses} | {score:.3f} | {elo:+.0f} | {low:+.0f} to {high:+.0f} | {share} |")
     table = "\n".join(lines) + "\n"
     if args.out:
         with open(args.out, "w") as out:

@@ -78,23 +78,30 @@ def kept_pairs(text):
     return {int(m[1]): [(m[2], m[3]), (m[4], m[5])] for m in PAIR_LINE.finditer(text)}
 
 
-def report(pairs):
-    """The closing lines of a match over `pairs` ({pair: its two games}): how the games
-    ended, then the first engine's wins, draws, losses, score and Elo with a 95% interval."""
+def tally(pairs):
+    """The first engine's record over `pairs` ({pair: its two games}): wins, draws, losses,
+    games, score, and the Elo with its 95% interval (low, high)."""
     points = [p for games in pairs.values() for p in first_points(games)]
-    endings = {}
-    for games in pairs.values():
-        for _, how in games:
-            endings[how] = endings.get(how, 0) + 1
     n = len(points)
     wins, losses = points.count(1.0), points.count(0.0)
     mean = sum(points) / n
     deviation = math.sqrt(sum((p - mean) ** 2 for p in points) / n)
     margin = 1.96 * deviation / math.sqrt(n)
     low, high = max(mean - margin, 1e-6), min(mean + margin, 1 - 1e-6)
+    return wins, n - wins - losses, losses, n, mean, elo(mean), elo(low), elo(high)
+
+
+def report(pairs):
+    """The closing lines of a match over `pairs` ({pair: its two games}): how the games
+    ended, then the first engine's record (`tally`)."""
+    endings = {}
+    for games in pairs.values():
+        for _, how in games:
+            endings[how] = endings.get(how, 0) + 1
+    wins, draws, losses, n, score, rating, low, high = tally(pairs)
     return ("games ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())) + "\n"
-            + f"first engine: +{wins} ={n - wins - losses} -{losses} of {n}, score {mean:.3f}, "
-            f"Elo {elo(mean):+.0f} (95%: {elo(low):+.0f} to {elo(high):+.0f})")
+            + f"first engine: +{wins} ={draws} -{losses} of {n}, score {score:.3f}, "
+            f"Elo {rating:+.0f} (95%: {low:+.0f} to {high:+.0f})")
 
 
 class OwnLimit:
@@ -189,6 +196,7 @@ def main():
         for engine in engines_opened:
             engine.quit()
     print(report(played))
+
 
 if __name__ == "__main__":
     main()
