@@ -44,7 +44,6 @@ ROWS = [
 ]
 
 
-
 def clock(text):
     """'5+0.05' as (5.0, 0.05)."""
     base, _, inc = text.partition("+")
