@@ -13,14 +13,21 @@
 #   5. with NET_ROUNDS > 0 (the default), a second generation: self-play of that network (Eval=nnue) in
 #      NET_ROUNDS rounds of NET_GAMES games at NET_NODES nodes, round r seeded NET_SEED + r
 #      (DATA/net-games/datagen-SEED.bin), then training again on both generations' positions and
-#      rebuilding: the network's own games give it positions it reaches and deeper labels.
+#      rebuilding: the network's own games give it positions it reaches and deeper labels;
+#   6. with NET3_ROUNDS > 0 (the default), a third generation: self-play of the network before it in
+#      NET3_ROUNDS rounds of NET3_GAMES games at NET3_NODES nodes, round r seeded NET3_SEED + r
+#      (DATA/net3-games/datagen-SEED.bin), then training on these positions alone and rebuilding:
+#      with 4.3 M positions of its own games the network no longer needs the earlier generations'.
 # Usage: tests/tuning/nnue.sh   (settings by environment, defaults in brackets:
 #   ROUNDS [10], GAMES per round [4000], NODES [1500], PLIES (random opening plies) [8],
 #   WORKERS [2], SEED (the first round's) [8],
 #   EVAL, the evaluation that plays the first generation's games (classic or nnue) [classic],
 #   NET_ROUNDS [30], NET_GAMES [1000], NET_NODES [4000], NET_SEED [100],
+#   NET3_ROUNDS [58], NET3_GAMES [1000], NET3_NODES [4000], NET3_SEED [200],
 #   EPOCHS [20], LAMBDA [1.0], DATA, the folder of the rounds' files [target/nnue])
 # Everything is seeded: the same engine and settings give the same positions and network.
+# A generation with no rounds is skipped, so `ROUNDS=0 NET_ROUNDS=0 tests/tuning/nnue.sh`
+# makes only the third: one more generation from the network in the tree.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-10}
@@ -34,6 +41,10 @@ NET_ROUNDS=${NET_ROUNDS:-30}
 NET_GAMES=${NET_GAMES:-1000}
 NET_NODES=${NET_NODES:-4000}
 NET_SEED=${NET_SEED:-100}
+NET3_ROUNDS=${NET3_ROUNDS:-58}
+NET3_GAMES=${NET3_GAMES:-1000}
+NET3_NODES=${NET3_NODES:-4000}
+NET3_SEED=${NET3_SEED:-200}
 EPOCHS=${EPOCHS:-20}
 LAMBDA=${LAMBDA:-1.0}
 DATA=${DATA:-target/nnue}
@@ -58,11 +69,19 @@ train() {
   cargo build --release
 }
 files=()
-cp target/release/meshmate "$DATA/engine"
-play_rounds "$DATA/engine" "$EVAL" "$ROUNDS" "$GAMES" "$NODES" "$SEED" games
-train
+if ((ROUNDS > 0)); then
+  cp target/release/meshmate "$DATA/engine"
+  play_rounds "$DATA/engine" "$EVAL" "$ROUNDS" "$GAMES" "$NODES" "$SEED" games
+  train
+fi
 if ((NET_ROUNDS > 0)); then
   cp target/release/meshmate "$DATA/engine-net"
   play_rounds "$DATA/engine-net" nnue "$NET_ROUNDS" "$NET_GAMES" "$NET_NODES" "$NET_SEED" net-games
+  train
+fi
+if ((NET3_ROUNDS > 0)); then
+  cp target/release/meshmate "$DATA/engine-net3"
+  files=()
+  play_rounds "$DATA/engine-net3" nnue "$NET3_ROUNDS" "$NET3_GAMES" "$NET3_NODES" "$NET3_SEED" net3-games
   train
 fi
