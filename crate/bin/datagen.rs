@@ -12,6 +12,7 @@ use meshmate::eval::nnue::records::{encode, GameResult, RECORD_BYTES};
 use meshmate::random::Random;
 use meshmate::search::{is_tactical, search, Control, Limits, NoReports, Score, SearchOptions, SearchSettings, Searcher, Task};
 use meshmate::tt::TranspositionTable;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{mpsc, Arc};
@@ -23,8 +24,9 @@ const DECISIVE_PLIES: u32 = 4;
 /// Games between two progress lines.
 const REPORT_EVERY: u64 = 100;
 
-/// One finished game: its records, back to back.
+/// One finished game: its number and its records, back to back.
 struct Played {
+    number: u64,
     records: Vec<u8>,
 }
 
@@ -46,14 +48,21 @@ pub fn run_datagen(args: DatagenArgs) -> Result<(), String> {
     drop(sender);
     let started = Instant::now();
     let (mut played, mut positions) = (0u64, 0u64);
+    // Games are written in the order of their numbers, not as they finish, so a file's bytes
+    // (and a network trained on it, whose held-out share is the file's end) depend on the
+    // seed alone; a game finished early waits here for those before it.
+    let mut waiting = BTreeMap::new();
     for game in games {
         let game = game?;
-        // One write a game: a run cut off loses at most the game being written.
-        file.write_all(&game.records).map_err(|e| format!("{}: {e}", path.display()))?;
-        played += 1;
-        positions += (game.records.len() / RECORD_BYTES) as u64;
-        if played % REPORT_EVERY == 0 {
-            say!("{played} games, {positions} positions, {:.0} positions a second", positions as f64 / started.elapsed().as_secs_f64());
+        waiting.insert(game.number, game.records);
+        while let Some(records) = waiting.remove(&played) {
+            // One write a game: a run cut off loses only the games not yet written.
+            file.write_all(&records).map_err(|e| format!("{}: {e}", path.display()))?;
+            played += 1;
+            positions += (records.len() / RECORD_BYTES) as u64;
+            if played % REPORT_EVERY == 0 {
+                say!("{played} games, {positions} positions, {:.0} positions a second", positions as f64 / started.elapsed().as_secs_f64());
+            }
         }
     }
     for worker in workers {
@@ -88,7 +97,7 @@ fn play_games(args: &DatagenArgs, next_game: &AtomicU64, games: &mpsc::Sender<Re
             return;
         }
         let records = play_game(args, game, &mut searcher, &tt);
-        if games.send(Ok(Played { records })).is_err() {
+        if games.send(Ok(Played { number: game, records })).is_err() {
             return;
         }
     }
