@@ -24,7 +24,7 @@ const DECISIVE_PLIES: u32 = 4;
 /// Games between two progress lines.
 const REPORT_EVERY: u64 = 100;
 
-/// One finished game: its number and its records, back to back.
+/// One finished game: its number, and its records back to back.
 struct Played {
     number: u64,
     records: Vec<u8>,
