@@ -68,20 +68,16 @@ train() {
   nice -n 19 target/release/meshmate train-nnue "${files[@]}" --out crate/eval/nnue/default.nnue --epochs "$EPOCHS" --lambda "$LAMBDA"
   cargo build --release
 }
+# generation FOLDER EVAL ROUNDS GAMES NODES SEED: unless ROUNDS is 0, plays the rounds with the
+# engine as built now (kept as DATA/engine-FOLDER), trains on `files` and rebuilds.
+generation() {
+  (($3 > 0)) || return 0
+  cp target/release/meshmate "$DATA/engine-$1"
+  play_rounds "$DATA/engine-$1" "$2" "$3" "$4" "$5" "$6" "$1"
+  train
+}
 files=()
-if ((ROUNDS > 0)); then
-  cp target/release/meshmate "$DATA/engine"
-  play_rounds "$DATA/engine" "$EVAL" "$ROUNDS" "$GAMES" "$NODES" "$SEED" games
-  train
-fi
-if ((NET_ROUNDS > 0)); then
-  cp target/release/meshmate "$DATA/engine-net"
-  play_rounds "$DATA/engine-net" nnue "$NET_ROUNDS" "$NET_GAMES" "$NET_NODES" "$NET_SEED" net-games
-  train
-fi
-if ((NET3_ROUNDS > 0)); then
-  cp target/release/meshmate "$DATA/engine-net3"
-  files=()
-  play_rounds "$DATA/engine-net3" nnue "$NET3_ROUNDS" "$NET3_GAMES" "$NET3_NODES" "$NET3_SEED" net3-games
-  train
-fi
+generation games "$EVAL" "$ROUNDS" "$GAMES" "$NODES" "$SEED"
+generation net-games nnue "$NET_ROUNDS" "$NET_GAMES" "$NET_NODES" "$NET_SEED"
+files=()  # the third generation trains on its own positions alone
+generation net3-games nnue "$NET3_ROUNDS" "$NET3_GAMES" "$NET3_NODES" "$NET3_SEED"
