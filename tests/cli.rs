@@ -1,6 +1,7 @@
 //! The native command line as a user meets it: help that names every option and value,
 //! usage errors that say what to fix and exit with 2, the old spellings still working.
 
+use meshmate::eval::nnue::records::{decode, RECORD_BYTES};
 use meshmate::machine::sim::presets::PRESETS;
 use meshmate::net::Kind;
 use meshmate::parallel::Algorithm;
@@ -266,20 +267,20 @@ fn datagen_appends_the_same_bytes_on_any_number_of_threads_and_train_nnue_reads_
         assert_eq!(code, Some(0), "{err}");
         assert!(said.contains("seed 4: 6 games,"), "{said}");
         runs.push(std::fs::read(out.join("datagen-4.bin")).unwrap());
-        assert!(std::fs::read_to_string(out.join("runs.log")).unwrap().contains(&format!("6 games, {} positions", runs.last().unwrap().len() / 28)));
+        assert!(std::fs::read_to_string(out.join("runs.log")).unwrap().contains(&format!("6 games, {} positions", runs.last().unwrap().len() / RECORD_BYTES)));
     }
-    assert!(runs[0].len() >= 28 * 30, "six games give some quiet positions: {} bytes", runs[0].len());
-    assert_eq!(runs[0].len() % 28, 0, "whole records only");
+    assert!(runs[0].len() >= RECORD_BYTES * 30, "six games give some quiet positions: {} bytes", runs[0].len());
+    assert_eq!(runs[0].len() % RECORD_BYTES, 0, "whole records only");
     assert!(runs[1..].iter().all(|run| *run == runs[0]), "the same bytes on one, two and three threads");
-    for record in runs[0].chunks(28) {
-        let (board, score, _) = meshmate::eval::nnue::records::decode(record.try_into().unwrap()).unwrap();
+    for record in runs[0].chunks(RECORD_BYTES) {
+        let (board, score, _) = decode(record.try_into().unwrap()).unwrap();
         assert!(board.checkers().is_empty() && score.abs() < 20_000, "a quiet position with a score: {board} {score}");
     }
     let file = dir.join("on-1").join("datagen-4.bin");
     let net = dir.join("net.nnue");
     let (code, said, err) = meshmate(&["train-nnue", file.to_str().unwrap(), "--out", net.to_str().unwrap(), "--epochs", "1"]);
     assert_eq!(code, Some(0), "{err}");
-    assert!(said.contains(&format!("{} positions", runs[0].len() / 28)), "{said}");
+    assert!(said.contains(&format!("{} positions", runs[0].len() / RECORD_BYTES)), "{said}");
     let (code, _, err) = meshmate(&["datagen", "--out", dir.join("on-1").to_str().unwrap(), "--games", "2", "--nodes", "500", "--seed", "4"]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(std::fs::read_to_string(dir.join("on-1").join("runs.log")).unwrap().lines().count(), 2, "a line per run");
