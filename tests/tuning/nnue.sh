@@ -17,17 +17,24 @@
 #   6. with NET3_ROUNDS > 0 (the default), a third generation: self-play of the network before it in
 #      NET3_ROUNDS rounds of NET3_GAMES games at NET3_NODES nodes, round r seeded NET3_SEED + r
 #      (DATA/net3-games/datagen-SEED.bin), then training on these positions alone and rebuilding:
-#      with 4.3 M positions of its own games the network no longer needs the earlier generations'.
+#      with 4.3 M positions of its own games the network no longer needs the earlier generations';
+#   7. with NET4_ROUNDS > 0 (the default), a fourth generation: self-play of the third network in
+#      NET4_ROUNDS rounds of NET4_GAMES games at NET4_NODES nodes, round r seeded NET4_SEED + r
+#      (DATA/net4-games/datagen-SEED.bin), then training on the third generation's positions and
+#      these together (8.5 M) and rebuilding: the network shipped since 6b4f500.
 # Usage: tests/tuning/nnue.sh   (settings by environment, defaults in brackets:
 #   ROUNDS [10], GAMES per round [4000], NODES [1500], PLIES (random opening plies) [8],
 #   WORKERS [2], SEED (the first round's) [8],
 #   EVAL, the evaluation that plays the first generation's games (classic or nnue) [classic],
 #   NET_ROUNDS [30], NET_GAMES [1000], NET_NODES [4000], NET_SEED [100],
 #   NET3_ROUNDS [58], NET3_GAMES [1000], NET3_NODES [4000], NET3_SEED [200],
+#   NET4_ROUNDS [58], NET4_GAMES [1000], NET4_NODES [4000], NET4_SEED [300],
 #   EPOCHS [20], LAMBDA [1.0], DATA, the folder of the rounds' files [target/nnue])
 # Everything is seeded: the same engine and settings give the same positions and network.
-# A generation with no rounds is skipped, so `ROUNDS=0 NET_ROUNDS=0 tests/tuning/nnue.sh`
-# makes only the third: one more generation from the network in the tree.
+# A generation with no rounds is skipped, training included. Rounds already in DATA are not
+# played again, and training is seeded, so with DATA holding the third generation's rounds,
+# `ROUNDS=0 NET_ROUNDS=0 tests/tuning/nnue.sh` retrains the third network (minutes) and makes
+# the fourth from it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-10}
@@ -45,6 +52,10 @@ NET3_ROUNDS=${NET3_ROUNDS:-58}
 NET3_GAMES=${NET3_GAMES:-1000}
 NET3_NODES=${NET3_NODES:-4000}
 NET3_SEED=${NET3_SEED:-200}
+NET4_ROUNDS=${NET4_ROUNDS:-58}
+NET4_GAMES=${NET4_GAMES:-1000}
+NET4_NODES=${NET4_NODES:-4000}
+NET4_SEED=${NET4_SEED:-300}
 EPOCHS=${EPOCHS:-20}
 LAMBDA=${LAMBDA:-1.0}
 DATA=${DATA:-target/nnue}
@@ -81,3 +92,5 @@ generation games "$EVAL" "$ROUNDS" "$GAMES" "$NODES" "$SEED"
 generation net-games nnue "$NET_ROUNDS" "$NET_GAMES" "$NET_NODES" "$NET_SEED"
 files=()  # the third generation trains on its own positions alone
 generation net3-games nnue "$NET3_ROUNDS" "$NET3_GAMES" "$NET3_NODES" "$NET3_SEED"
+# the fourth trains on the third's positions and its own
+generation net4-games nnue "$NET4_ROUNDS" "$NET4_GAMES" "$NET4_NODES" "$NET4_SEED"
