@@ -39,7 +39,7 @@ opponent() {
     'Strong club') echo "1700 25 --second-movetime 0.1" ;;
     Expert) echo "1900 25 --second-movetime 0.1" ;;
     Master) echo "2300 10 --second-depth $(pick_depth 2300)" ;;
-    'Full strength') echo "2300 2 --second-depth $(pick_depth 2300)" ;;
+    'Full strength') echo "2500 3 --second-depth $(pick_depth 2500)" ;;
     *) echo "no opponent set for level '$1'" >&2; return 1 ;;
   esac
 }
@@ -82,8 +82,11 @@ levels | while IFS=$'\t' read -r name movetime options; do
   result=$(nice python3 match.py --first "$ENGINE" --second "$STOCKFISH" --openings openings.txt \
     --pairs "${PAIRS:-$pairs}" "${first[@]}" $opponent_limit \
     --second-option UCI_LimitStrength=true --second-option UCI_Elo="$elo" \
-    </dev/null | tee /dev/stderr | tail -2 | paste -sd " " -)
+    </dev/null | tee >(cat >&2) | tail -2 | paste -sd " " -)
   rating=$(sed -E 's/.*Elo ([-+0-9]+) \(95%: ([-+0-9]+) to ([-+0-9]+)\).*/\1 \2 \3/' <<<"$result" |
     awk -v elo="$elo" '{ printf "%d (95%%: %d to %d)", elo + $1, elo + $2, elo + $3 }')
+  # A clean sweep says only on which side of the opponent the level lies, not how far.
+  if [[ $result == *"score 1.000"* ]]; then rating="above $elo: every game won, set a stronger opponent"; fi
+  if [[ $result == *"score 0.000"* ]]; then rating="below $elo: every game lost, set a weaker opponent"; fi
   echo "$name [${options//$'\t'/ }, $limit] vs Stockfish UCI_Elo $elo ($opponent_limit): $result; rating $rating"
 done
