@@ -8,7 +8,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use meshmate::chess::{legal_moves, parse_fen, Board, START_FEN};
-use meshmate::eval::nnue::{default_network, file, train, Accumulator, Network};
+use meshmate::eval::nnue::{default_network, file, train, Accumulator, Network, HIDDEN};
 use proptest::prelude::*;
 
 /// Positions where castling, en passant, promotions (also capturing) and checks are near.
@@ -128,8 +128,9 @@ fn the_file_reads_back_what_it_wrote_and_refuses_others() {
     let mut version = bytes.clone();
     version[4] = 9;
     refused(&version, "version");
+    // The header of a network half as wide (the width of the networks before the fifth).
     let mut shape = bytes.clone();
-    shape[12] = 0;
+    shape[12..16].copy_from_slice(&(HIDDEN as u32 / 2).to_le_bytes());
     refused(&shape, "shape");
     // The last output weight (before the i32 bias) at 129: beyond what the output layer takes.
     let mut weight = bytes.clone();
@@ -161,11 +162,14 @@ fn training_fits_and_quantising_keeps_the_values() {
     }
     let after = trainer.loss(&samples);
     assert!(after < before / 2.0, "loss {before} -> {after}");
+    // Rounding 2 × HIDDEN output weights to steps of 1/QB moves the values: at HIDDEN 256
+    // this network's by 5, −17, 0, −7 and −18 (at 128 it stayed within 8). A wrong scale or
+    // a misplaced row moves them by hundreds.
     let network = trainer.quantise();
     for fen in BOARDS {
         let board = parse_fen(fen).unwrap();
         let integer = network.evaluate(&Accumulator::refreshed(&network, &board), board.side_to_move()) as f32;
         let float = trainer.evaluate(&board);
-        assert!((integer - float).abs() <= 8.0 + float.abs() * 0.03, "{fen}: integer {integer}, floating point {float}");
+        assert!((integer - float).abs() <= 20.0 + float.abs() * 0.03, "{fen}: integer {integer}, floating point {float}");
     }
 }

@@ -21,7 +21,13 @@
 #   7. with NET4_ROUNDS > 0 (the default), a fourth generation: self-play of the third network in
 #      NET4_ROUNDS rounds of NET4_GAMES games at NET4_NODES nodes, round r seeded NET4_SEED + r
 #      (DATA/net4-games/datagen-SEED.bin), then training on the third generation's positions and
-#      these together (8.5 M) and rebuilding: the network shipped since 6b4f500.
+#      these together (8.5 M) and rebuilding: the network shipped from 6b4f500;
+#   8. with NET5_ROUNDS > 0 (the default), a fifth generation: self-play of the fourth network in
+#      NET5_ROUNDS rounds of NET5_GAMES games at NET5_NODES nodes, round r seeded NET5_SEED + r
+#      (DATA/net5-games/datagen-SEED.bin), then training on the third, fourth and fifth
+#      generations' positions (11.4 M) and rebuilding: the network shipped since HIDDEN became
+#      256 (crate/eval/nnue/mod.rs). Every step trains the width HIDDEN says; the first four
+#      networks shipped were 128 wide, so the steps before this one no longer remake their files.
 # Usage: tests/tuning/nnue.sh   (settings by environment, defaults in brackets:
 #   ROUNDS [10], GAMES per round [4000], NODES [1500], PLIES (random opening plies) [8],
 #   WORKERS [2], SEED (the first round's) [8],
@@ -29,12 +35,14 @@
 #   NET_ROUNDS [30], NET_GAMES [1000], NET_NODES [4000], NET_SEED [100],
 #   NET3_ROUNDS [58], NET3_GAMES [1000], NET3_NODES [4000], NET3_SEED [200],
 #   NET4_ROUNDS [58], NET4_GAMES [1000], NET4_NODES [4000], NET4_SEED [300],
+#   NET5_ROUNDS [40], NET5_GAMES [1000], NET5_NODES [4000], NET5_SEED [400],
 #   EPOCHS [20], LAMBDA [1.0], DATA, the folder of the rounds' files [target/nnue])
 # Everything is seeded: the same engine and settings give the same positions and network.
 # A generation with no rounds is skipped, training included. Rounds already in DATA are not
-# played again, and training is seeded, so with DATA holding the third generation's rounds,
-# `ROUNDS=0 NET_ROUNDS=0 tests/tuning/nnue.sh` retrains the third network (minutes) and makes
-# the fourth from it.
+# played again, and training is seeded, so with DATA holding the third, fourth and fifth
+# generations' rounds (net3-games, net4-games, net5-games, each with its runs.log),
+# `ROUNDS=0 NET_ROUNDS=0 tests/tuning/nnue.sh` plays nothing and trains the shipped network
+# (about an hour of one core for the three trainings).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-10}
@@ -56,6 +64,10 @@ NET4_ROUNDS=${NET4_ROUNDS:-58}
 NET4_GAMES=${NET4_GAMES:-1000}
 NET4_NODES=${NET4_NODES:-4000}
 NET4_SEED=${NET4_SEED:-300}
+NET5_ROUNDS=${NET5_ROUNDS:-40}
+NET5_GAMES=${NET5_GAMES:-1000}
+NET5_NODES=${NET5_NODES:-4000}
+NET5_SEED=${NET5_SEED:-400}
 EPOCHS=${EPOCHS:-20}
 LAMBDA=${LAMBDA:-1.0}
 DATA=${DATA:-target/nnue}
@@ -94,3 +106,5 @@ files=()  # the third generation trains on its own positions alone
 generation net3-games nnue "$NET3_ROUNDS" "$NET3_GAMES" "$NET3_NODES" "$NET3_SEED"
 # the fourth trains on the third's positions and its own
 generation net4-games nnue "$NET4_ROUNDS" "$NET4_GAMES" "$NET4_NODES" "$NET4_SEED"
+# the fifth, on all three generations' positions
+generation net5-games nnue "$NET5_ROUNDS" "$NET5_GAMES" "$NET5_NODES" "$NET5_SEED"

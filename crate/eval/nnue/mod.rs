@@ -9,11 +9,11 @@
 //! side to move's accumulator then the other's, each through SCReLU (clip to 0..1, square).
 //!
 //! Integer inference as in Bullet-trained engines: the feature layer in i16 scaled by
-//! [`QA`], the output weights in i16 scaled by [`QB`], products summed in i32 (the trainer
-//! keeps every weight below 2 in magnitude, so no sum can overflow, see [`network`]). The
-//! network file is versioned and read once from the bytes compiled into the crate
-//! ([`file`]); [`train`] fits it to positions from the project's own games, kept as text
-//! or as compact [`records`].
+//! [`QA`], the output weights in i16 scaled by [`QB`], each perspective's products summed in
+//! i32 (the trainer keeps every weight below 2 in magnitude, so no sum can overflow, see
+//! [`network`]). The network file is versioned and read once from the bytes compiled into
+//! the crate ([`file`]); [`train`] fits it to positions from the project's own games, kept
+//! as text or as compact [`records`].
 use cozy_chess::{Board, Color};
 
 mod accumulator;
@@ -26,8 +26,9 @@ pub mod train;
 pub use accumulator::Accumulator;
 pub use network::Network;
 
-/// Sums each perspective of the feature layer keeps.
-pub const HIDDEN: usize = 128;
+/// Sums each perspective of the feature layer keeps (128 until the fifth network, whose
+/// 11.4 M positions a wider layer fits better: docs/strength.md).
+pub const HIDDEN: usize = 256;
 /// Scale of the feature layer's weights and of the clip (1.0 is `QA`).
 pub const QA: i32 = 255;
 /// Scale of the output layer's weights.

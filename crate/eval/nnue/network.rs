@@ -4,10 +4,11 @@ use cozy_chess::Color;
 
 /// A quantised network (see the module notes of [`super`] for the layout and scales).
 ///
-/// No i32 sum can overflow: a clipped square is at most `QA² = 65025`, an output weight at
-/// most [`super::OUTPUT_WEIGHT_LIMIT`] = 128 in magnitude (the trainer clips weights to ±1.98 and
-/// `QB` is 64: 127 at most; the file reader refuses more), and there are
-/// `2 × HIDDEN = 256` products: 256 × 65025 × 128 < 2³¹.
+/// No perspective's i32 sum can overflow: a clipped square is at most `QA² = 65025`, an
+/// output weight at most [`super::OUTPUT_WEIGHT_LIMIT`] = 128 in magnitude (the trainer clips
+/// weights to ±1.98 and `QB` is 64: 127 at most; the file reader refuses more), and a
+/// perspective has `HIDDEN = 256` products: 256 × 65025 × 128 < 2³¹ (checked below, at
+/// compile time). The two perspectives' sums, and the scaling after them, are added in i64.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     /// One row of HIDDEN weights per input.
@@ -37,9 +38,15 @@ impl Network {
     pub fn evaluate(&self, accumulator: &Accumulator, to_move: Color) -> i32 {
         let us = screlu_dot(&accumulator.sums[side(to_move)], &self.output_weights[0]);
         let them = screlu_dot(&accumulator.sums[side(!to_move)], &self.output_weights[1]);
-        ((us + them) / QA + self.output_bias) * SCALE / (QA * QB)
+        let sum = i64::from(us) + i64::from(them);
+        ((sum / i64::from(QA) + i64::from(self.output_bias)) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
+
+const _: () = assert!(
+    HIDDEN as i64 * (QA * QA) as i64 * super::OUTPUT_WEIGHT_LIMIT as i64 <= i32::MAX as i64,
+    "a perspective's output sum must fit in an i32"
+);
 
 /// Σ clip(s)² · w over a perspective, as `clip(s) · (clip(s) · w)`: the inner product
 /// fits in an i16 (at most 255 × [`super::OUTPUT_WEIGHT_LIMIT`]), so both multiplies take 16-bit
