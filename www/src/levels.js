@@ -9,8 +9,8 @@
 // serial search on one thread, native build) against Stockfish 15.1 limited to a
 // UCI_Elo near it, both colours of each opening of the balanced book; rating = Stockfish's
 // UCI_Elo + the Elo difference of the score, rounded to 10. 95% intervals are about ±100.
-// The full-strength levels search the nodes one native core searches in their time (2.04 M
-// a second with the fourth network at 36a9adb; 1.42 M in the first calibration), so the machine's
+// The full-strength levels search the nodes one native core searches in their time (1.92 M
+// a second with the fifth network at c275b65; 1.42 M in the first calibration), so the machine's
 // load did not weaken them; in the browser they depend on the
 // device (wasm speed, threads: they search with ABDADA on every core the Play panel
 // gives). The weakened levels search serially on one thread wherever they run (the
@@ -21,10 +21,11 @@
 //   Club         50 games vs 1600: 48.0% -> 1586 (1490 to 1680)
 //   Strong club  50 games vs 1700: 61.0% -> 1778 (1690 to 1875)
 //   Expert       50 games vs 1900: 54.0% -> 1928 (1845 to 2015)
-//   Master       20 games vs 2300: 67.5% -> 2427 (2322 to 2561), the fourth network (36a9adb)
-//   Full strength 4 games vs 2300: 100%, 2 games vs 2500: 0% -> most likely 2495, the fourth
-//                network (36a9adb); 4 games with the second network had given 2491 (2303 to
-//                3220), 18 with the hand-written evaluation 2491 (2352 to 2740)
+//   Master       20 games vs 2300: 80.0% -> 2541 (2411 to 2795), the fifth network (c275b65);
+//                the fourth (36a9adb) had 67.5% -> 2427 (2322 to 2561)
+//   Full strength 4 games vs 2500: 62.5% -> 2589 (2279 upward), the fifth network (c275b65);
+//                the fourth (36a9adb): 4 games vs 2300 all won, 2 vs 2500 lost, most likely
+//                2495; the second 2491 (2303 to 3220), the hand-written evaluation 2491
 //                (5 s a move costs about 10 CPU-minutes a game).
 // The weakened levels stop at a node cap within a few ms, so their movetime does not bind.
 // The weakened levels search with the hand-written evaluation whatever the engine's `Eval`
@@ -43,8 +44,8 @@ export const LEVELS = [
   { name: 'Club', elo: 1590, calibrated: true, limitElo: 1600, movetime: 500 },
   { name: 'Strong club', elo: 1780, calibrated: true, limitElo: 1800, movetime: 800 },
   { name: 'Expert', elo: 1930, calibrated: true, limitElo: 2000, movetime: 1000 },
-  { name: 'Master', elo: 2430, calibrated: true, movetime: 1000 },
-  { name: 'Full strength', elo: 2490, calibrated: true, movetime: 5000 },
+  { name: 'Master', elo: 2540, calibrated: true, movetime: 1000 },
+  { name: 'Full strength', elo: 2590, calibrated: true, movetime: 5000 },
 ];
 
 /** The level a new player gets. */
