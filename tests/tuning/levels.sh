@@ -86,7 +86,9 @@ levels | while IFS=$'\t' read -r name movetime options; do
   rating=$(sed -E 's/.*Elo ([-+0-9]+) \(95%: ([-+0-9]+) to ([-+0-9]+)\).*/\1 \2 \3/' <<<"$result" |
     awk -v elo="$elo" '{ printf "%d (95%%: %d to %d)", elo + $1, elo + $2, elo + $3 }')
   # A clean sweep says only on which side of the opponent the level lies, not how far.
-  if [[ $result == *"score 1.000"* ]]; then rating="above $elo: every game won, set a stronger opponent"; fi
-  if [[ $result == *"score 0.000"* ]]; then rating="below $elo: every game lost, set a weaker opponent"; fi
+  case $result in
+    *"score 1.000"*) rating="above $elo: every game won, set a stronger opponent" ;;
+    *"score 0.000"*) rating="below $elo: every game lost, set a weaker opponent" ;;
+  esac
   echo "$name [${options//$'\t'/ }, $limit] vs Stockfish UCI_Elo $elo ($opponent_limit): $result; rating $rating"
 done
