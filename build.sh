@@ -6,10 +6,15 @@
 #   serve   build, then serve the app on localhost with COOP/COEP headers, and the class's relay at /class
 #   pack    the npm package for web developers: wasm builds, then target/pack/meshmate-VERSION.tgz
 #   test    setup, then every test: Rust (native), the MPI engine under mpirun, wasm in headless Chromium, browser end to end
+#   test-native [LAYER]   the native tests of one layer (chess, eval, tt, search, net, machine, parallel, stats, uci, relay, cluster, cli), or of all
+#   test-page PAGE        the browser tests of one page or part (app, lab, class, engine-worker, pure, package, lab-scaling, ...)
 #   bench   native bench (nodes signature and nodes per second)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT="$(pwd)"
+# Cargo's output: target/ in the checkout, or CARGO_TARGET_DIR (a build cache kept outside
+# it, as .ci/run keeps one between clean clones).
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 
 log() { printf '== %s\n' "$*" >&2; }
 
@@ -42,10 +47,11 @@ setup_python() {
   fi
 }
 
-# The browser engine: wasm-pack drives Debian's rustc-web, which builds std for wasm32 from
-# source (build-std); wasm-bindgen-cli must equal the wasm-bindgen crate pinned in Cargo.toml.
+# The browser engine: cargo builds the library for wasm32 with Debian's rustc-web, which
+# builds std from source (build-std); wasm-bindgen-cli writes the JS glue, and its
+# wasm-bindgen-test-runner runs the wasm tests in Chromium. It must equal the wasm-bindgen
+# crate pinned in Cargo.toml.
 WASM_BINDGEN_VERSION=0.2.130
-WASM_PACK_VERSION=0.15.1
 # The wasm memory maximum: all wasm32 can address (65,536 pages of 64 KiB), so the Hash
 # option's largest table (1024 MiB: one allocation must stay under 2 GiB on wasm32) fits
 # beside the old one while it is replaced. Browsers reserve a shared memory's maximum as
@@ -54,17 +60,14 @@ WASM_PACK_VERSION=0.15.1
 WASM_MAX_MEMORY=$((4 * 1024 * 1024 * 1024))
 CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
 
+# wasm-bindgen-cli at opt-level 1: it compiles in three quarters of the time
+# (3.2 against 4.3 minutes on a fresh 2-core machine), and what it does with the
+# result (rewrite a 3 MB module, serve a test page) takes a second either way.
 setup_wasm() {
   if [ "$("$CARGO_BIN/wasm-bindgen" --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
     log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes)"
-    nice cargo install --quiet wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 nice cargo install --quiet wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
   fi
-  if [ "$("$CARGO_BIN/wasm-pack" --version 2>/dev/null)" != "wasm-pack $WASM_PACK_VERSION" ]; then
-    log "installing wasm-pack $WASM_PACK_VERSION (a few minutes)"
-    nice cargo install --quiet wasm-pack --version "$WASM_PACK_VERSION"
-  fi
-  # wasm-pack checks that a wasm32 std is installed; build-std supplies the real one.
-  mkdir -p "$(/usr/bin/rustc --target wasm32-unknown-unknown --print target-libdir)"
 }
 # The front end's npm packages (exact versions in www/package-lock.json); reinstalled when the lock changes.
 setup_www() {
@@ -105,24 +108,26 @@ wasm_env() {
     link+=" -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base"
   fi
   # build-std through cargo's environment, so it reaches every cargo call wasm-pack makes.
-  PATH="/usr/bin:$CARGO_BIN:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=panic_abort,std \
-    RUSTFLAGS="-C target-feature=$features $link" CARGO_TARGET_DIR="$ROOT/target/wasm-$flavor" "$@"
+  PATH="/usr/bin:$CARGO_BIN:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=panic_abort,std,test \
+    RUSTFLAGS="-C target-feature=$features $link" CARGO_TARGET_DIR="$TARGET/wasm-$flavor" "$@"
 }
 
-build_wasm() {
-  local flavor wasm
-  for flavor in threads single; do
-    log "building wasm package pkg/$flavor"
-    wasm_env "$flavor" nice "$CARGO_BIN/wasm-pack" --quiet build --target web --release --no-opt \
-      --out-dir "$ROOT/pkg/$flavor" --out-name meshmate "$ROOT"
-    wasm="$ROOT/pkg/$flavor/meshmate_bg.wasm"
-    # -g keeps the name section: Rust function names in panic stack traces and in
-    # profiles (tests/tuning/wasm_profile.py); the code is the same byte for byte.
-    nice wasm-opt -O3 -g --enable-threads --enable-bulk-memory --enable-mutable-globals \
-      --enable-nontrapping-float-to-int --enable-sign-ext --enable-simd \
-      --enable-multivalue "$wasm" -o "$wasm"
-  done
+# Builds pkg/$1 (`threads` or `single`): cargo compiles the library for wasm32, wasm-bindgen
+# writes the module's JS glue for `--target web` beside it, wasm-opt optimises it.
+build_wasm_flavor() {
+  local flavor=$1 out="$ROOT/pkg/$1"
+  log "building wasm package pkg/$flavor"
+  wasm_env "$flavor" nice cargo build --quiet --release --lib --target wasm32-unknown-unknown
+  rm -rf "$out"
+  "$CARGO_BIN/wasm-bindgen" --target web --out-dir "$out" --out-name meshmate \
+    "$TARGET/wasm-$flavor/wasm32-unknown-unknown/release/meshmate.wasm"
+  # -g keeps the name section: Rust function names in panic stack traces and in
+  # profiles (tests/tuning/wasm_profile.py); the code is the same byte for byte.
+  nice wasm-opt -O3 -g --enable-threads --enable-bulk-memory --enable-mutable-globals \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-simd \
+    --enable-multivalue "$out/meshmate_bg.wasm" -o "$out/meshmate_bg.wasm"
 }
+build_wasm() { build_wasm_flavor threads; build_wasm_flavor single; }
 # The web app: Vite bundles www/ into www/dist and copies engine/, console.html, pkg/ and
 # coi-serviceworker.js beside it, so www/dist is a static site anyone can host.
 build_www() {
@@ -158,44 +163,142 @@ cmd_pack() { build_wasm; build_pack; }
 cmd_build() { build_native; build_wasm; build_www; build_pack; }
 
 # --- test ----------------------------------------------------------------------------
-# The test profile (Cargo.toml): optimised, but with debug assertions and overflow checks,
-# and compiled in parallel units, so the tests are fast to build and check more.
-test_native() { log "native tests"; cargo test; }
-# The MPI engine under real mpirun at 2 to 4 oversubscribed ranks; one test at a time,
-# as each starts its own job. Same profile and features as build_native's, so only the
-# test itself compiles.
-test_cluster() {
-  log "cluster tests (mpirun)"
-  cargo test --release --no-default-features --features cluster --test cluster -- --test-threads=1
+# The native tests build once, in the test profile (Cargo.toml: optimised, with debug
+# assertions and overflow checks, compiled in parallel units) and with the `cluster`
+# feature beside the default `relay`: the library, both binaries and every test target
+# share one compile. The binaries under test are that build's (target/debug); the wasm
+# tests, the MPI game and the browser tests use them too, so `test` builds no release
+# binary (`build` and `serve` do).
+NATIVE_FEATURES=(--features cluster)
+NATIVE_BIN="$TARGET/debug/meshmate"
+test_native_build() { cargo test "${NATIVE_FEATURES[@]}" --no-run --quiet; }
+# Every native test: unit tests, tests/*.rs, and the MPI engine under real mpirun
+# (tests/cluster.rs runs one job at a time), then a game against python-chess at 4 ranks.
+test_native() {
+  cargo test "${NATIVE_FEATURES[@]}"
   log "a game against python-chess's UCI client at 4 ranks"
-  python3 "$ROOT/tests/cluster/game.py" "$ROOT/target/release/meshmate-cluster" 4 60
-  # The MPI test build made target/release/meshmate without the relay: the browser tests
-  # of the class need it back.
-  cargo build --release --quiet
+  python3 "$ROOT/tests/cluster/game.py" "$TARGET/debug/meshmate-cluster" 4 60
 }
+# The wasm tests share the threaded package's compile (same flags, profile and target dir;
+# build-std lists `test`, so the library's units are the same with and without the test
+# harness); wasm-bindgen-test-runner runs them in headless Chromium through chromedriver
+# (with webdriver.json's flags), in a dedicated worker with a real rayon pool.
 test_wasm() {
-  build_wasm   # pkg/ for the browser tests of the worker (npm test in www/)
-  local signature
-  signature=$("$ROOT/target/release/meshmate" bench --eval classic | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
-  local nnue_signature
-  nnue_signature=$("$ROOT/target/release/meshmate" bench --eval nnue | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
-  local sim_signature
-  sim_signature=$("$ROOT/target/release/meshmate" sim --signature | awk '{ print $1 }')
-  log "wasm tests in headless Chromium (threaded build, rayon pool; native bench signatures $signature, with the network $nnue_signature)"
+  local signature nnue_signature sim_signature
+  signature=$("$NATIVE_BIN" bench --eval classic | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
+  nnue_signature=$("$NATIVE_BIN" bench --eval nnue | awk '$2 == "nodes" && $4 == "nps" { print $1 }')
+  sim_signature=$("$NATIVE_BIN" sim --signature | awk '{ print $1 }')
+  log "wasm tests in headless Chromium (native bench signatures $signature, with the network $nnue_signature)"
   # The exactness test searches 32 positions with every algorithm on 2 and 4 workers
   # (about 25 s): more than wasm-bindgen-test's default 20 s per test.
-  MESHMATE_NATIVE_BENCH_NODES="$signature" MESHMATE_NATIVE_NNUE_BENCH_NODES="$nnue_signature" MESHMATE_NATIVE_SIM_HASH="$sim_signature" WASM_BINDGEN_TEST_TIMEOUT=300 wasm_env threads nice "$CARGO_BIN/wasm-pack" test --headless \
-    --chrome --chromedriver /usr/bin/chromedriver --release "$ROOT" --test wasm_engine
+  MESHMATE_NATIVE_BENCH_NODES="$signature" MESHMATE_NATIVE_NNUE_BENCH_NODES="$nnue_signature" \
+    MESHMATE_NATIVE_SIM_HASH="$sim_signature" WASM_BINDGEN_TEST_TIMEOUT=300 \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$CARGO_BIN/wasm-bindgen-test-runner" CHROMEDRIVER=/usr/bin/chromedriver \
+    wasm_env threads nice cargo test --quiet --release --target wasm32-unknown-unknown --test wasm_engine
 }
 # End-to-end tests of the built app: Playwright drives Debian's Chromium against www/serve.mjs.
 test_www() {
-  build_www
-  build_pack   # the package test installs target/pack/meshmate-*.tgz into a scratch site
   log "browser end-to-end tests (screenshots in www/test-results/)"
-  (cd "$ROOT/www" && npm test)
+  (cd "$ROOT/www" && MESHMATE_NATIVE="$NATIVE_BIN" npm test)
 }
 
-cmd_test() { cmd_setup; build_native; test_native; test_cluster; test_wasm; test_www; }
+# Stage times. Each stage is timed (when it started, its wall clock, the CPU its processes
+# used) into STAGE_LOG, and the table is printed when `test` ends, also when a stage
+# fails, so a slow stage is seen the day it appears.
+STAGE_LOG=""
+TEST_START=$SECONDS
+# The CPU seconds this shell's waited-for children have used (user + system).
+children_cpu() { times | awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); cpu += t[1] * 60 + t[2] } } END { printf "%d", cpu }'; }
+# stage LANE NAME COMMAND...: runs COMMAND (in the background, so that `set -e` holds
+# inside it) and records its times, or its failure.
+stage() {
+  local lane=$1 name=$2; shift 2
+  local start=$SECONDS cpu_start pid status=ok
+  cpu_start=$(children_cpu)
+  log "[$lane] $name"
+  "$@" &
+  pid=$!
+  wait "$pid" || status=FAILED
+  printf '%d\t%d\t%d\t%s\t%s%s\n' $((start - TEST_START)) $((SECONDS - start)) $(( $(children_cpu) - cpu_start )) \
+    "$lane" "$name" "$([ $status = ok ] || printf '  (FAILED)')" >> "$STAGE_LOG"
+  [ $status = ok ]
+}
+mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+print_stages() {
+  local status=$? total=$((SECONDS - TEST_START)) start wall cpu lane name
+  [ -s "$STAGE_LOG" ] || return $status
+  {
+    printf '\n== stage times: start, wall clock (m:ss), CPU seconds of its processes, lane, stage\n'
+    sort -n "$STAGE_LOG" | while IFS=$'\t' read -r start wall cpu lane name; do
+      printf '%6s %6s %6d  %-7s %s\n' "$(mmss "$start")" "$(mmss "$wall")" "$cpu" "$lane" "$name"
+    done
+    printf '%6s %6s         total\n' "" "$(mmss "$total")"
+  } >&2
+  rm -f "$STAGE_LOG"
+  return $status
+}
+
+# Two lanes side by side, as two cores allow: the native build and tests, and the wasm
+# builds and the web app; then the tests that need both (the wasm tests read the native
+# bench signatures) and the browser tests, which start the native relay.
+lane_native() {
+  stage native "native build (test profile, relay and cluster)" test_native_build
+  stage native "native tests, MPI tests, a 4-rank game" test_native
+}
+lane_web() {
+  stage web "wasm-bindgen-cli" setup_wasm
+  stage web "wasm build, threads" build_wasm_flavor threads
+  stage web "wasm build, single" build_wasm_flavor single
+  stage web "web app and npm package" eval 'build_www; build_pack'
+}
+cmd_test() {
+  STAGE_LOG=$(mktemp)
+  trap print_stages EXIT
+  stage setup "Debian packages" setup_debian "${DEBIAN_PACKAGES[@]}"
+  stage setup "python-chess, npm packages" eval 'setup_python; setup_www'
+  local native web failed=0
+  lane_native & native=$!
+  lane_web & web=$!
+  wait "$native" || failed=1
+  wait "$web" || failed=1
+  ((failed == 0)) || { log "a lane failed: see (FAILED) below"; exit 1; }
+  stage tests "wasm tests in Chromium" test_wasm
+  stage tests "browser tests" test_www
+}
+
+# The inner loop: the native tests of one layer, or of them all.
+cmd_test_native() {
+  local layer=${1:-all} tests=() units=""
+  case "$layer" in
+    all) cargo test "${NATIVE_FEATURES[@]}"; return ;;
+    chess) units=chess::; tests=(perft rules fen parsers) ;;
+    eval) units=eval::; tests=(eval nnue) ;;
+    tt) units=tt:: ;;
+    search) units=search::; tests=(search pure) ;;
+    net) tests=(net) ;;
+    machine) units=machine::; tests=(sim sim_churn sim_measures sim_tables sim_tree) ;;
+    parallel) units=parallel::; tests=(parallel) ;;
+    stats) units=stats::; tests=(speedup papers reproduce) ;;
+    uci) units=uci::; tests=(uci_pipe uci_processors uci_slices) ;;
+    relay) units=relay::; tests=(relay class) ;;
+    cluster) units=machine::cluster::; tests=(cluster) ;;
+    cli) tests=(cli layering); cargo test "${NATIVE_FEATURES[@]}" --bins ;;
+    *) log "unknown layer '$layer': chess, eval, tt, search, net, machine, parallel, stats, uci, relay, cluster, cli or all"; exit 2 ;;
+  esac
+  if [ -n "$units" ]; then cargo test "${NATIVE_FEATURES[@]}" --lib "$units"; fi
+  if ((${#tests[@]})); then cargo test "${NATIVE_FEATURES[@]}" "${tests[@]/#/--test=}"; fi
+}
+# The inner loop in the browser: one page's tests (www/tests/PAGE.test.mjs) against the
+# app as last built; `--build` rebuilds the threaded wasm package and the app first.
+cmd_test_page() {
+  local page=${1:-} file
+  if [ "$page" = --build ]; then build_wasm_flavor threads; build_www; page=${2:-}; fi
+  file="$ROOT/www/tests/$page.test.mjs"
+  [ -f "$file" ] || { log "no page '$page': one of $(cd "$ROOT/www/tests" && ls *.test.mjs | sed 's/\.test\.mjs//' | tr '\n' ' ')"; exit 2; }
+  [ -f "$ROOT/www/dist/index.html" ] || { log "the app is not built: ./build.sh build (or ./build.sh test-page --build $page)"; exit 1; }
+  [ -x "$NATIVE_BIN" ] || test_native_build
+  (cd "$ROOT/www" && MESHMATE_NATIVE="$NATIVE_BIN" node --test "tests/$page.test.mjs")
+}
 
 # --- serve ---------------------------------------------------------------------------
 # Options go to www/serve.mjs: --port N, --no-isolation (serve without COOP/COEP).
@@ -205,14 +308,14 @@ cmd_test() { cmd_setup; build_native; test_native; test_cluster; test_wasm; test
 cmd_serve() {
   cmd_build
   local relay_port="${RELAY_PORT:-8091}" relay_pid
-  "$ROOT/target/release/meshmate" relay --listen "127.0.0.1:$relay_port" &
+  "$TARGET/release/meshmate" relay --listen "127.0.0.1:$relay_port" &
   relay_pid=$!
   trap "kill $relay_pid 2>/dev/null || true" EXIT
   node "$ROOT/www/serve.mjs" --relay "127.0.0.1:$relay_port" "$@"
 }
 
 # --- bench ---------------------------------------------------------------------------
-cmd_bench() { build_native; "$ROOT/target/release/meshmate" bench "$@"; }
+cmd_bench() { build_native; "$TARGET/release/meshmate" bench "$@"; }
 
 case "${1:-}" in
   setup) cmd_setup ;;
@@ -220,7 +323,9 @@ case "${1:-}" in
   build) cmd_build ;;
   serve) shift; cmd_serve "$@" ;;
   test) cmd_test ;;
+  test-native) shift; cmd_test_native "$@" ;;
+  test-page) shift; cmd_test_page "$@" ;;
   pack) cmd_pack ;;
   bench) shift; cmd_bench "$@" ;;
-  *) sed -n '2,9p' "$0"; exit 2 ;;
+  *) sed -n '2,11p' "$0"; exit 2 ;;
 esac

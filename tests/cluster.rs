@@ -9,7 +9,7 @@ use meshmate::chess::{parse_epd_file, parse_uci, Board, Game};
 use meshmate::search::{search, Control, Limits, NoReports, Score, SearchOptions, SearchSettings, Searcher, Task};
 use meshmate::tt::TranspositionTable;
 use std::process::Command;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// Generous: the machine is shared and the ranks oversubscribed; a hang still fails.
@@ -17,6 +17,14 @@ const PATIENCE: Duration = Duration::from_secs(120);
 
 /// The algorithms that run on the cluster.
 const CLUSTER_ALGORITHMS: [&str; 4] = ["ybwc", "jamboree", "pvsplit", "tdsab"];
+
+/// One MPI job at a time: `cargo test` runs this file's tests on several threads, and
+/// oversubscribed jobs side by side would each be starved of the machine's two cores.
+/// Each test holds the guard for as long as it runs its jobs.
+fn one_job_at_a_time() -> MutexGuard<'static, ()> {
+    static JOBS: Mutex<()> = Mutex::new(());
+    JOBS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// An engine of `ranks` MPI ranks, rank 0's standard input and output piped to the test.
 fn start(ranks: usize) -> Cluster {
@@ -84,6 +92,7 @@ fn check_pure_values(e: &mut Cluster, algorithms: &[&str], positions: &[(Board, 
 /// PV-splitting with Zugzwang's distributed table, whose entries travel between ranks.
 #[test]
 fn pure_mode_gives_the_serial_value_at_two_to_four_ranks() {
+    let _job = one_job_at_a_time();
     let positions = positions();
     let expected: Vec<String> = positions.iter().map(|(board, moves)| serial_score(board, moves, PURE_DEPTH)).collect();
     for ranks in [2, 3, 4] {
@@ -109,6 +118,7 @@ fn messages(row: &str, kind: &str) -> u64 {
 /// with unless told otherwise.
 #[test]
 fn uci_declares_the_cluster_defaults() {
+    let _job = one_job_at_a_time();
     let mut e = start(3);
     let lines = e.handshake();
     assert!(lines.iter().any(|l| l == "option name Threads type spin default 3 min 3 max 3"), "{lines:?}");
@@ -120,6 +130,7 @@ fn uci_declares_the_cluster_defaults() {
 /// to entries instead, is refused with it, as is a placement the cluster does not offer.
 #[test]
 fn the_distributed_table_is_reached_by_messages() {
+    let _job = one_job_at_a_time();
     let mut e = start(3);
     let lines = e.handshake();
     assert!(lines.iter().any(|l| l == "option name Table type combo default local var local var distributed"), "{lines:?}");
@@ -152,6 +163,7 @@ fn the_distributed_table_is_reached_by_messages() {
 /// with work travelling between ranks, and `quit`.
 #[test]
 fn a_uci_session_over_pipes_to_rank_zero() {
+    let _job = one_job_at_a_time();
     let mut e = start(3);
     let lines = e.handshake();
     assert!(lines[0].starts_with("id name meshmate"), "{lines:?}");
@@ -225,6 +237,7 @@ fn pid_of_rank(mpirun: u32, rank: usize) -> Option<u32> {
 /// lost rank, and the client sees the engine exit: never a hang.
 #[test]
 fn a_killed_rank_ends_the_job_at_once_naming_it() {
+    let _job = one_job_at_a_time();
     let mut e = start(3);
     e.handshake();
     e.send("position startpos");
@@ -249,6 +262,7 @@ fn a_killed_rank_ends_the_job_at_once_naming_it() {
 /// it, answers an error naming it and a legal move, and ends the job.
 #[test]
 fn a_silent_rank_gets_an_error_and_a_legal_move_then_the_end() {
+    let _job = one_job_at_a_time();
     let mut e = start(3);
     e.send("position startpos moves d2d4");
     e.send("go infinite");
@@ -271,6 +285,7 @@ fn a_silent_rank_gets_an_error_and_a_legal_move_then_the_end() {
 /// START: such a message must wait for it, not be dropped as a late one.)
 #[test]
 fn many_short_searches_one_after_another_are_each_answered() {
+    let _job = one_job_at_a_time();
     let mut e = start(4);
     for (algorithm, depth) in [("tdsab", 4), ("ybwc", 6)] {
         e.send(&format!("setoption name Algorithm value {algorithm}"));
@@ -289,6 +304,7 @@ fn many_short_searches_one_after_another_are_each_answered() {
 /// with exit code 2.
 #[test]
 fn speedup_runs_under_mpirun_as_on_threads() {
+    let _job = one_job_at_a_time();
     let (dir, suite) = common::bratko_kopec_file("cluster-speedup", "bk2.epd", 2);
     let json = dir.join("rows.json");
     let run = |extra: &[&str]| {

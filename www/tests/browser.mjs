@@ -10,6 +10,11 @@ import { chromium } from 'playwright-core';
 export const WWW = dirname(dirname(fileURLToPath(import.meta.url)));
 export const RESULTS = join(WWW, 'test-results');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * The native binary the tests start (`meshmate relay`): the one `./build.sh test` built and
+ * names in MESHMATE_NATIVE, else the release build of `./build.sh build`.
+ */
+export const NATIVE = process.env.MESHMATE_NATIVE ?? join(WWW, '..', 'target', 'release', 'meshmate');
 
 /**
  * Starts www/serve.mjs on a free port over the built app (www/dist), or over another site.

@@ -12,12 +12,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
-import { RESULTS, WWW, collectErrors, launchBrowser, startServer, stopChild } from './browser.mjs';
+import { NATIVE, RESULTS, collectErrors, launchBrowser, startServer, stopChild } from './browser.mjs';
 import { readScore, uciScoreText, whiteScoreText } from '../src/class/classFormat.js';
 import { defaultRelayUrl, isClassHash, joinLink, readClassHash } from '../src/class/classLink.js';
 import { deBruijnLayout } from '../src/lab/layouts.js';
 
-const NATIVE = join(WWW, '..', 'target', 'release', 'meshmate');
 /** Booting a class worker: the threaded wasm compiled and its pool started, on a busy machine. */
 const JOIN_MS = 120000;
 const SEARCH_MS = 180000;

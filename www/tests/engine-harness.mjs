@@ -5,11 +5,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { WWW } from './browser.mjs';
+import { NATIVE } from './browser.mjs';
 
-/** The native engine built by ./build.sh build. */
-export const NATIVE = join(WWW, '..', 'target', 'release', 'meshmate');
+export { NATIVE };
 
 /** Drives one engine worker inside a page: the events it posted, their UCI lines (or the
  * lines alone, with `?events=0`), and a sender. */

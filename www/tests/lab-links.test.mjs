@@ -8,13 +8,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { WWW } from './browser.mjs';
+import { NATIVE, WWW } from './browser.mjs';
 import { RUN_MS, formValues, labSuite, resultData, snapshot, watchRun } from './labPage.mjs';
 
 /** Figures measured by these tests, printed at the end for the report. */
 const { figures, openLab } = labSuite();
 
-const NATIVE = join(WWW, '..', 'target', 'release', 'meshmate');
 const BRATKO_KOPEC = join(WWW, '..', '..', 'shared', 'data', 'bratko-kopec.epd');
 
 /** The same algorithm's speedup over the whole Bratko-Kopec suite at 16 processors, from
