@@ -60,13 +60,14 @@ WASM_BINDGEN_VERSION=0.2.130
 WASM_MAX_MEMORY=$((4 * 1024 * 1024 * 1024))
 CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
 
-# wasm-bindgen-cli at opt-level 1: it compiles in three quarters of the time
-# (3.2 against 4.3 minutes on a fresh 2-core machine), and what it does with the
-# result (rewrite a 3 MB module, serve a test page) takes a second either way.
+# wasm-bindgen-cli at opt-level 1 and without its default TLS (rustls and ring, for
+# WebDriver servers reached over https; ours is chromedriver on localhost): it compiles in
+# less time, and what it does (rewrite a 3 MB module, serve a test page) takes a second
+# either way.
 setup_wasm() {
   if [ "$("$CARGO_BIN/wasm-bindgen" --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
     log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes)"
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 nice cargo install --quiet wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 nice cargo install --quiet --no-default-features wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
   fi
 }
 # The front end's npm packages (exact versions in www/package-lock.json); reinstalled when the lock changes.
@@ -112,12 +113,13 @@ wasm_env() {
     RUSTFLAGS="-C target-feature=$features $link" CARGO_TARGET_DIR="$TARGET/wasm-$flavor" "$@"
 }
 
-# Builds pkg/$1 (`threads` or `single`): cargo compiles the library for wasm32, wasm-bindgen
-# writes the module's JS glue for `--target web` beside it, wasm-opt optimises it.
-build_wasm_flavor() {
+# Compiles the library for wasm32 in flavor $1 (`threads` or `single`).
+compile_wasm() { log "compiling the wasm library, $1"; wasm_env "$1" nice cargo build --quiet --release --lib --target wasm32-unknown-unknown; }
+# Writes pkg/$1 from the compiled library: wasm-bindgen's JS glue for `--target web`
+# beside the module, which wasm-opt optimises.
+package_wasm() {
   local flavor=$1 out="$ROOT/pkg/$1"
-  log "building wasm package pkg/$flavor"
-  wasm_env "$flavor" nice cargo build --quiet --release --lib --target wasm32-unknown-unknown
+  log "writing wasm package pkg/$flavor"
   rm -rf "$out"
   "$CARGO_BIN/wasm-bindgen" --target web --out-dir "$out" --out-name meshmate \
     "$TARGET/wasm-$flavor/wasm32-unknown-unknown/release/meshmate.wasm"
@@ -127,6 +129,7 @@ build_wasm_flavor() {
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-simd \
     --enable-multivalue "$out/meshmate_bg.wasm" -o "$out/meshmate_bg.wasm"
 }
+build_wasm_flavor() { compile_wasm "$1"; package_wasm "$1"; }
 build_wasm() { build_wasm_flavor threads; build_wasm_flavor single; }
 # The web app: Vite bundles www/ into www/dist and copies engine/, console.html, pkg/ and
 # coi-serviceworker.js beside it, so www/dist is a static site anyone can host.
@@ -160,7 +163,7 @@ build_pack() {
 }
 cmd_pack() { build_wasm; build_pack; }
 
-cmd_build() { build_native; build_wasm; build_www; build_pack; }
+cmd_build() { cmd_setup; build_native; build_wasm; build_www; build_pack; }
 
 # --- test ----------------------------------------------------------------------------
 # The native tests build once, in the test profile (Cargo.toml: optimised, with debug
@@ -194,65 +197,87 @@ test_wasm() {
   MESHMATE_NATIVE_BENCH_NODES="$signature" MESHMATE_NATIVE_NNUE_BENCH_NODES="$nnue_signature" \
     MESHMATE_NATIVE_SIM_HASH="$sim_signature" WASM_BINDGEN_TEST_TIMEOUT=300 \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$CARGO_BIN/wasm-bindgen-test-runner" CHROMEDRIVER=/usr/bin/chromedriver \
-    wasm_env threads nice cargo test --quiet --release --target wasm32-unknown-unknown --test wasm_engine
+    wasm_env threads nice cargo test --release --target wasm32-unknown-unknown --test wasm_engine
 }
 # End-to-end tests of the built app: Playwright drives Debian's Chromium against www/serve.mjs.
+# Niced, as they run beside the native tests, whose time limits are the tighter.
 test_www() {
   log "browser end-to-end tests (screenshots in www/test-results/)"
-  (cd "$ROOT/www" && MESHMATE_NATIVE="$NATIVE_BIN" npm test)
+  (cd "$ROOT/www" && MESHMATE_NATIVE="$NATIVE_BIN" nice npm test)
 }
 
 # Stage times. Each stage is timed (when it started, its wall clock, the CPU its processes
-# used) into STAGE_LOG, and the table is printed when `test` ends, also when a stage
+# used) into $STAGES/log, and the table is printed when `test` ends, also when a stage
 # fails, so a slow stage is seen the day it appears.
-STAGE_LOG=""
+STAGES=""
 TEST_START=$SECONDS
-# The CPU seconds this shell's waited-for children have used (user + system).
-children_cpu() { times | awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); cpu += t[1] * 60 + t[2] } } END { printf "%d", cpu }'; }
+# The CPU seconds this shell's waited-for children have used (user + system), read from
+# /proc without a subshell of its own (whose children would be another set).
+children_cpu() {
+  local stat
+  read -r stat < "/proc/$BASHPID/stat"
+  stat=${stat##*) }   # the fields after the command name
+  read -r -a stat <<< "$stat"
+  CHILDREN_CPU=$(( (stat[13] + stat[14]) / $(getconf CLK_TCK) ))
+}
 # stage LANE NAME COMMAND...: runs COMMAND (in the background, so that `set -e` holds
 # inside it) and records its times, or its failure.
 stage() {
   local lane=$1 name=$2; shift 2
   local start=$SECONDS cpu_start pid status=ok
-  cpu_start=$(children_cpu)
+  children_cpu; cpu_start=$CHILDREN_CPU
   log "[$lane] $name"
   "$@" &
   pid=$!
   wait "$pid" || status=FAILED
-  printf '%d\t%d\t%d\t%s\t%s%s\n' $((start - TEST_START)) $((SECONDS - start)) $(( $(children_cpu) - cpu_start )) \
-    "$lane" "$name" "$([ $status = ok ] || printf '  (FAILED)')" >> "$STAGE_LOG"
+  children_cpu
+  printf '%d\t%d\t%d\t%s\t%s%s\n' $((start - TEST_START)) $((SECONDS - start)) $((CHILDREN_CPU - cpu_start)) \
+    "$lane" "$name" "$([ $status = ok ] || printf '  (FAILED)')" >> "$STAGES/log"
   [ $status = ok ]
 }
 mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 print_stages() {
   local status=$? total=$((SECONDS - TEST_START)) start wall cpu lane name
-  [ -s "$STAGE_LOG" ] || return $status
-  {
-    printf '\n== stage times: start, wall clock (m:ss), CPU seconds of its processes, lane, stage\n'
-    sort -n "$STAGE_LOG" | while IFS=$'\t' read -r start wall cpu lane name; do
-      printf '%6s %6s %6d  %-7s %s\n' "$(mmss "$start")" "$(mmss "$wall")" "$cpu" "$lane" "$name"
-    done
-    printf '%6s %6s         total\n' "" "$(mmss "$total")"
-  } >&2
-  rm -f "$STAGE_LOG"
+  if [ -s "$STAGES/log" ]; then
+    {
+      printf '\n== stage times: start, wall clock (m:ss), CPU seconds of its processes, lane, stage\n'
+      sort -n "$STAGES/log" | while IFS=$'\t' read -r start wall cpu lane name; do
+        printf '%6s %6s %6d  %-7s %s\n' "$(mmss "$start")" "$(mmss "$wall")" "$cpu" "$lane" "$name"
+      done
+      printf '%6s %6s         total\n' "" "$(mmss "$total")"
+    } >&2
+  fi
+  rm -rf "$STAGES"
   return $status
 }
 
-# Two lanes side by side, as two cores allow: the native build and tests, and the wasm
-# builds and the web app; then the tests that need both (the wasm tests read the native
-# bench signatures) and the browser tests, which start the native relay.
+# Two lanes side by side, as two cores allow. The native lane builds the native tests
+# and runs them; the web lane compiles both wasm flavors (which need no wasm-bindgen yet),
+# installs wasm-bindgen-cli if missing, writes the packages and the app, then runs the
+# wasm tests (which read the native bench signatures, so they wait for the native build)
+# and the browser tests (which start the native relay).
 lane_native() {
-  stage native "native build (test profile, relay and cluster)" test_native_build
+  stage native "native build (test profile, relay and cluster)" test_native_build || { touch "$STAGES/native-failed"; exit 1; }
+  touch "$STAGES/native-built"
   stage native "native tests, MPI tests, a 4-rank game" test_native
 }
+wait_for_native_build() {
+  until [ -e "$STAGES/native-built" ]; do
+    [ ! -e "$STAGES/native-failed" ] || { log "the native build failed"; return 1; }
+    sleep 1
+  done
+}
 lane_web() {
+  stage web "wasm compile, threads" compile_wasm threads
+  stage web "wasm compile, single" compile_wasm single
   stage web "wasm-bindgen-cli" setup_wasm
-  stage web "wasm build, threads" build_wasm_flavor threads
-  stage web "wasm build, single" build_wasm_flavor single
-  stage web "web app and npm package" eval 'build_www; build_pack'
+  stage web "wasm packages, web app, npm package" eval 'package_wasm threads; package_wasm single; build_www; build_pack'
+  stage web "(waiting for the native build)" wait_for_native_build
+  stage web "wasm tests in Chromium" test_wasm
+  stage web "browser tests" test_www
 }
 cmd_test() {
-  STAGE_LOG=$(mktemp)
+  STAGES=$(mktemp -d)
   trap print_stages EXIT
   stage setup "Debian packages" setup_debian "${DEBIAN_PACKAGES[@]}"
   stage setup "python-chess, npm packages" eval 'setup_python; setup_www'
@@ -262,8 +287,6 @@ cmd_test() {
   wait "$native" || failed=1
   wait "$web" || failed=1
   ((failed == 0)) || { log "a lane failed: see (FAILED) below"; exit 1; }
-  stage tests "wasm tests in Chromium" test_wasm
-  stage tests "browser tests" test_www
 }
 
 # The inner loop: the native tests of one layer, or of them all.
