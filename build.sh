@@ -114,7 +114,7 @@ wasm_env() {
 }
 
 # Compiles the library for wasm32 in flavor $1 (`threads` or `single`).
-compile_wasm() { log "compiling the wasm library, $1"; wasm_env "$1" nice cargo build --quiet --release --lib --target wasm32-unknown-unknown; }
+compile_wasm() { log "compiling the wasm library, $1"; wasm_env "$1" cargo build --quiet --release --lib --target wasm32-unknown-unknown; }
 # Writes pkg/$1 from the compiled library: wasm-bindgen's JS glue for `--target web`
 # beside the module, which wasm-opt optimises.
 package_wasm() {
@@ -125,7 +125,7 @@ package_wasm() {
     "$TARGET/wasm-$flavor/wasm32-unknown-unknown/release/meshmate.wasm"
   # -g keeps the name section: Rust function names in panic stack traces and in
   # profiles (tests/tuning/wasm_profile.py); the code is the same byte for byte.
-  nice wasm-opt -O3 -g --enable-threads --enable-bulk-memory --enable-mutable-globals \
+  wasm-opt -O3 -g --enable-threads --enable-bulk-memory --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-simd \
     --enable-multivalue "$out/meshmate_bg.wasm" -o "$out/meshmate_bg.wasm"
 }
@@ -136,7 +136,7 @@ build_wasm() { build_wasm_flavor threads; build_wasm_flavor single; }
 build_www() {
   setup_www
   log "building the web app into www/dist"
-  (cd "$ROOT/www" && nice npx vite build --logLevel warn)
+  (cd "$ROOT/www" && npx vite build --logLevel warn)
 }
 
 # --- pack ----------------------------------------------------------------------------
@@ -158,7 +158,7 @@ build_pack() {
     cp -r "$ROOT/pkg/$flavor" "$stage/pkg/$flavor"
     rm -f "$stage/pkg/$flavor/"{package.json,README.md,LICENSE,.gitignore}
   done
-  (cd "$stage" && npm pkg set "version=$version" && nice npm pack --silent --pack-destination "$PACK_DIR" >/dev/null)
+  (cd "$stage" && npm pkg set "version=$version" && npm pack --silent --pack-destination "$PACK_DIR" >/dev/null)
   [ -f "$PACK_DIR/meshmate-$version.tgz" ] || { log "npm pack did not write meshmate-$version.tgz"; exit 1; }
 }
 cmd_pack() { build_wasm; build_pack; }
@@ -174,7 +174,12 @@ cmd_build() { cmd_setup; build_native; build_wasm; build_www; build_pack; }
 # binary (`build` and `serve` do).
 NATIVE_FEATURES=(--features cluster)
 NATIVE_BIN="$TARGET/debug/meshmate"
-test_native_build() { cargo test "${NATIVE_FEATURES[@]}" --no-run --quiet; }
+# The library and both binaries first, so that the browser tests (which start the native
+# relay) need not wait for every test target. Asking for one small test target builds them
+# with the features of the full test build (dev-dependencies' included), so the rest of
+# the build reuses them; `cargo build --bins` would not (other features, another library).
+test_native_binaries() { nice cargo test "${NATIVE_FEATURES[@]}" --no-run --quiet --test layering; }
+test_native_build() { nice cargo test "${NATIVE_FEATURES[@]}" --no-run --quiet; }
 # Every native test: unit tests, tests/*.rs, and the MPI engine under real mpirun
 # (tests/cluster.rs runs one job at a time), then a game against python-chess at 4 ranks.
 test_native() {
@@ -251,30 +256,38 @@ print_stages() {
   return $status
 }
 
-# Two lanes side by side, as two cores allow. The native lane builds the native tests
-# and runs them; the web lane compiles both wasm flavors (which need no wasm-bindgen yet),
-# installs wasm-bindgen-cli if missing, writes the packages and the app, then runs the
-# wasm tests (which read the native bench signatures, so they wait for the native build)
-# and the browser tests (which start the native relay).
+# Two lanes side by side, as two cores allow. The web lane leads: it compiles both wasm
+# flavors (which need no wasm-bindgen yet), installs wasm-bindgen-cli if missing, writes
+# the packages and the app, and runs the browser tests, the longest stage, as soon as the
+# native binaries are there (they start the native relay). The native lane, niced while
+# it compiles, builds the binaries, then the tests, runs them, and then the wasm tests
+# (which read the native bench signatures) once the threaded package is written.
+# A lane signals the other with a file in $STAGES: the step done, or that it failed.
 lane_native() {
-  stage native "native build (test profile, relay and cluster)" test_native_build || { touch "$STAGES/native-failed"; exit 1; }
-  touch "$STAGES/native-built"
+  stage native "native library and binaries (test profile, relay and cluster)" test_native_binaries ||
+    { touch "$STAGES/native-failed"; exit 1; }
+  touch "$STAGES/native-binaries"
+  stage native "native test targets" test_native_build
   stage native "native tests, MPI tests, a 4-rank game" test_native
-}
-wait_for_native_build() {
-  until [ -e "$STAGES/native-built" ]; do
-    [ ! -e "$STAGES/native-failed" ] || { log "the native build failed"; return 1; }
-    sleep 1
-  done
+  stage native "(waiting for the wasm packages)" wait_for web-packages web-failed
+  stage native "wasm tests in Chromium" test_wasm
 }
 lane_web() {
-  stage web "wasm compile, threads" compile_wasm threads
-  stage web "wasm compile, single" compile_wasm single
-  stage web "wasm-bindgen-cli" setup_wasm
-  stage web "wasm packages, web app, npm package" eval 'package_wasm threads; package_wasm single; build_www; build_pack'
-  stage web "(waiting for the native build)" wait_for_native_build
-  stage web "wasm tests in Chromium" test_wasm
+  stage web "wasm compile, threads" compile_wasm threads || { touch "$STAGES/web-failed"; exit 1; }
+  stage web "wasm compile, single" compile_wasm single || { touch "$STAGES/web-failed"; exit 1; }
+  stage web "wasm-bindgen-cli" setup_wasm || { touch "$STAGES/web-failed"; exit 1; }
+  stage web "wasm packages, web app, npm package" eval 'package_wasm threads; package_wasm single; build_www; build_pack' ||
+    { touch "$STAGES/web-failed"; exit 1; }
+  touch "$STAGES/web-packages"
+  stage web "(waiting for the native binaries)" wait_for native-binaries native-failed
   stage web "browser tests" test_www
+}
+# wait_for DONE FAILED: waits until the other lane has written $STAGES/DONE; fails at once if it wrote FAILED.
+wait_for() {
+  until [ -e "$STAGES/$1" ]; do
+    [ ! -e "$STAGES/$2" ] || { log "the other lane failed"; return 1; }
+    sleep 1
+  done
 }
 cmd_test() {
   STAGES=$(mktemp -d)
@@ -319,7 +332,7 @@ cmd_test_page() {
   file="$ROOT/www/tests/$page.test.mjs"
   [ -f "$file" ] || { log "no page '$page': one of $(cd "$ROOT/www/tests" && ls *.test.mjs | sed 's/\.test\.mjs//' | tr '\n' ' ')"; exit 2; }
   [ -f "$ROOT/www/dist/index.html" ] || { log "the app is not built: ./build.sh build (or ./build.sh test-page --build $page)"; exit 1; }
-  [ -x "$NATIVE_BIN" ] || test_native_build
+  [ -x "$NATIVE_BIN" ] || test_native_binaries
   (cd "$ROOT/www" && MESHMATE_NATIVE="$NATIVE_BIN" node --test "tests/$page.test.mjs")
 }
 
