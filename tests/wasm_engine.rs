@@ -1,4 +1,4 @@
-//! The browser engine in headless Chromium (`./build.sh test` runs it with wasm-pack): the
+//! The browser engine in headless Chromium (`./build.sh test` runs it with wasm-bindgen-test-runner): the
 //! threaded build, in a dedicated worker (which may block, as the engine worker may) with
 //! a real rayon pool of web workers, driven through the same `WasmEngine` API that
 //! `www/engine/worker.js` uses.
