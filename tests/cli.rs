@@ -238,9 +238,10 @@ fn relay_explains_its_options_and_refuses_bad_values() {
     for name in ["--listen", "--delay-ms", "--lost-after-ms", "--max-frame", "--max-rate", "--trace-dir", "--max-sessions", "--max-members", "ws://HOST:PORT/class"] {
         assert!(out.contains(name), "relay --help names {name}: {out}");
     }
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (&["relay", "--listen", "nowhere"], "invalid socket address"),
         (&["relay", "--max-rate", "0"], "0 is not in 1..=1000000"),
+        (&["relay", "--max-members", "257"], "257 is not in 1..=256"),
         (&["relay", "--delay-ms", "soon"], "invalid digit"),
         (&["relay", "--max-member", "4"], "a similar argument exists: '--max-members'"),
     ];

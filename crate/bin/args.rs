@@ -107,8 +107,10 @@ pub struct RelayArgs {
     /// The most sessions at once.
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_sessions: u32,
-    /// The most members of one session, the owner included.
-    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_535))]
+    /// The most members of one session, the owner included (at most 256, the processors a lecturer counts).
+    // 256 is MAX_PROCESSORS in crate/wasm/class.rs: a larger class is refused here, at
+    // start, not by a lecturer's machine in the middle of a lecture.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub max_members: u32,
 }
 

@@ -33,7 +33,7 @@ use {
     wasm_bindgen::JsCast,
 };
 
-/// Most processors a class search counts (the relay's `--max-members` default).
+/// Most processors a class search counts (the relay's `--max-members` default and most).
 #[cfg(target_feature = "atomics")]
 const MAX_PROCESSORS: usize = 256;
 
