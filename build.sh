@@ -226,7 +226,8 @@ children_cpu() {
   CHILDREN_CPU=$(( (stat[13] + stat[14]) / $(getconf CLK_TCK) ))
 }
 # stage LANE NAME COMMAND...: runs COMMAND (in the background, so that `set -e` holds
-# inside it) and records its times, or its failure.
+# inside it) and records its times, or its failure (also as $STAGES/LANE-failed, which
+# the other lane's wait_for reads).
 stage() {
   local lane=$1 name=$2; shift 2
   local start=$SECONDS cpu_start pid status=ok
@@ -234,7 +235,7 @@ stage() {
   log "[$lane] $name"
   "$@" &
   pid=$!
-  wait "$pid" || status=FAILED
+  wait "$pid" || { status=FAILED; touch "$STAGES/$lane-failed"; }
   children_cpu
   printf '%d\t%d\t%d\t%s\t%s%s\n' $((start - TEST_START)) $((SECONDS - start)) $((CHILDREN_CPU - cpu_start)) \
     "$lane" "$name" "$([ $status = ok ] || printf '  (FAILED)')" >> "$STAGES/log"
@@ -262,10 +263,9 @@ print_stages() {
 # native binaries are there (they start the native relay). The native lane, niced while
 # it compiles, builds the binaries, then the tests, runs them, and then the wasm tests
 # (which read the native bench signatures) once the threaded package is written.
-# A lane signals the other with a file in $STAGES: the step done, or that it failed.
+# A lane signals the other with a file in $STAGES: the step done, or (stage writes it) that it failed.
 lane_native() {
-  stage native "native library and binaries (test profile, relay and cluster)" test_native_binaries ||
-    { touch "$STAGES/native-failed"; exit 1; }
+  stage native "native library and binaries (test profile, relay and cluster)" test_native_binaries
   touch "$STAGES/native-binaries"
   stage native "native test targets" test_native_build
   stage native "native tests, MPI tests, a 4-rank game" test_native
@@ -273,11 +273,10 @@ lane_native() {
   stage native "wasm tests in Chromium" test_wasm
 }
 lane_web() {
-  stage web "wasm compile, threads" compile_wasm threads || { touch "$STAGES/web-failed"; exit 1; }
-  stage web "wasm compile, single" compile_wasm single || { touch "$STAGES/web-failed"; exit 1; }
-  stage web "wasm-bindgen-cli" setup_wasm || { touch "$STAGES/web-failed"; exit 1; }
-  stage web "wasm packages, web app, npm package" eval 'package_wasm threads; package_wasm single; build_www; build_pack' ||
-    { touch "$STAGES/web-failed"; exit 1; }
+  stage web "wasm compile, threads" compile_wasm threads
+  stage web "wasm compile, single" compile_wasm single
+  stage web "wasm-bindgen-cli" setup_wasm
+  stage web "wasm packages, web app, npm package" eval 'package_wasm threads; package_wasm single; build_www; build_pack'
   touch "$STAGES/web-packages"
   stage web "(waiting for the native binaries)" wait_for native-binaries native-failed
   stage web "browser tests" test_www
