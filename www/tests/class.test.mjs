@@ -444,6 +444,8 @@ const SLICED_SEARCHES = [
   [KIWIPETE, 5, 'jamboree'],
   [ITALIAN, 6, 'pvsplit'],
 ];
+/** Rounds of SLICED_SEARCHES at most before a student that never searched fails the test. */
+const SLICED_ROUNDS = 4;
 
 describe('students whose tabs are not cross-origin isolated: the single build, in slices', () => {
   const app = { relay: null, lecturerServer: null, studentServer: null, browser: null };
@@ -477,7 +479,7 @@ describe('students whose tabs are not cross-origin isolated: the single build, i
     return { page, errors };
   }
 
-  test('two such students are processors 1 and 2 of the lecturer\'s searches, and the pure value is the serial one', { timeout: 3 * SEARCH_MS }, async () => {
+  test('two such students are processors 1 and 2 of the lecturer\'s searches, and the pure value is the serial one', { timeout: 3 * SLICED_ROUNDS * SEARCH_MS }, async () => {
     const lecturer = await open(`${app.lecturerServer.url}#class`, { isolated: true });
     await lecturer.page.click('[data-class="create"]');
     await lecturer.page.waitForSelector('.class-link');
@@ -490,32 +492,36 @@ describe('students whose tabs are not cross-origin isolated: the single build, i
       students.push(student);
     }
     await lecturer.page.waitForFunction(() => document.querySelectorAll('.class-members li').length === 3, null, { timeout: JOIN_MS });
+    // A loaded machine can finish a search before a slow student's first request arrives, so
+    // the searches are repeated, a few rounds at most, until each student has searched.
     const studentNodes = [0, 0];
-    for (const [fen, depth, algorithm] of SLICED_SEARCHES) {
-      const before = Number((await lecturer.page.getAttribute('.class-view', 'data-search')) ?? 0);
-      await lecturer.page.selectOption('.class-form [name="class-algorithm"]', algorithm);
-      await lecturer.page.fill('.class-form [name="class-depth"]', String(depth));
-      await lecturer.page.fill('.class-form [name="class-fen"]', fen);
-      await lecturer.page.setChecked('.class-form [name="class-pure"]', true);
-      await lecturer.page.click('[data-class="start"]');
-      await lecturer.page.waitForFunction(
-        (n) => {
-          const view = document.querySelector('.class-view');
-          return Number(view.dataset.search ?? 0) > n && view.dataset.searching === 'false' && document.querySelector('.class-result').dataset.score;
-        },
-        before,
-        { timeout: SEARCH_MS },
-      );
-      assert.equal(await lecturer.page.locator('.class-error').evaluate((el) => (el.hidden ? null : el.textContent)), null);
-      const score = await lecturer.page.getAttribute('.class-result', 'data-score');
-      assert.equal(score, native.get(`${depth} ${fen}`), `${algorithm} over two students in slices: the serial value`);
-      const table = await rows(lecturer.page);
-      assert.deepEqual(table.map((r) => r.processor), [0, 1, 2]);
-      assert.ok(table.every((r) => r.state === 'done'), JSON.stringify(table));
-      table.slice(1).forEach((r, i) => (studentNodes[i] += r.nodes));
-      console.log(`# class figure: ${algorithm} depth ${depth}, two students in slices: nodes by processor ${table.map((r) => r.nodes).join(' ')}`);
+    for (let round = 0; round < SLICED_ROUNDS && !studentNodes.every((n) => n > 0); round++) {
+      for (const [fen, depth, algorithm] of SLICED_SEARCHES) {
+        const before = Number((await lecturer.page.getAttribute('.class-view', 'data-search')) ?? 0);
+        await lecturer.page.selectOption('.class-form [name="class-algorithm"]', algorithm);
+        await lecturer.page.fill('.class-form [name="class-depth"]', String(depth));
+        await lecturer.page.fill('.class-form [name="class-fen"]', fen);
+        await lecturer.page.setChecked('.class-form [name="class-pure"]', true);
+        await lecturer.page.click('[data-class="start"]');
+        await lecturer.page.waitForFunction(
+          (n) => {
+            const view = document.querySelector('.class-view');
+            return Number(view.dataset.search ?? 0) > n && view.dataset.searching === 'false' && document.querySelector('.class-result').dataset.score;
+          },
+          before,
+          { timeout: SEARCH_MS },
+        );
+        assert.equal(await lecturer.page.locator('.class-error').evaluate((el) => (el.hidden ? null : el.textContent)), null);
+        const score = await lecturer.page.getAttribute('.class-result', 'data-score');
+        assert.equal(score, native.get(`${depth} ${fen}`), `${algorithm} over two students in slices: the serial value`);
+        const table = await rows(lecturer.page);
+        assert.deepEqual(table.map((r) => r.processor), [0, 1, 2]);
+        assert.ok(table.every((r) => r.state === 'done'), JSON.stringify(table));
+        table.slice(1).forEach((r, i) => (studentNodes[i] += r.nodes));
+        console.log(`# class figure: ${algorithm} depth ${depth}, two students in slices, round ${round + 1}: nodes by processor ${table.map((r) => r.nodes).join(' ')}`);
+      }
     }
-    assert.ok(studentNodes.every((n) => n > 0), `each student's tab searched: ${studentNodes}`);
+    assert.ok(studentNodes.every((n) => n > 0), `each student's tab searched in ${SLICED_ROUNDS} rounds: ${studentNodes}`);
     const seen = [];
     for (const { page } of students) seen.push(Number(await page.getAttribute('.class-view', 'data-processor')));
     assert.deepEqual(seen.sort(), [1, 2]);
