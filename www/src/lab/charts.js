@@ -3,7 +3,7 @@
 // read the same Playback the drawing reads, so they show the replayed moment.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { KIND_COLORS } from './networkView.js';
+import { KIND_COLORS } from './palette.js';
 import { formatCount } from '../format.js';
 
 /** Most utilisation samples kept; beyond it every other one is dropped. */

@@ -3,12 +3,12 @@
 // (layouts.js), coloured by state; links drawn by kind (DeBruijn's shuffle and exchange
 // edges differ in colour and dash), thicker with load; a message's whole route lit in its
 // kind's colour from its send to its delivery, and the message moving along the hops of
-// that route. Above DETAIL_LIMIT processors single dots and lines stop being readable, so
-// it draws two heat maps instead: processors (state, nodes) on a grid that keeps the
-// network's coordinates (labels' bits for DeBruijn and hypercube), and links (load).
+// that route. Above DETAIL_LIMIT processors it draws heat maps instead (heatMaps.js).
 import { fitCanvas } from './canvasFit.js';
 import { STATES } from './eventColumns.js';
-import { binaryLabel, deBruijnLayout, heatGrid, labelBits } from './layouts.js';
+import { HeatMaps } from './heatMaps.js';
+import { binaryLabel, deBruijnLayout, labelBits } from './layouts.js';
+import { KIND_COLORS, STATE_COLORS } from './palette.js';
 
 /** Most real workers whose lines are written beside them. */
 const MAX_LINE_LABELS = 16;
@@ -16,9 +16,6 @@ const MAX_LINE_LABELS = 16;
 /** Most processors drawn one by one; above, the aggregate view. */
 export const DETAIL_LIMIT = 128;
 
-export const STATE_COLORS = { busy: '#3fb950', waiting: '#e3a21a', done: '#6e7681' };
-/** One colour per message kind, in the simulator's kind order (work-request, work, ...). */
-export const KIND_COLORS = ['#58a6ff', '#3fb950', '#8b949e', '#d2a8ff', '#f0e442', '#ff5c5c', '#ff9f43', '#39d0d8', '#a371f7', '#e3b341', '#db61a2'];
 const LINK_STYLES = {
   shuffle: { color: '#6e8fb5', dash: [] },
   exchange: { color: '#c98a4b', dash: [6, 4] },
@@ -45,11 +42,10 @@ export class NetworkView {
   /** The machine to draw (from labNetwork, with its `net`), or null. */
   setDrawing(drawing) {
     this.drawing = drawing && { ...drawing, ...readableLayout(drawing) };
-    this.heat = drawing ? heatGrid(drawing.net, drawing.processors) : null;
+    this.heatMaps = drawing ? new HeatMaps(drawing, MARGIN) : null;
     this.selected = null;
     this.seen = 0;
     this.radiusKey = null;
-    this.cellIndex = null;
   }
 
   get aggregate() {
@@ -75,6 +71,11 @@ export class NetworkView {
     ctx.scale(this.ratio, this.ratio);
     if (this.aggregate) this.drawAggregate(playback);
     else this.drawDetailed(playback);
+  }
+
+  /** The canvas's size in CSS pixels. */
+  size() {
+    return [this.canvas.width / this.ratio, this.canvas.height / this.ratio];
   }
 
   /** Canvas position (CSS pixels) of network node `n`. */
@@ -306,80 +307,15 @@ export class NetworkView {
     return written;
   }
 
-  /** Grid geometry of the aggregate view: processors on the left (on the network's own
-   * grid, `this.heat`), links on the right. */
-  grids() {
-    const w = this.canvas.width / this.ratio;
-    const h = this.canvas.height / this.ratio;
-    const half = (w - 3 * MARGIN) / 2;
-    const cell = (count, width) => {
-      const cols = Math.ceil(Math.sqrt(count * (width / (h - 2 * MARGIN))));
-      const rows = Math.ceil(count / cols);
-      return { cols, size: Math.min(width / cols, (h - 2 * MARGIN) / rows) };
-    };
-    const { cols, rows } = this.heat;
-    return {
-      procs: { x: MARGIN, y: MARGIN + 14, cols, rows, size: Math.min(half / cols, (h - 2 * MARGIN - 14) / rows) },
-      links: { x: 2 * MARGIN + half, y: MARGIN, ...cell(Math.max(1, this.drawing.links.length), half) },
-    };
-  }
-
-  /** Top-left corner of processor `p`'s cell in the processor heat map. */
-  cellOf(p, procs) {
-    const [col, row] = this.heat.cell(p);
-    return [procs.x + col * procs.size, procs.y + row * procs.size];
-  }
-
   drawAggregate(playback) {
-    const { ctx, drawing } = this;
-    const { procs, links } = this.grids();
-    let most = 1;
-    if (playback) for (const n of playback.nodes) most = Math.max(most, n);
-    for (let p = 0; p < drawing.processors; p++) {
-      const [x, y] = this.cellOf(p, procs);
-      ctx.fillStyle = STATE_COLORS[STATES[playback ? playback.state[p] : 1]];
-      ctx.globalAlpha = playback ? 0.35 + 0.65 * Math.sqrt(playback.nodes[p] / most) : 0.5;
-      ctx.fillRect(x, y, procs.size - 1, procs.size - 1);
-    }
-    ctx.globalAlpha = 1;
-    for (let id = 0; id < drawing.links.length; id++) {
-      const x = links.x + (id % links.cols) * links.size;
-      const y = links.y + Math.floor(id / links.cols) * links.size;
-      const load = playback ? playback.linkLoad(id) : 0;
-      ctx.fillStyle = playback && playback.linkActive[id] > 0 ? '#ffffff' : heat(load);
-      ctx.fillRect(x, y, links.size - 1, links.size - 1);
-    }
-    const outline = (p, color) => {
-      const [x, y] = this.cellOf(p, procs);
-      ctx.strokeStyle = color;
-      ctx.lineWidth = 2;
-      ctx.strokeRect(x - 1, y - 1, procs.size + 1, procs.size + 1);
-    };
-    if (drawing.host != null) outline(drawing.host, '#ffffff');
-    if (this.selected !== null) outline(this.selected, '#00e5ff');
-    ctx.fillStyle = '#c9d1d9';
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'alphabetic';
-    const flying = playback ? playback.flights.filter((f) => f.start <= playback.clock).length : 0;
-    // Two short lines per map: the two maps share the width, half of a narrow canvas.
-    ctx.fillText(`${drawing.processors} processors: state,`, procs.x, MARGIN - 15);
-    ctx.fillText('brighter = more nodes', procs.x, MARGIN - 3);
-    const { axes } = this.heat;
-    ctx.fillStyle = '#8b949e';
-    ctx.fillText(axes ? `label = row's ${axes.rowBits} bits, then column's ${axes.colBits}` : `processor order, ${this.heat.cols} a row${drawing.net === 'ring' ? ', snaking' : ''}`, procs.x, MARGIN + 9);
-    ctx.fillText(`${drawing.links.length} links: load, white =`, links.x, MARGIN - 15);
-    ctx.fillText(`carrying now (${flying} hops)`, links.x, MARGIN - 3);
+    const flying = this.heatMaps.draw(this.ctx, ...this.size(), playback, this.selected);
     this.seen += flying;
-    this.lastFrame = { processors: drawing.processors, messages: flying, seen: this.seen, mode: 'aggregate' };
+    this.lastFrame = { processors: this.drawing.processors, messages: flying, seen: this.seen, mode: 'aggregate' };
   }
 
   /** Where processor `p` is drawn (CSS pixels): its dot, or the centre of its heat-map cell. */
   processorPoint(p) {
-    if (!this.aggregate) return this.point(p);
-    const { procs } = this.grids();
-    const [x, y] = this.cellOf(p, procs);
-    return [x + procs.size / 2, y + procs.size / 2];
+    return this.aggregate ? this.heatMaps.centre(p, ...this.size()) : this.point(p);
   }
 
   /** Processor `p`'s name in the tooltip: with its binary label where the network has one. */
@@ -391,14 +327,7 @@ export class NetworkView {
   /** The processor under canvas point (x, y) in CSS pixels, or null. */
   processorAt(x, y) {
     if (!this.drawing) return null;
-    if (this.aggregate) {
-      const { procs } = this.grids();
-      const col = Math.floor((x - procs.x) / procs.size);
-      const row = Math.floor((y - procs.y) / procs.size);
-      if (col < 0 || col >= procs.cols || row < 0 || row >= procs.rows) return null;
-      this.cellIndex ??= cellIndex(this.heat, this.drawing.processors);
-      return this.cellIndex[row * procs.cols + col] ?? null;
-    }
+    if (this.aggregate) return this.heatMaps.processorAt(x, y, ...this.size());
     const reach = this.radius() * 1.6;
     let best = null;
     let bestDistance = reach;
@@ -409,16 +338,6 @@ export class NetworkView {
     }
     return best;
   }
-}
-
-/** Which processor sits in each cell of the heat grid (row-major), for the hover. */
-function cellIndex(heat, processors) {
-  const index = new Array(heat.cols * heat.rows).fill(null);
-  for (let p = 0; p < processors; p++) {
-    const [col, row] = heat.cell(p);
-    index[row * heat.cols + col] = p;
-  }
-  return index;
 }
 
 /** The layout a student can follow, where crate/net's hints are not it: DeBruijn as its
@@ -442,12 +361,4 @@ function readableLayout(drawing) {
     return { points, layout: 'bus' };
   }
   return { layout: drawing.net };
-}
-
-/** A dark-to-hot colour for a load in 0..1. */
-function heat(load) {
-  const l = Math.max(0, Math.min(1, load));
-  const r = Math.round(30 + 225 * Math.min(1, l * 2));
-  const g = Math.round(40 + 180 * Math.max(0, l * 2 - 1));
-  return `rgb(${r}, ${g}, 50)`;
 }

@@ -4,7 +4,7 @@
 // simulated without replay; the results table lists the same runs, so the points are the
 // figures it shows.
 import uPlot from 'uplot';
-import { KIND_COLORS } from './networkView.js';
+import { KIND_COLORS } from './palette.js';
 
 const AXIS = { stroke: '#8b949e', grid: { stroke: '#30363d', width: 1 }, ticks: { stroke: '#30363d' } };
 /** The reference lines: label, value at p, colour, dash. */
