@@ -280,6 +280,24 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     const studentNodes = [];
     for (let i = 1; i <= 3; i++) studentNodes.push(Number(await tabs.get(`student ${i}`).page.getAttribute('.class-own-nodes', 'data-nodes')));
     figures.push(`students' nodes in the last search: ${studentNodes.join(' ')}`);
+    // The boards' coordinates sit beside the squares, under no piece.
+    for (const [page, board] of [[lecturer, '.class-lecturer-board'], [tabs.get('student 1').page, '.class-board']]) {
+      const placed = await page.locator(board).evaluate((el) => {
+        const squares = el.querySelector('cg-board').getBoundingClientRect();
+        return [...el.querySelectorAll('coords coord')].map((c) => {
+          const r = c.getBoundingClientRect();
+          return { text: c.textContent, outside: r.right <= squares.left + 1 || r.top >= squares.bottom - 1 };
+        });
+      });
+      assert.equal(placed.length, 16, `${board}: eight ranks and eight files`);
+      assert.deepEqual(placed.filter((c) => !c.outside), [], `${board}: coordinates off the squares`);
+    }
+    // The position field shows a whole FEN, the longest of the tests' too.
+    for (const fen of [ITALIAN, KIWIPETE]) {
+      await lecturer.fill('.class-form [name="class-fen"]', fen);
+      const field = await lecturer.locator('.class-form [name="class-fen"]').evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight }));
+      assert.ok(field.scrollWidth <= field.clientWidth && field.scrollHeight <= field.clientHeight, `the whole FEN on show: ${JSON.stringify(field)}`);
+    }
     await lecturer.screenshot({ path: join(RESULTS, 'class-lecturer.png'), fullPage: true });
     for (const [name, { errors }] of tabs) assert.deepEqual(errors, [], `${name}'s page`);
   });

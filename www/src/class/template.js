@@ -59,7 +59,7 @@ export function classHtml() {
           <label>Algorithm <select name="class-algorithm">${CLASS_ALGORITHMS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}${SHARED_MEMORY_ONLY.map(([v, t, why]) => `<option value="${v}" disabled title="${why}">${t}</option>`).join('')}</select></label>
           <label>Depth <input name="class-depth" type="number" min="1" max="${MAX_DEPTH}" step="1" value="6" inputmode="numeric" /></label>
           <label class="wide" title="The relay delays each frame once per hop of its route on this network, and the map draws the class as the Lab draws it">Network <select name="class-network">${CLASS_NETWORKS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
-          <label class="wide">Position (FEN) <input name="class-fen" placeholder="the start position" autocomplete="off" spellcheck="false" /></label>
+          <label class="wide">Position (FEN) <textarea name="class-fen" rows="3" placeholder="the start position" autocomplete="off" spellcheck="false"></textarea></label>
           <label class="check wide" title="No TT cutoffs, null move or reductions: every algorithm must return exactly the serial minimax value"><input name="class-pure" type="checkbox" /> Pure (exact minimax value)</label>
           <button type="submit" class="primary wide" data-class="start" disabled>Start</button>
         </form>
