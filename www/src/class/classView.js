@@ -80,20 +80,22 @@ export class ClassView {
    */
   followLink() {
     const { code, relay, error } = readClassHash(this.location.hash, this.location);
-    if (error) return this.dispatch({ class: 'problem', message: error });
     const s = this.state;
-    if (!code || (s.role !== 'none' && s.phase !== 'closed' && s.code === code)) return undefined;
-    return this.join(code, relay);
+    if (error) this.dispatch({ class: 'problem', message: error });
+    // A code joins, unless this tab is in that session already.
+    else if (code && !(s.role !== 'none' && s.phase !== 'closed' && s.code === code)) this.join(code, relay);
   }
 
   // --- the user's actions ------------------------------------------------------------
 
   create() {
     const relay = this.el.relay.value.trim() || defaultRelayUrl(this.location);
-    if (!isRelayUrl(relay)) return this.dispatch({ class: 'problem', message: `The relay's address "${relay}" is not a ws:// or wss:// address.`, form: true });
+    if (!isRelayUrl(relay)) {
+      this.dispatch({ class: 'problem', message: `The relay's address "${relay}" is not a ws:// or wss:// address.`, form: true });
+      return;
+    }
     this.dispatch({ class: 'begin', role: 'lecturer', relay, code: null });
     this.client.open({ class: 'create', url: relay });
-    return undefined;
   }
 
   join(code, relay) {
@@ -111,12 +113,14 @@ export class ClassView {
 
   start() {
     const checked = checkStart(this.form.values(), this.state.members.length);
-    if (checked.error) return this.dispatch({ class: 'problem', message: checked.error, form: true });
-    if (!canStart(this.state)) return undefined;
+    if (checked.error) {
+      this.dispatch({ class: 'problem', message: checked.error, form: true });
+      return;
+    }
+    if (!canStart(this.state)) return;
     const { network, ...rest } = checked.request;
     this.dispatch({ class: 'start', ...checked.request });
     this.client.post({ class: 'start', ...rest, ...(network ? { network } : {}) });
-    return undefined;
   }
 
   note(text) {
