@@ -95,6 +95,24 @@ async function readQr(page) {
 }
 
 const heading = (page) => page.locator('.class-heading').textContent();
+/** The most frames the class map drew on their way in any frame of the next `ms`. */
+const mostFlying = (page, ms) =>
+  page.evaluate(
+    (ms) =>
+      new Promise((resolve) => {
+        const map = document.querySelector('.class-map');
+        const end = performance.now() + ms;
+        let most = 0;
+        const look = () => {
+          most = Math.max(most, Number(map.dataset.flying ?? NaN));
+          if (performance.now() < end) requestAnimationFrame(look);
+          else resolve(most);
+        };
+        // From the frame after the next: the map draws what the page last told it.
+        requestAnimationFrame(() => requestAnimationFrame(look));
+      }),
+    ms,
+  );
 const rows = (page) =>
   page.locator('.class-processors tbody tr').evaluateAll((trs) => trs.map((tr) => ({ processor: Number(tr.dataset.processor), state: tr.dataset.state, who: tr.children[1].textContent, nodes: Number(tr.children[2].dataset.nodes) })));
 
@@ -237,7 +255,8 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
         const table = await rows(lecturer);
         assert.deepEqual(table.map((r) => r.processor), [0, 1, 2, 3]);
         assert.deepEqual(table.map((r) => r.who), ['you (lecturer)', 'member 1', 'member 2', 'member 3']);
-        assert.ok(table.every((r) => r.state === 'done'), JSON.stringify(table));
+        // A processor nobody gave work to says so, rather than "done" as one that searched.
+        assert.ok(table.every((r) => r.state === (r.nodes > 0 ? 'done' : 'no-work')), JSON.stringify(table));
         assert.ok(table[0].nodes > 0, 'the lecturer searched');
         figures.push(`${algorithm} depth 4 ${fen === START ? 'start' : 'italian'}: ${got.score}, nodes by processor ${table.map((r) => r.nodes).join(' ')}`);
         // Every student took part, as processor 1..3 of 4.
@@ -261,6 +280,24 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     const studentNodes = [];
     for (let i = 1; i <= 3; i++) studentNodes.push(Number(await tabs.get(`student ${i}`).page.getAttribute('.class-own-nodes', 'data-nodes')));
     figures.push(`students' nodes in the last search: ${studentNodes.join(' ')}`);
+    // The boards' coordinates sit beside the squares, under no piece.
+    for (const [page, board] of [[lecturer, '.class-lecturer-board'], [tabs.get('student 1').page, '.class-board']]) {
+      const placed = await page.locator(board).evaluate((el) => {
+        const squares = el.querySelector('cg-board').getBoundingClientRect();
+        return [...el.querySelectorAll('coords coord')].map((c) => {
+          const r = c.getBoundingClientRect();
+          return { text: c.textContent, outside: r.right <= squares.left + 1 || r.top >= squares.bottom - 1 };
+        });
+      });
+      assert.equal(placed.length, 16, `${board}: eight ranks and eight files`);
+      assert.deepEqual(placed.filter((c) => !c.outside), [], `${board}: coordinates off the squares`);
+    }
+    // The position field shows a whole FEN, the longest of the tests' too.
+    for (const fen of [ITALIAN, KIWIPETE]) {
+      await lecturer.fill('.class-form [name="class-fen"]', fen);
+      const field = await lecturer.locator('.class-form [name="class-fen"]').evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight }));
+      assert.ok(field.scrollWidth <= field.clientWidth && field.scrollHeight <= field.clientHeight, `the whole FEN on show: ${JSON.stringify(field)}`);
+    }
     await lecturer.screenshot({ path: join(RESULTS, 'class-lecturer.png'), fullPage: true });
     for (const [name, { errors }] of tabs) assert.deepEqual(errors, [], `${name}'s page`);
   });
@@ -273,6 +310,9 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     await lecturer.screenshot({ path: join(RESULTS, 'class-debruijn-live.png') });
     const got = await result(lecturer, number);
     assert.equal(got.score, native.get(`6 ${KIWIPETE}`), 'the network changes the frames\' delays, not the value');
+    // Once the search is over no frame runs between the (idle) processors, though the
+    // relay's last trace arrives after the result: the replay is there to show it.
+    assert.equal(await mostFlying(lecturer, 1000), 0, 'no dot on the map after the search');
     // The relay's trace of the search's end comes on its next tick.
     const [download] = await Promise.all([lecturer.waitForEvent('download'), lecturer.waitForTimeout(500).then(() => lecturer.click('[data-class="export-trace"]'))]);
     const trace = JSON.parse(readFileSync(await download.path(), 'utf8'));
@@ -282,6 +322,14 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     const delivers = trace.events.filter((e) => e.ev === 'deliver');
     assert.ok(delivers.length > 0 && trace.events.some((e) => e.ev === 'end'), 'the export holds the search\'s frames and its end');
     const relayHops = delivers.reduce((sum, e) => sum + e.hops, 0);
+    // Before a replay the line shows the search as it ended: every frame, its whole time,
+    // the scrubber at the end.
+    const ended = await lecturer.locator('.class-replay').evaluate((box) => {
+      const at = box.querySelector('[name="class-replay-at"]');
+      return { at: at.value, max: at.max, text: box.querySelector('.class-replay-count').textContent };
+    });
+    assert.equal(ended.at, ended.max, `the scrubber at the end: ${JSON.stringify(ended)}`);
+    assert.match(ended.text, /^([\d,]+) of \1 frames · (\d+\.\d{3}) of \2 s$/);
 
     const map = await lecturer.locator('.class-map').evaluate((canvas) => ({ ...canvas.dataset }));
     assert.equal(map.layout, 'shuffle-exchange', 'DeBruijn drawn as the Lab draws it');
@@ -318,6 +366,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     assert.equal(Number(replayed.shown), delivers.length, `the replay ran to the last frame: ${replayed.text}`);
     assert.ok(Number(replayed.drawn) > 0 && Number(replayed.drawn) <= delivers.length, `frames flashed in the replay: ${replayed.drawn}`);
     assert.equal(await lecturer.textContent('[data-class="replay"]'), 'Replay', 'at the end, Replay starts again');
+    assert.equal(await mostFlying(lecturer, 300), 0, 'at the replay\'s end, as at the search\'s, no dot is left on the way');
     // The scrubber goes back to the search's start: no frame delivered yet.
     await lecturer.locator('[name="class-replay-at"]').fill('0');
     assert.equal(await count.getAttribute('data-shown'), '0');
@@ -329,15 +378,24 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     // The lines the processors are on, as the lecturer's table shows them during the search:
     // every rendering of the table is recorded (sampling it could miss a student's line on
     // a loaded machine, where renderings come seldom and each may be short-lived).
+    // So are the words above the map, and how often the table's rows were made anew.
     await lecturer.evaluate(() => {
       window.linesSeen = {};
-      window.lineRecorder = new MutationObserver(() => {
+      window.wordsSeen = { status: [], info: [] };
+      window.rowsMade = 0;
+      const body = document.querySelector('.class-processors tbody');
+      window.lineRecorder = new MutationObserver((mutations) => {
+        window.rowsMade += mutations.filter((m) => m.target === body).reduce((sum, m) => sum + m.addedNodes.length, 0);
         for (const cell of document.querySelectorAll('.class-processors td[data-line]')) {
           const processor = cell.parentElement.dataset.processor;
           (window.linesSeen[processor] ??= []).push({ uci: cell.dataset.line, shown: cell.textContent });
         }
+        for (const key of ['status', 'info']) {
+          const text = document.querySelector(`.class-${key}`).textContent;
+          if (text !== window.wordsSeen[key].at(-1)) window.wordsSeen[key].push(text);
+        }
       });
-      window.lineRecorder.observe(document.querySelector('.class-processors'), { childList: true, subtree: true });
+      for (const part of ['.class-processors', '.class-status', '.class-info']) window.lineRecorder.observe(document.querySelector(part), { childList: true, subtree: true, characterData: true });
     });
     // Depth 7, the late student's search too: with the network it lasts seconds on four
     // processors, where depth 6 can end before the student is closed.
@@ -363,10 +421,18 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     assert.ok(table.some((r) => r.processor !== 0 && r.state !== 'lost' && r.nodes > 0), 'a student searched part of the tree');
     // The top of the tree: the lecturer saw the line a student was on, from its NODES
     // frames, written in SAN from the search's position (Kiwipete's first move is White's).
-    const lines = await lecturer.evaluate(() => {
+    const { lines, words, rowsMade } = await lecturer.evaluate(() => {
       window.lineRecorder.disconnect();
-      return window.linesSeen;
+      return { lines: window.linesSeen, words: window.wordsSeen, rowsMade: window.rowsMade };
     });
+    // The table's four rows are the last search's, kept and updated: none made anew.
+    assert.equal(rowsMade, 0, 'the rows are updated in place, not rebuilt');
+    // The line under the status names the iteration it reports as the last finished one, of
+    // the depth asked; the status counts the processors left after the loss.
+    const progress = words.info.filter((text) => text !== '');
+    assert.ok(progress.some((text) => /^finished depth [1-6] of 7 · /.test(text)), `an iteration was reported: ${JSON.stringify(progress)}`);
+    for (const text of progress) assert.match(text, /^(no depth of 7 finished yet|finished depth [1-7] of 7 · (cp|mate) -?\d+ · [\d.]+( k| M)? nodes( · pv .+)?)$/);
+    assert.ok(words.status.some((text) => text.includes(`on 3 of 4 processors (processor ${processor} lost)`)), `the status followed the roster: ${JSON.stringify(words.status)}`);
     const studentLines = Object.entries(lines).filter(([p]) => p !== '0').flatMap(([, seen]) => seen).filter((l) => l.uci !== '');
     assert.ok(studentLines.length > 0, `a student's line was shown: ${JSON.stringify(lines).slice(0, 300)}`);
     for (const { uci, shown } of studentLines) {
@@ -516,7 +582,8 @@ describe('students whose tabs are not cross-origin isolated: the single build, i
         assert.equal(score, native.get(`${depth} ${fen}`), `${algorithm} over two students in slices: the serial value`);
         const table = await rows(lecturer.page);
         assert.deepEqual(table.map((r) => r.processor), [0, 1, 2]);
-        assert.ok(table.every((r) => r.state === 'done'), JSON.stringify(table));
+        // A processor nobody gave work to says so, rather than "done" as one that searched.
+        assert.ok(table.every((r) => r.state === (r.nodes > 0 ? 'done' : 'no-work')), JSON.stringify(table));
         table.slice(1).forEach((r, i) => (studentNodes[i] += r.nodes));
         console.log(`# class figure: ${algorithm} depth ${depth}, two students in slices, round ${round + 1}: nodes by processor ${table.map((r) => r.nodes).join(' ')}`);
       }

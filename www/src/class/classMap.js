@@ -54,12 +54,16 @@ export class ClassMap {
     this.replay = null;
     this.frame = 0;
     this.visible = false;
+    /** whether delivered frames flash: from a search's start to its end (frames of a search
+     * that is over still arrive, the relay's last trace ticks; the replay shows them) */
+    this.live = true;
   }
 
   /** Sets the processors drawn; `reset` also clears the flashes and the counts (a new search). */
   setNodes(nodes, { reset = false } = {}) {
     this.nodes = nodes;
     if (reset) {
+      this.live = true;
       this.flashes = [];
       this.delivered = this.routeHops = this.drawn = 0;
       this.counted();
@@ -75,6 +79,14 @@ export class ClassMap {
       view.setDrawing({ ...drawing, net });
       this.network = { view, drawing, routes: new Map() };
     } else this.network = null;
+    this.flashes = [];
+    this.request();
+  }
+
+  /** The search is over: no frame is on its way any more, and none flashes until the next
+   * search (the processors are idle; a dot running between them would say otherwise). */
+  settle() {
+    this.live = false;
     this.flashes = [];
     this.request();
   }
@@ -107,7 +119,7 @@ export class ClassMap {
     for (const e of delivers) {
       const route = this.route(e.from, e.to);
       this.routeHops += route.nodes.length - 1;
-      if (this.replay || this.flashes.length >= MAX_FLASHES) continue;
+      if (!this.live || this.replay || this.flashes.length >= MAX_FLASHES) continue;
       const offset = (((e.t ?? first) - first) / span) * Math.min(MAX_SPREAD_MS, span / 1000);
       this.flashes.push({ route, color: KIND_COLORS[e.kind] ?? OTHER_KIND, start: now + offset });
       this.drawn++;
@@ -164,6 +176,8 @@ export class ClassMap {
   /** The replay's flashes at its time: a frame's dot runs from its send to its delivery on the
    * relay's clock (FLASH_MS / 2 of the wall's at least), then fades for FLASH_MS / 2. */
   replayFlashes({ recording, t, rate, seen }) {
+    // At its end the search is over, as live: nothing left on its way.
+    if (t >= recording.span.to) return [];
     const least = (FLASH_MS / 2) * 1000 * rate;
     const flashes = [];
     for (const d of recording.around(t, 2 * least).slice(-MAX_FLASHES)) {
@@ -186,6 +200,7 @@ export class ClassMap {
     const layout = points.length === 0 ? 'none' : onNetwork ? this.network.view.drawing.layout : 'circle';
     const placed = JSON.stringify(points.map(([x, y]) => [Math.round(x), Math.round(y)]));
     if (this.canvas.dataset.layout !== layout) this.canvas.dataset.layout = layout;
+    this.canvas.dataset.flying = String(flashes.length);
     if (this.canvas.dataset.points !== placed) this.canvas.dataset.points = placed;
   }
 

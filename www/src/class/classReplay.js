@@ -91,17 +91,35 @@ export class ClassReplay {
     const { el, recording, shown } = this;
     el.box.hidden = !recording;
     if (!recording) return;
-    const { from, to } = recording.span;
-    const t = shown?.t ?? from;
-    el.play.textContent = this.playing ? 'Pause' : shown && t < to ? 'Resume' : 'Replay';
+    const readout = replayReadout(recording, shown, this.playing);
+    el.play.textContent = readout.button;
     el.play.setAttribute('aria-pressed', String(this.playing));
-    el.at.max = String(Math.max(1, Math.round(to - from)));
-    el.at.value = String(Math.round(t - from));
-    const kept = recording.delivers.length;
-    const shownFrames = shown ? recording.deliveredBy(t) : kept;
-    el.count.textContent = `${shownFrames.toLocaleString('en')} of ${kept.toLocaleString('en')} frames${recording.dropped ? ` kept (${recording.dropped.toLocaleString('en')} events past the first ${recording.events.length.toLocaleString('en')} not kept)` : ''} · ${seconds(t - from)} of ${seconds(to - from)} s`;
-    Object.assign(el.count.dataset, { shown: String(shownFrames), kept: String(kept), drawn: String(shown?.seen.size ?? 0), playing: String(this.playing) });
+    el.at.max = String(readout.max);
+    el.at.value = String(readout.at);
+    el.count.textContent = readout.text;
+    Object.assign(el.count.dataset, { shown: String(readout.shown), kept: String(readout.kept), drawn: String(shown?.seen.size ?? 0), playing: String(this.playing) });
   }
+}
+
+/**
+ * What the replay's controls say of `recording` at the moment `shown` shows (null: none
+ * chosen yet, so the search as it ended): the button, the scrubber's place and end (µs
+ * from the search's start), the frames delivered by then of those kept, and that in words.
+ */
+export function replayReadout(recording, shown, playing) {
+  const { from, to } = recording.span;
+  const t = shown?.t ?? to;
+  const kept = recording.delivers.length;
+  const delivered = recording.deliveredBy(t);
+  const dropped = recording.dropped ? ` kept (${recording.dropped.toLocaleString('en')} events past the first ${recording.events.length.toLocaleString('en')} not kept)` : '';
+  return {
+    button: playing ? 'Pause' : shown && t < to ? 'Resume' : 'Replay',
+    max: Math.max(1, Math.round(to - from)),
+    at: Math.round(t - from),
+    shown: delivered,
+    kept,
+    text: `${delivered.toLocaleString('en')} of ${kept.toLocaleString('en')} frames${dropped} · ${seconds(t - from)} of ${seconds(to - from)} s`,
+  };
 }
 
 /** Relay µs as seconds, to the millisecond. */

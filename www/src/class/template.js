@@ -1,5 +1,6 @@
 // The Class view's HTML, filled in once (classView.js). The section's `data-role` (none,
 // lecturer, student) shows one side's parts; the parts are found by class name.
+import { KIND_COLORS, STATE_COLORS } from './classMap.js';
 import { REPLAY_SPEEDS } from './classReplay.js';
 
 /** The algorithms a class can run: the message-passing programs of the cluster machine. */
@@ -58,7 +59,7 @@ export function classHtml() {
           <label>Algorithm <select name="class-algorithm">${CLASS_ALGORITHMS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}${SHARED_MEMORY_ONLY.map(([v, t, why]) => `<option value="${v}" disabled title="${why}">${t}</option>`).join('')}</select></label>
           <label>Depth <input name="class-depth" type="number" min="1" max="${MAX_DEPTH}" step="1" value="6" inputmode="numeric" /></label>
           <label class="wide" title="The relay delays each frame once per hop of its route on this network, and the map draws the class as the Lab draws it">Network <select name="class-network">${CLASS_NETWORKS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
-          <label class="wide">Position (FEN) <input name="class-fen" placeholder="the start position" autocomplete="off" spellcheck="false" /></label>
+          <label class="wide">Position (FEN) <textarea name="class-fen" rows="3" placeholder="the start position" autocomplete="off" spellcheck="false"></textarea></label>
           <label class="check wide" title="No TT cutoffs, null move or reductions: every algorithm must return exactly the serial minimax value"><input name="class-pure" type="checkbox" /> Pure (exact minimax value)</label>
           <button type="submit" class="primary wide" data-class="start" disabled>Start</button>
         </form>
@@ -84,7 +85,7 @@ export function classHtml() {
           <output class="class-replay-count"></output>
           <button type="button" data-class="export-trace" title="The kept trace of the last search, and the processors' states, as JSON">Export trace</button>
         </div>
-        <div class="class-legend lecturer-only"></div>
+        <div class="class-legend lecturer-only">${legendHtml()}</div>
         <table class="class-processors lecturer-only" aria-label="Processors">
           <thead><tr><th>Processor</th><th>Who</th><th>Nodes</th><th>State</th><th title="The first plies of the line each processor is on: the top of the tree it searches">Line</th></tr></thead>
           <tbody></tbody>
@@ -94,4 +95,20 @@ export function classHtml() {
         <div class="class-lecturer-board board" aria-label="The searched position"></div>
       </div>
     </div>`;
+}
+
+/** The map's key: the processors' colours and the frames'. */
+function legendHtml() {
+  const states = Object.entries({ busy: 'busy', waiting: 'waiting for work', lost: 'lost', idle: 'no search' })
+    .map(([key, text]) => `<span><i style="background:${STATE_COLORS[key]}"></i>${text}</span>`)
+    .join('');
+  const kinds = [
+    ['program', 'work, results, bounds'],
+    ['table-request', 'table'],
+    ['start', 'start, finished'],
+    ['done', 'done'],
+  ]
+    .map(([kind, text]) => `<span><b style="border-color:${KIND_COLORS[kind]}"></b>${text}</span>`)
+    .join('');
+  return `<div>${states}</div><div>Frames the relay delivers: ${kinds}</div><div>On a network, drawn as the Lab draws it: a frame's dot runs along its route's hops, the links it crosses white.</div>`;
 }

@@ -1,0 +1,100 @@
+// What the Class view says of its state (classState.js), in words: the status line, the
+// search's progress, the student's heading and node count. Pure functions of the state,
+// so node tests read them as the page shows them.
+import { formatNodes, readScore, uciScoreText } from './classFormat.js';
+import { CLASS_NETWORKS } from './template.js';
+
+/** The status line under the title. */
+export function statusText(s, { isolated }) {
+  if (s.note) return s.note;
+  if (s.role === 'none') {
+    if (!isolated) return s.error ? '' : 'This page is not cross-origin isolated, so it cannot lead a class (the lecturer\'s tab needs threads: open it on localhost or over HTTPS); it can join one by a student\'s link.';
+    if (s.phase === 'closed' && !s.error) return `Your class was closed${s.closedReason ? ` (${s.closedReason})` : ''}. Create a new one to go on.`;
+    return 'Create a class, then show your students the link or the QR code.';
+  }
+  if (s.phase === 'connecting') return s.role === 'lecturer' ? 'Starting the class engine and opening the session at the relay…' : 'Joining the class…';
+  if (s.phase === 'closed') return s.error ? 'Not in a class.' : `The class is over${s.closedReason ? ` (${s.closedReason})` : ''}.`;
+  return s.role === 'student' ? studentStatus(s) : lecturerStatus(s);
+}
+
+function studentStatus(s) {
+  const search = s.search;
+  if (s.waiting) return 'A search is running: you take part in the next one.';
+  if (search && s.searching) {
+    const lost = s.lost.length === 0 ? '' : ` ${plural(s.lost.length, 'Processor')} ${s.lost.join(', ')} left: ${s.lost.length === 1 ? 'its' : 'their'} work is searched again.`;
+    return `Searching ${describeSearch(search)}.${lost}`;
+  }
+  if (search) {
+    const none = s.processors[0]?.nodes === 0 ? ' and got no work (the others searched the whole tree)' : '';
+    return `Search ${search.search} is over: you were processor ${search.processor} of ${search.processors}${none}.`;
+  }
+  return `You are in the class (member ${s.member}). Waiting for the lecturer to start a search…`;
+}
+
+function lecturerStatus(s) {
+  const search = s.search;
+  // Asked for, not yet begun: `search` is still the last one.
+  if (s.asked) return 'Starting the search…';
+  if (s.searching && search) {
+    const wired = search.network ? ` wired as ${networkName(search.network)}` : '';
+    return `Search ${search.search}: ${describeSearch(search)} on ${liveProcessors(s)}${wired}…`;
+  }
+  const students = s.members.filter((m) => m !== 0).length;
+  return `${students === 0 ? 'Nobody has joined yet' : `${students} ${plural(students, 'student')} joined`}: the next search runs on ${students + 1} ${plural(students + 1, 'processor')}.`;
+}
+
+/** "4 processors", or "3 of 4 processors (processor 2 lost)" once the roster lost some. */
+function liveProcessors(s) {
+  const count = s.search.processors;
+  const lost = s.processors.flatMap((p, i) => (p.lost ? [i] : []));
+  if (lost.length === 0) return `${count} ${plural(count, 'processor')}`;
+  return `${count - lost.length} of ${count} processors (${plural(lost.length, 'processor')} ${lost.join(', ')} lost)`;
+}
+
+/**
+ * The line under the status during a search: the last finished iteration, labelled as
+ * such ("finished depth 5 of 7 · cp 0 · 81 k nodes"), or that none has finished yet.
+ */
+export function progressText(s) {
+  if (!s.searching || !s.search || s.asked) return '';
+  const of = s.search.depth ? ` of ${s.search.depth}` : '';
+  const info = s.info;
+  if (!info) return `no depth${of} finished yet`;
+  const score = readScore(info.score);
+  const pv = Array.isArray(info.pv) ? info.pv.join(' ') : info.pv;
+  return [`finished depth ${info.depth}${of}`, score ? uciScoreText(score) : null, `${formatNodes(info.nodes)} nodes`, pv ? `pv ${pv}` : null].filter(Boolean).join(' · ');
+}
+
+/** The student's big heading. */
+export function studentHeading(s) {
+  const search = s.search;
+  if (s.phase === 'closed') return s.error ? 'Could not join the class' : 'The lecturer left';
+  if (s.waiting) return 'Waiting for the next search';
+  if (search && s.searching) return `Processor ${search.processor} of ${search.processors}`;
+  if (search) return 'Waiting for the next search';
+  if (s.phase === 'open') return 'Waiting for the lecturer';
+  return 'Joining the class…';
+}
+
+/** The student's own part in the search: its nodes, or that it got no work. */
+export function ownNodesText(s) {
+  const own = s.processors[0];
+  const search = s.search;
+  if (!own || !search) return '';
+  if (s.searching) return `${formatNodes(own.nodes)} nodes searched in search ${search.search} · ${own.busy ? 'busy' : 'waiting for work'}`;
+  if (own.nodes === 0) return `No work came to you in search ${search.search}.`;
+  return `${formatNodes(own.nodes)} nodes searched in search ${search.search}`;
+}
+
+/** "ybwc, depth 4, Pure" for the status line (only the parts known). */
+export function describeSearch(search) {
+  return [search.algorithm, search.depth ? `depth ${search.depth}` : null, search.pure ? 'Pure' : null].filter(Boolean).join(', ') || 'the position';
+}
+
+/** A network's name as the form lists it. */
+export function networkName(network) {
+  return CLASS_NETWORKS.find(([n]) => n === network)?.[1] ?? network;
+}
+
+/** `word` with an s when `count` is not one. */
+const plural = (count, word) => (count === 1 ? word : `${word}s`);

@@ -1,0 +1,138 @@
+// The Class view's state, words, start form and replay readout, without a browser: the
+// reducer (classState.js) fed the class worker's messages as a class sends them, and what
+// the page would say of each state (classText.js, classReplay.js `replayReadout`).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { initialState, mapNodes, processorRows, reduce } from '../src/class/classState.js';
+import { ownNodesText, progressText, statusText } from '../src/class/classText.js';
+import { checkStart } from '../src/class/classForm.js';
+import { Recording } from '../src/class/classRecording.js';
+import { replayReadout } from '../src/class/classReplay.js';
+
+const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
+
+/** The state after `messages`, from a fresh one. */
+const after = (messages, state = initialState()) => messages.reduce(reduce, state);
+
+/** A lecturer with three students, in search 1 (ybwc, depth 7) on four processors. */
+const lecturerSearching = () =>
+  after([
+    { class: 'begin', role: 'lecturer', relay: 'ws://localhost/class' },
+    { class: 'created', code: 'c0de', member: 0 },
+    { class: 'members', members: [0, 1, 2, 3] },
+    { class: 'start', algorithm: 'ybwc', depth: 7, fen: KIWIPETE, pure: true, network: '' },
+    { class: 'search', search: 1, processor: 0, processors: 4, members: [0, 1, 2, 3], network: null },
+  ]);
+
+test('a message is a new state: the old one is never changed', () => {
+  const before = lecturerSearching();
+  const copy = structuredClone(before);
+  const next = reduce(before, { class: 'activity', processors: [{ nodes: 5, busy: true, line: 'e2a6' }] });
+  assert.deepEqual(before, copy);
+  assert.notEqual(next, before);
+  assert.equal(next.processors[0].nodes, 5);
+  assert.equal(next.processors[1], before.processors[1], 'an unreported processor is the same object');
+  assert.equal(reduce(before, { class: 'trace', events: [] }), before, 'a trace changes no state');
+  assert.equal(reduce(before, { class: 'nonsense' }), before);
+});
+
+test('the lecturer\'s search: asked, begun with the form\'s fields, reported, over', () => {
+  let s = after([{ class: 'begin', role: 'lecturer', relay: 'ws://r' }, { class: 'created', code: 'c0de', member: 0 }]);
+  assert.deepEqual([s.phase, s.members], ['open', [0]]);
+  s = reduce(s, { class: 'start', algorithm: 'ybwc', depth: 7, fen: KIWIPETE, pure: true, network: '' });
+  assert.equal(s.searching, true, 'searching from the start button on');
+  s = reduce(s, { class: 'search', search: 1, processor: 0, processors: 2, members: [0, 1] });
+  assert.deepEqual([s.search.fen, s.search.algorithm, s.search.depth, s.asked], [KIWIPETE, 'ybwc', 7, null]);
+  s = reduce(s, { class: 'result', bestmove: 'e2a6', score: 'cp -69', depth: 7, nodes: 9000, ms: 400 });
+  assert.equal(s.searching, false);
+  assert.equal(s.result.fen, KIWIPETE, 'the result keeps its position');
+  assert.ok(s.processors.every((p) => !p.busy));
+});
+
+test('a refused start ends the wait; an error before the session opens ends the attempt', () => {
+  const refused = after([{ class: 'start', algorithm: 'ybwc', depth: 4, fen: KIWIPETE, pure: false, network: '' }, { class: 'error', message: 'a search is running' }], after([{ class: 'begin', role: 'lecturer', relay: 'ws://r' }, { class: 'created', code: 'c', member: 0 }]));
+  assert.deepEqual([refused.searching, refused.phase, refused.error.message], [false, 'open', 'A search is running']);
+  const lecturer = after([{ class: 'begin', role: 'lecturer', relay: 'ws://r' }, { class: 'error', message: 'not isolated' }]);
+  assert.deepEqual([lecturer.role, lecturer.phase, lecturer.error.message], ['none', 'closed', 'Not isolated'], 'back at the start, the error on screen');
+  const student = after([{ class: 'begin', role: 'student', relay: 'ws://r', code: 'c' }, { class: 'error', message: 'no such session' }]);
+  assert.deepEqual([student.role, student.phase], ['student', 'closed']);
+});
+
+test('a student who got no work is shown so, not "done" as one who searched', () => {
+  let s = lecturerSearching();
+  s = reduce(s, { class: 'activity', processors: [{ nodes: 9000, busy: true }, { nodes: 500, busy: true }, { nodes: 0, busy: false }, { nodes: 20, busy: false }] });
+  assert.deepEqual(processorRows(s).map((r) => r.state), ['busy', 'busy', 'waiting', 'waiting']);
+  s = reduce(s, { class: 'lost', search: 1, processor: 3 });
+  s = reduce(s, { class: 'result', bestmove: 'e2a6', score: 'cp 0', depth: 7, nodes: 9520, ms: 900 });
+  assert.deepEqual(processorRows(s).map((r) => r.state), ['done', 'done', 'no-work', 'lost']);
+  assert.deepEqual(processorRows(s).map((r) => r.who), ['you (lecturer)', 'member 1', 'member 2', 'member 3']);
+  assert.deepEqual(mapNodes(s).map((n) => n.state), ['idle', 'idle', 'idle', 'lost']);
+
+  // The student's own tab says it too.
+  let student = after([{ class: 'begin', role: 'student', relay: 'ws://r', code: 'c' }, { class: 'joined', member: 2 }, { class: 'search', search: 1, processor: 2, processors: 4, members: [0, 1, 2, 3] }]);
+  student = after([{ class: 'activity', processors: [{ nodes: 0, busy: false }] }, { class: 'ended', search: 1 }], student);
+  assert.match(statusText(student, { isolated: true }), /^Search 1 is over: you were processor 2 of 4 and got no work/);
+  assert.equal(ownNodesText(student), 'No work came to you in search 1.');
+  const worked = after([{ class: 'search', search: 2, processor: 2, processors: 4, members: [0, 1, 2, 3] }, { class: 'activity', processors: [{ nodes: 1234, busy: true }] }, { class: 'ended', search: 2 }], student);
+  assert.equal(statusText(worked, { isolated: true }), 'Search 2 is over: you were processor 2 of 4.');
+});
+
+test('the progress line names the last finished iteration as such, of the depth asked', () => {
+  let s = lecturerSearching();
+  assert.equal(progressText(s), 'no depth of 7 finished yet');
+  s = reduce(s, { class: 'info', depth: 5, score: 'cp 0', nodes: 81000, pv: [] });
+  assert.equal(progressText(s), 'finished depth 5 of 7 · cp 0 · 81 k nodes');
+  s = reduce(s, { class: 'info', depth: 6, score: 'cp 12', nodes: 200000, pv: ['e2a6', 'b4c3'] });
+  assert.equal(progressText(s), 'finished depth 6 of 7 · cp 12 · 200 k nodes · pv e2a6 b4c3');
+  s = reduce(s, { class: 'result', bestmove: 'e2a6', score: 'cp 12', depth: 7, nodes: 300000, ms: 900 });
+  assert.equal(progressText(s), '', 'the result says the rest');
+  // The next search asked for: until it begins, nothing is said of the last one.
+  s = reduce(s, { class: 'start', algorithm: 'jamboree', depth: 5, fen: KIWIPETE, pure: false, network: '' });
+  assert.equal(progressText(s), '');
+  assert.equal(statusText(s, { isolated: true }), 'Starting the search…');
+  s = reduce(s, { class: 'search', search: 2, processor: 0, processors: 4, members: [0, 1, 2, 3] });
+  assert.equal(progressText(s), 'no depth of 5 finished yet');
+  assert.equal(statusText(s, { isolated: true }), 'Search 2: jamboree, depth 5 on 4 processors…');
+});
+
+test('the status line follows the live roster: a lost processor is no longer counted', () => {
+  let s = lecturerSearching();
+  assert.equal(statusText(s, { isolated: true }), 'Search 1: ybwc, depth 7, Pure on 4 processors…');
+  s = reduce(s, { class: 'lost', search: 1, processor: 2 });
+  assert.equal(statusText(s, { isolated: true }), 'Search 1: ybwc, depth 7, Pure on 3 of 4 processors (processor 2 lost)…');
+  s = reduce(s, { class: 'lost', search: 0, processor: 1 });
+  assert.match(statusText(s, { isolated: true }), /on 3 of 4 processors/, 'a notice of an earlier search counts nothing');
+  s = reduce(s, { class: 'lost', search: 1, processor: 1 });
+  assert.match(statusText(s, { isolated: true }), /on 2 of 4 processors \(processors 1, 2 lost\)/);
+});
+
+test('the start form checks what was typed and what the class can run', () => {
+  const good = { algorithm: 'ybwc', depth: '6', fen: ` ${KIWIPETE} `, pure: true, network: '' };
+  assert.deepEqual(checkStart(good, 4), { request: { algorithm: 'ybwc', depth: 6, fen: KIWIPETE, pure: true, network: '' } });
+  assert.equal(checkStart({ ...good, fen: '' }, 4).request.fen, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 'empty: the start position');
+  assert.match(checkStart({ ...good, algorithm: 'dts' }, 4).error, /Unknown algorithm dts/);
+  assert.match(checkStart({ ...good, depth: '2.5' }, 4).error, /whole number from 1 to 20/);
+  assert.match(checkStart({ ...good, fen: 'not a fen' }, 4).error, /not a legal position/);
+  assert.match(checkStart({ ...good, fen: '7k/5QQ1/8/8/8/8/8/K7 b - - 0 1' }, 4).error, /game is over/);
+  assert.match(checkStart({ ...good, network: 'debruijn' }, 3).error, /power of two processors .*the class has 3.*wait for 1 more student\b/);
+  assert.ok(checkStart({ ...good, network: 'debruijn' }, 4).request);
+});
+
+test('after a search the replay line shows the search as it ended: every frame, the whole time, the scrubber at its end', () => {
+  const recording = new Recording({ search: 1, processors: 2, network: null });
+  const events = [
+    { ev: 'start', search: 1, t: 1000 },
+    { ev: 'send', search: 1, t: 1100, from: 0, to: 1, kind: 'program' },
+    { ev: 'deliver', search: 1, t: 1300, from: 0, to: 1, kind: 'program', hops: 1 },
+    { ev: 'send', search: 1, t: 500000, from: 1, to: 0, kind: 'done' },
+    { ev: 'deliver', search: 1, t: 600000, from: 1, to: 0, kind: 'done', hops: 1 },
+    { ev: 'end', search: 1, t: 951000 },
+  ];
+  recording.add(events, 2000);
+  const ended = replayReadout(recording, null, false);
+  assert.equal(ended.text, '2 of 2 frames · 0.950 of 0.950 s');
+  assert.deepEqual([ended.at, ended.max, ended.shown, ended.kept, ended.button], [950000, 950000, 2, 2, 'Replay']);
+  const partway = replayReadout(recording, { t: 1000 + 400000, seen: new Set() }, false);
+  assert.deepEqual([partway.text, partway.at, partway.button], ['1 of 2 frames · 0.400 of 0.950 s', 400000, 'Resume']);
+  assert.equal(replayReadout(recording, { t: 1000, seen: new Set() }, true).button, 'Pause');
+});
