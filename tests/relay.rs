@@ -22,10 +22,13 @@ struct Relay {
 }
 
 impl Relay {
-    /// `meshmate relay --listen 127.0.0.1:0 --lost-after-ms 600` and `options`.
+    /// `meshmate relay --listen 127.0.0.1:0` and `options`, with `--lost-after-ms 600`
+    /// unless they say otherwise.
     fn start(options: &[&str]) -> Relay {
+        let lost_after: &[&str] = if options.contains(&"--lost-after-ms") { &[] } else { &["--lost-after-ms", "600"] };
         let mut child = Command::new(env!("CARGO_BIN_EXE_meshmate"))
-            .args(["relay", "--listen", "127.0.0.1:0", "--lost-after-ms", "600"])
+            .args(["relay", "--listen", "127.0.0.1:0"])
+            .args(lost_after)
             .args(options)
             .stdout(Stdio::piped())
             .spawn()
@@ -48,7 +51,7 @@ impl Relay {
         let (socket, _) = tungstenite::client(format!("ws://{}/class", self.address), stream).unwrap();
         // Short reads from now on, so a waiting client can beat.
         socket.get_ref().set_read_timeout(Some(Duration::from_millis(50))).unwrap();
-        Client { socket, beating: true, last_sent: Instant::now(), trace: Vec::new() }
+        Client { socket, beating: true, last_sent: Instant::now(), trace: Vec::new(), dropped: 0 }
     }
 
     /// A new session: its owner and code.
@@ -110,6 +113,8 @@ struct Client {
     beating: bool,
     last_sent: Instant,
     trace: Vec<Value>,
+    /// The events the trace stream says it left out, as of its latest batch.
+    dropped: u64,
 }
 
 impl Client {
@@ -133,6 +138,7 @@ impl Client {
                     let value: Value = serde_json::from_str(text.as_str()).unwrap();
                     if value["type"] == "trace" {
                         self.trace.extend(value["events"].as_array().unwrap().iter().cloned());
+                        self.dropped = value["dropped"].as_u64().unwrap();
                         continue;
                     }
                     return Some(Got::Text(value));
@@ -548,4 +554,60 @@ fn a_receiver_that_cannot_keep_up_is_cut_off_not_buffered() {
     assert_eq!(helpers[2].expect("lost")["processor"], 1);
     let (_, _, trace) = relay.get(&format!("/class/{code}/trace"));
     assert!(trace.lines().any(|l| l.contains(r#""ev":"refused","member":1,"reason":"cannot keep up"#)), "{trace}");
+}
+
+/// An owner that reads nothing for a while (a laptop busy drawing, a slow link) while the
+/// class floods the trace: the batches its queue has no room for are left out and
+/// counted, and the owner stays, its session whole. (Queued in full, they would fill the
+/// owner's queue and cut it off, ending the class for everyone.)
+#[test]
+fn a_trace_flood_is_left_out_and_counted_never_cutting_the_owner_off() {
+    // Silent for up to a minute: while its socket does not drain, the relay cannot read
+    // the owner's beats.
+    let relay = Relay::start(&["--max-rate", "1000000", "--lost-after-ms", "60000"]);
+    let (mut owner, _, helpers) = class(&relay, 2, None);
+    // About 50 MB of trace: more than half the owner's queue, so some is left out.
+    const FRAMES: usize = 300_000;
+    let mut helpers = helpers.into_iter();
+    let (mut sender, mut receiver) = (helpers.next().unwrap(), helpers.next().unwrap());
+    // The receiver keeps up (no more than a few thousand frames wait for it); the owner
+    // does not.
+    let received = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let flood = std::thread::spawn({
+        let received = received.clone();
+        move || {
+            for i in 0..FRAMES {
+                while i - received.load(std::sync::atomic::Ordering::Relaxed) > 2000 {
+                    std::thread::yield_now();
+                }
+                assert!(sender.send_frame(2, &program(1, &(i as u32).to_le_bytes())), "the sender stays");
+            }
+            sender
+        }
+    });
+    let drain = std::thread::spawn(move || {
+        for i in 1..=FRAMES {
+            receiver.frame();
+            received.store(i, std::sync::atomic::Ordering::Relaxed);
+        }
+        receiver
+    });
+    // The owner beats but reads nothing until the flood has passed.
+    while !(flood.is_finished() && drain.is_finished()) {
+        owner.send(json!({"type": "beat"}));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (mut sender, mut receiver) = (flood.join().unwrap(), drain.join().unwrap());
+    owner.send(json!({"type": "end"}));
+    owner.expect("ended");
+    let last = owner.trace.iter().rev().find(|e| e["ev"] == "send").cloned();
+    assert!(last.is_some(), "the owner was streamed some of the trace");
+    for member in [&mut sender, &mut receiver] {
+        member.expect("ended");
+    }
+    owner.send(json!({"type": "start"}));
+    assert_eq!(owner.expect("search")["search"], 2, "the class goes on");
+    // The stream's own count of what it left out, in the latest batch.
+    owner.quiet(Duration::from_millis(300));
+    assert!(owner.dropped > 0, "batches were left out and counted");
 }

@@ -101,6 +101,9 @@ pub struct RelayArgs {
     /// Messages a second one connection may send (bursts of twice that); past it, it is cut off.
     #[arg(long, value_name = "F", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_rate: u32,
+    /// Messages a second a session's owner may send (processor 0 talks to every member).
+    #[arg(long, value_name = "F", default_value_t = 50_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub owner_max_rate: u32,
     /// Write each session's trace to DIR/CODE.jsonl.
     #[arg(long, value_name = "DIR")]
     pub trace_dir: Option<PathBuf>,

@@ -60,6 +60,7 @@ fn run_relay(args: crate::args::RelayArgs) -> Result<(), String> {
         lost_after: Duration::from_millis(args.lost_after_ms),
         max_frame: args.max_frame as usize,
         max_rate: args.max_rate,
+        owner_max_rate: args.owner_max_rate,
         trace_dir: args.trace_dir,
         max_sessions: args.max_sessions as usize,
         max_members: args.max_members as usize,

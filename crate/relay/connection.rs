@@ -4,9 +4,9 @@
 //! whose socket does not drain stops being read too, and its queue soon overflows.
 
 use super::limits::Limits;
-use super::outbox::{queue, Closing, Inbox, Next, Queued};
+use super::outbox::{queue, Bound, Closing, Inbox, Next, Queued};
 use super::protocol::{Notice, Request};
-use super::session::{Session, NORMAL, POLICY};
+use super::session::{Session, NORMAL, OWNER, POLICY};
 use super::Relay;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use std::sync::Arc;
@@ -35,6 +35,10 @@ pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket) {
     let config = &relay.config;
     let mut limits = Limits::new(config.max_rate, config.max_bytes_rate, Instant::now());
     let Some(mut link) = enter(&relay, &mut socket, &mut limits).await else { return };
+    if link.member == OWNER {
+        // Processor 0 talks to every member: its limits are its own.
+        limits = Limits::new(config.owner_max_rate, config.owner_max_bytes_rate, Instant::now());
+    }
     let ending = loop {
         tokio::select! {
             next = link.inbox.next() => match next {
@@ -116,16 +120,21 @@ async fn enter(relay: &Arc<Relay>, socket: &mut WebSocket, limits: &mut Limits) 
             Message::Close(_) => return None,
             Message::Ping(_) | Message::Pong(_) => continue,
         };
-        let (outbox, inbox) = queue();
         let entered = match request {
-            Ok(Request::Create) => relay.create(outbox).map(|session| (session, 0)),
-            Ok(Request::Join { code }) => relay.join(&code, outbox),
+            Ok(Request::Create) => {
+                let (outbox, inbox) = queue(Bound::OWNER);
+                relay.create(outbox).map(|session| (session, OWNER, inbox))
+            }
+            Ok(Request::Join { code }) => {
+                let (outbox, inbox) = queue(Bound::MEMBER);
+                relay.join(&code, outbox).map(|(session, member)| (session, member, inbox))
+            }
             Ok(Request::Beat) => continue,
-            Ok(Request::Start { .. } | Request::End) => Err("create or join a session first".into()),
+            Ok(Request::Start { .. } | Request::End | Request::Expel { .. }) => Err("create or join a session first".into()),
             Err(reason) => Err(reason),
         };
         match entered {
-            Ok((session, member)) => return Some(Link { session, member, inbox }),
+            Ok((session, member, inbox)) => return Some(Link { session, member, inbox }),
             Err(reason) => {
                 close(socket, refused(reason)).await;
                 return None;

@@ -29,8 +29,12 @@
 //! - `{"type":"end"}` (owner only): every live participant gets `{"type":"ended",
 //!   "search":S}`; the waiting members are on the next roster. With no search running the
 //!   owner gets an error and stays.
+//! - `{"type":"expel","processor":P,"reason":R}` (owner only): processor P of the running
+//!   search broke its end (its DONE unreadable, or none in time): it is cut off (1008,
+//!   "expelled by the owner: R") and lost. A processor 0, lost or not in the search: the
+//!   owner gets an error and stays.
 //! - `{"type":"beat"}`: a heartbeat. Any message (a ping too) is a sign of life.
-//! - `start` or `end` from another member, a second `create` or `join`, invalid JSON, an
+//! - `start`, `end` or `expel` from another member, a second `create` or `join`, invalid JSON, an
 //!   unknown type, or a text over 4096 bytes: `{"type":"error","message":...}`, then the
 //!   connection is cut off (close code 1008 with the reason).
 //!
@@ -52,8 +56,8 @@
 //! - to the owner, `{"type":"members","members":[live member numbers]}` whenever a member
 //!   joins or leaves;
 //! - `{"type":"lost","search":n,"processor":i}` to every other live participant when
-//!   participant i of search n closes, is cut off, cannot keep up (more than 8192 messages
-//!   or 16 MiB wait for it) or is silent for `--lost-after-ms` (checked every 100 ms). It
+//!   participant i of search n closes, is cut off, cannot keep up (more than its queue
+//!   holds wait for it, below) or is silent for `--lost-after-ms` (checked every 100 ms). It
 //!   comes after every frame of i the relay already forwarded. The relay alone decides who
 //!   is lost; a lost member's connection is closed. A member may leave after the search
 //!   ended but before the owner's `end` reached the relay: its notice then names a search
@@ -62,8 +66,9 @@
 //! - `{"type":"closed","reason":...}` to everyone when the owner leaves (closes, is cut off
 //!   or silent): then their connections close (code 1000) and the session is gone;
 //! - to the owner, about every 100 ms while there are new ones, `{"type":"trace",
-//!   "events":[...],"dropped":D}` (D: events left out of the stream so far, at most 20,000
-//!   a batch).
+//!   "events":[...],"dropped":D}` (D: events left out of the stream so far: past 20,000
+//!   a batch, and whole batches while half the owner's queue is taken; the stream is the
+//!   owner's to watch, never a reason to cut it off).
 //!
 //! Trace events: `{"t":µs since the session was created,"ev":"join"|"leave"|"lost"|"start"|
 //! "end"|"send"|"deliver"|"refused",...}` with `member`, `search`, `processor` (the lost
@@ -74,9 +79,10 @@
 //! served by `GET /class/C/trace` (JSON lines; the header `x-trace-dropped` counts older
 //! ones). `GET /health` answers `ok`.
 //!
-//! Limits per connection: `--max-rate` messages a second and 8 MiB a second, each with a
-//! burst of twice that; past either, the connection is cut off. At most `--max-sessions`
-//! sessions at once.
+//! Limits per connection: `--max-rate` messages a second and 8 MiB a second (the owner:
+//! `--owner-max-rate` and 64 MiB a second), each with a burst of twice that; past either,
+//! the connection is cut off. At most 8192 messages or 16 MiB wait for a member, 32,768 or
+//! 64 MiB for the owner. At most `--max-sessions` sessions at once.
 
 mod connection;
 mod limits;
@@ -109,6 +115,10 @@ pub struct Config {
     pub max_rate: u32,
     /// Bytes a second one connection may send.
     pub max_bytes_rate: u32,
+    /// Messages a second the owner may send (processor 0 talks to every member).
+    pub owner_max_rate: u32,
+    /// Bytes a second the owner may send.
+    pub owner_max_bytes_rate: u32,
     /// Where each session's trace is written as `CODE.jsonl`.
     pub trace_dir: Option<PathBuf>,
     /// The most sessions at once.
@@ -126,6 +136,8 @@ impl Default for Config {
             max_frame: 65536,
             max_rate: 5000,
             max_bytes_rate: 8 << 20,
+            owner_max_rate: 50_000,
+            owner_max_bytes_rate: 64 << 20,
             trace_dir: None,
             max_sessions: 64,
             max_members: 256,

@@ -9,9 +9,11 @@
 //! no order with the frames. Within one (sender, receiver) pair the delay is the same for
 //! every frame of a search, so the pair's frames leave in the order they came.
 //!
-//! Bound: at most [`MAX_QUEUED`] messages and [`MAX_QUEUED_BYTES`] bytes wait; a
-//! connection that cannot keep up overflows and is cut off, and memory never grows with a
-//! slow tab.
+//! Bound: at most [`Bound::messages`] messages and [`Bound::bytes`] bytes wait (a
+//! member's [`Bound::MEMBER`], the owner's larger [`Bound::OWNER`]: every frame of the
+//! class passes processor 0); a connection that cannot keep up overflows and is cut off,
+//! and memory never grows with a slow tab. What may be left out (the owner's trace) goes
+//! in only while less than half the bound waits, so it never overflows it.
 
 use super::trace::Event;
 use axum::extract::ws::Message;
@@ -23,10 +25,21 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-/// The most messages waiting for one connection.
-pub const MAX_QUEUED: usize = 8192;
-/// The most bytes waiting for one connection.
-pub const MAX_QUEUED_BYTES: usize = 16 << 20;
+/// The most a connection's queue holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// Messages waiting.
+    pub messages: usize,
+    /// Bytes waiting.
+    pub bytes: usize,
+}
+
+impl Bound {
+    /// A member's queue.
+    pub const MEMBER: Bound = Bound { messages: 8192, bytes: 16 << 20 };
+    /// The owner's: processor 0 hears from every member, and its trace waits here too.
+    pub const OWNER: Bound = Bound { messages: 4 * 8192, bytes: 64 << 20 };
+}
 
 /// Why and how a connection is closed: the code and reason of its close frame, after one
 /// last text message if given.
@@ -82,6 +95,7 @@ struct Load {
 pub struct Outbox {
     queue: mpsc::UnboundedSender<Queued>,
     load: Arc<Load>,
+    bound: Bound,
     closing: watch::Sender<Option<Closing>>,
     /// The latest due time put in so far: control messages go after it.
     latest: Instant,
@@ -106,13 +120,13 @@ pub enum Next {
     Close(Option<Closing>),
 }
 
-/// A connection's queue, both halves.
-pub fn queue() -> (Outbox, Inbox) {
+/// A connection's queue, both halves, holding at most `bound`.
+pub fn queue(bound: Bound) -> (Outbox, Inbox) {
     let (sender, receiver) = mpsc::unbounded_channel();
     let (closing, closed) = watch::channel(None);
     let load = Arc::new(Load::default());
     let now = Instant::now();
-    let outbox = Outbox { queue: sender, load: load.clone(), closing, latest: now, barrier: now, order: 0 };
+    let outbox = Outbox { queue: sender, load: load.clone(), bound, closing, latest: now, barrier: now, order: 0 };
     (outbox, Inbox { queue: receiver, load, closing: closed, waiting: BinaryHeap::new() })
 }
 
@@ -130,6 +144,17 @@ impl Outbox {
         self.put(Instant::now(), Message::Text(text.into()), None)
     }
 
+    /// Puts in a message that may be left out (the owner's trace): due at once like
+    /// [`Outbox::aside`], but only while less than half the queue's bound waits. Says
+    /// whether it went in; it never overflows the queue.
+    pub fn lossy(&mut self, text: String) -> bool {
+        let (messages, bytes) = (self.load.messages.load(Relaxed), self.load.bytes.load(Relaxed));
+        if 2 * messages >= self.bound.messages || 2 * (bytes + text.len()) > self.bound.bytes {
+            return false;
+        }
+        self.put(Instant::now(), Message::Text(text.into()), None).is_ok()
+    }
+
     /// Puts in a frame, due `delay` from now but not before the last control message.
     pub fn frame(&mut self, frame: Vec<u8>, delay: Duration, delivered: Event) -> Result<(), Overflow> {
         let due = (Instant::now() + delay).max(self.barrier);
@@ -142,7 +167,7 @@ impl Outbox {
             Message::Binary(bytes) => bytes.len(),
             _ => 0,
         };
-        if self.load.messages.load(Relaxed) >= MAX_QUEUED || self.load.bytes.load(Relaxed) + bytes > MAX_QUEUED_BYTES {
+        if self.load.messages.load(Relaxed) >= self.bound.messages || self.load.bytes.load(Relaxed) + bytes > self.bound.bytes {
             return Err(Overflow);
         }
         self.load.messages.fetch_add(1, Relaxed);

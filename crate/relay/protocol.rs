@@ -32,6 +32,14 @@ pub enum Request {
     },
     /// Owner only: the running search is over.
     End,
+    /// Owner only: cut off processor `processor` of the running search, which broke its
+    /// end (its counters unreadable, or none in time); it is lost like a tab that vanished.
+    Expel {
+        processor: usize,
+        /// Why, for its close frame and the trace.
+        #[serde(default)]
+        reason: String,
+    },
     /// A heartbeat; every message counts as one.
     Beat,
 }
@@ -174,6 +182,10 @@ mod tests {
     fn requests_read_by_type_and_anything_else_is_refused() {
         assert_eq!(Request::parse(r#"{"type":"join","code":"ab"}"#), Ok(Request::Join { code: "ab".into() }));
         assert_eq!(Request::parse(r#"{"type":"start"}"#), Ok(Request::Start { network: None }));
+        assert_eq!(
+            Request::parse(r#"{"type":"expel","processor":2}"#),
+            Ok(Request::Expel { processor: 2, reason: String::new() })
+        );
         assert_eq!(
             Request::parse(r#"{"type":"start","network":"ring"}"#),
             Ok(Request::Start { network: Some("ring".into()) })

@@ -158,11 +158,12 @@ impl Session {
             Err(reason) => self.refuse(state, member, reason),
             Ok(Request::Create | Request::Join { .. }) => self.refuse(state, member, "already in a session".into()),
             Ok(Request::Beat) => {}
-            Ok(Request::Start { .. } | Request::End) if member != OWNER => {
-                self.refuse(state, member, "only the owner starts and ends searches".into())
+            Ok(Request::Start { .. } | Request::End | Request::Expel { .. }) if member != OWNER => {
+                self.refuse(state, member, "only the owner starts, ends and expels".into())
             }
             Ok(Request::Start { network }) => self.start(state, network.as_deref()),
             Ok(Request::End) => self.end(state),
+            Ok(Request::Expel { processor, reason }) => self.expel(state, processor, &reason),
         }
         self.settle(state);
     }
@@ -240,9 +241,15 @@ impl Session {
         for member in silent {
             self.cut_off(state, member, format!("silent for more than {} ms", lost_after.as_millis()), None);
         }
+        // The trace is the owner's to watch, not a reason to lose it: a batch its queue
+        // has no room for is left out and counted.
         let batch = lock(&self.trace).batch();
         if let Some((events, dropped)) = batch {
-            state.put(OWNER, |outbox| outbox.aside(&Notice::Trace { events, dropped }.to_json()));
+            let count = events.len() as u64;
+            let text = Notice::Trace { events, dropped }.to_json();
+            if !state.members.get_mut(&OWNER).is_some_and(|owner| owner.outbox.lossy(text)) {
+                lock(&self.trace).left_out(count);
+            }
         }
         self.settle(state);
         lock(&self.trace).flush();
@@ -309,6 +316,15 @@ impl Session {
             }
         }
         self.record(Event { search: Some(search.number), ..Event::new(Ev::End) });
+    }
+
+    /// `expel`: processor `processor` of the running search is cut off, and so lost.
+    fn expel(&self, state: &mut State, processor: usize, reason: &str) {
+        let expelled = state.search.as_ref().filter(|search| processor != 0 && !search.lost.get(processor).is_none_or(|&lost| lost)).map(|search| search.roster[processor]);
+        match expelled {
+            Some(member) => self.cut_off(state, member, format!("expelled by the owner: {reason}"), None),
+            None => state.tell(OWNER, &Notice::Error { message: format!("no processor {processor} to expel") }),
+        }
     }
 
     /// A refused control message: an error, then the connection is cut off.

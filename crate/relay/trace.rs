@@ -147,6 +147,11 @@ impl Trace {
         (!self.pending.is_empty()).then(|| (std::mem::take(&mut self.pending), self.unsent))
     }
 
+    /// Counts a batch of `count` events the owner could not be sent.
+    pub fn left_out(&mut self, count: u64) {
+        self.unsent += count;
+    }
+
     /// Writes what the file's buffer holds.
     pub fn flush(&mut self) {
         if let Some(Err(e)) = self.file.as_mut().map(BufWriter::flush) {
