@@ -10,10 +10,11 @@ mod common;
 use meshmate::chess::{parse_epd_file, Board};
 use meshmate::machine::cluster::link::{Arrival, Link};
 use meshmate::machine::cluster::relay::RelayLink;
-use meshmate::machine::frame::{frame, FrameKind};
+use meshmate::machine::cluster::{Order, Rank};
+use meshmate::machine::frame::{frame, FrameKind, FRAME_HEADER};
 use meshmate::machine::wire::{Reader, Writer};
 use meshmate::machine::{Cluster, Counters, MessageKind, Threads};
-use meshmate::parallel::{search, Algorithm, SearchRequest};
+use meshmate::parallel::{help, search, Algorithm, Helper, SearchRequest};
 use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchResult, SearchSettings, Searcher, Task};
 use meshmate::tt::TranspositionTable;
 use std::io::{BufRead, BufReader};
@@ -386,4 +387,69 @@ fn a_hostile_member_during_a_search_changes_nothing() {
     assert!(closed.is_some_and(|why| why.contains("cut short") || why.contains("header")), "the relay cut the hostile member off");
     assert_eq!(result.score, serial.score, "the class's value with a hostile member");
     assert!(lecturer.counters.snapshot()[0].received[MessageKind::Lost.index()] >= 1, "processor 0 heard the hostile member was lost");
+}
+
+/// A student's link that garbles its DONE (a buggy or hostile client) and is otherwise
+/// honest: it searches what it is given and answers as a processor should.
+struct GarbledDone(RelayLink);
+
+impl Link for GarbledDone {
+    fn rank(&self) -> usize {
+        self.0.rank()
+    }
+
+    fn size(&self) -> usize {
+        self.0.size()
+    }
+
+    fn send(&mut self, to: usize, mut bytes: Vec<u8>) {
+        if bytes.first() == Some(&(FrameKind::Done as u8)) {
+            bytes.truncate(FRAME_HEADER + 3);
+        }
+        self.0.send(to, bytes);
+    }
+
+    fn receive(&mut self) -> Option<Arrival> {
+        self.0.receive()
+    }
+}
+
+/// A member whose DONE is unreadable costs that member only: the relay is told to cut it
+/// off, the machine searches on with the others (the value the serial one), rather than
+/// alone for the rest of the session.
+#[test]
+fn a_member_with_an_unreadable_done_is_lost_and_the_class_goes_on() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(10_000);
+    let mut lecturer = Lecturer::open(&relay);
+    let _students = Students::join(&relay, &lecturer.code(), 2);
+    lecturer.cluster.link_mut().wait_for_members(2, Duration::from_secs(20)).unwrap();
+    let garbled = GarbledDone(RelayLink::join(&relay.url, &lecturer.code()).expect("the garbling member joins"));
+    let member = std::thread::spawn(move || {
+        let mut rank = Rank::new(garbled).expect("a student is no processor 0");
+        let mut helper = Helper::new(8).unwrap();
+        let mut searches = 0;
+        while let Order::Search(task) = rank.next_order() {
+            help(&mut rank, &mut helper, &task).unwrap();
+            rank.end_search();
+            searches += 1;
+        }
+        (searches, rank.link().0.closed().map(str::to_string))
+    });
+    lecturer.cluster.link_mut().wait_for_members(3, Duration::from_secs(20)).unwrap();
+    let board = &positions(2)[1];
+    let limits = Limits { depth: Some(6), ..Limits::default() };
+    let (processors, result) = lecturer.search(Algorithm::Ybwc, board, &limits, &pure());
+    assert_eq!((processors, result.score), (4, serial(board, &limits, &pure()).score), "the first search, the garbling member in it");
+    assert_eq!(lecturer.cluster.fault(), None, "one member's DONE is no fault of the machine");
+    let (searches, closed) = member.join().unwrap();
+    assert_eq!(searches, 1);
+    assert!(closed.as_deref().is_some_and(|why| why.contains("expelled by the owner") && why.contains("unreadable")), "{closed:?}");
+    let mut student_nodes = 0;
+    for board in &positions(3)[1..] {
+        let (processors, result) = lecturer.search(Algorithm::Ybwc, board, &limits, &pure());
+        assert_eq!((processors, result.score), (3, serial(board, &limits, &pure()).score), "the class without the garbling member");
+        student_nodes += lecturer.counters.snapshot()[1..3].iter().map(|p| p.nodes).sum::<u64>();
+    }
+    assert!(student_nodes > 0, "the students still searched");
 }

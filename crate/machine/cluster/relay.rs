@@ -213,6 +213,12 @@ impl Link for RelayLink {
         self.search
     }
 
+    /// The owner has the relay cut `processor` off: it is lost, and on no later roster.
+    fn expel(&mut self, processor: usize, why: &str) -> bool {
+        let expel = json!({ "type": "expel", "processor": processor, "reason": why });
+        self.outgoing.send(Message::text(expel.to_string())).is_ok()
+    }
+
     /// The owner tells the relay the search is over: waiting members join the next.
     fn search_over(&mut self) {
         let _ = self.outgoing.send(Message::text(json!({ "type": "end" }).to_string()));
