@@ -453,3 +453,21 @@ fn a_member_with_an_unreadable_done_is_lost_and_the_class_goes_on() {
     }
     assert!(student_nodes > 0, "the students still searched");
 }
+
+/// A class larger than the lecturer's counters (a host that counts fewer processors than
+/// the relay lets in) is refused at the search's start with a reason, never a panic: the
+/// lecturer searches alone, its value still the serial one.
+#[test]
+fn a_class_larger_than_the_lecturer_counts_is_refused_not_a_panic() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(10_000);
+    let mut lecturer = Lecturer::open(&relay);
+    lecturer.counters = Counters::new(2);
+    let _students = Students::join(&relay, &lecturer.code(), 2);
+    lecturer.cluster.link_mut().wait_for_members(2, Duration::from_secs(20)).unwrap();
+    let board = &positions(2)[1];
+    let limits = Limits { depth: Some(4), ..Limits::default() };
+    let (processors, result) = lecturer.search(Algorithm::Ybwc, board, &limits, &pure());
+    assert_eq!((processors, result.score), (3, serial(board, &limits, &pure()).score));
+    assert_eq!(lecturer.cluster.fault(), Some("3 processors, and this engine counts at most 2"));
+}

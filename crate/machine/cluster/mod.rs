@@ -29,6 +29,11 @@
 //! waits for its DONE.
 
 pub mod link;
+
+/// The most processors a cluster machine has: what its hosts count (the UCI engine's
+/// `Threads`, a lecturer tab's table). A larger job or class is refused where it is set up
+/// (`mpirun -np`, the relay's `--max-members`, a roster the relay sends).
+pub const MAX_PROCESSORS: usize = 256;
 #[cfg(feature = "cluster")]
 pub mod mpi;
 mod processor;
@@ -104,6 +109,10 @@ impl<L: Link> Machine for Cluster<L> {
 
     fn run<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters) {
         debug_assert!(self.task.is_none() || helpers.is_empty(), "other processors build their own programs");
+        let ranks = self.link.size();
+        if self.task.is_some() && self.fault.is_none() && ranks > counters.len() {
+            self.fault = Some(format!("{ranks} processors, and this engine counts at most {}", counters.len()));
+        }
         match self.task.take() {
             // A machine that has lost a processor for good searches alone (its caller
             // says why), as processor 0 does when nothing is announced (the serial search).
@@ -119,7 +128,6 @@ impl<L: Link> Cluster<L> {
     /// Runs `main` as processor 0 with every other processor on the task it announced.
     fn run_together<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, task: Vec<u8>, counters: &Counters) {
         let ranks = self.link.size();
-        assert!(ranks <= counters.len(), "counters for {} processors, {ranks} ranks", counters.len());
         self.search = self.link.next_search(self.search.wrapping_add(1));
         self.link.table_search(Some(self.search));
         for rank in 1..ranks {

@@ -10,6 +10,7 @@
 //! here, whatever timeout is asked).
 
 use super::link::{Arrival, Link};
+use super::MAX_PROCESSORS;
 use crate::machine::frame::{addressed, Frame};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
@@ -117,6 +118,11 @@ impl RelayLink {
     /// Returns how many processors do.
     pub fn start(&mut self) -> Result<usize, String> {
         let search = self.request(json!({ "type": "start" }), "search")?;
+        let processors = search.get("processors").and_then(Value::as_u64).unwrap_or(0);
+        if processors > MAX_PROCESSORS as u64 {
+            let _ = self.outgoing.send(Message::text(json!({ "type": "end" }).to_string()));
+            return Err(format!("the relay's roster has {processors} processors; a class has at most {MAX_PROCESSORS} (the relay's --max-members)"));
+        }
         self.take_search(&search);
         Ok(self.processors)
     }
