@@ -33,6 +33,8 @@ fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
 struct Relay {
     child: Child,
     url: String,
+    /// The lecturer's token it printed at start.
+    token: String,
 }
 
 impl Relay {
@@ -42,11 +44,11 @@ impl Relay {
             .stdout(Stdio::piped())
             .spawn()
             .expect("the relay starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let url = line.trim().rsplit(' ').next().unwrap().to_string();
-        assert!(url.starts_with("ws://127.0.0.1:"), "{line}");
-        Relay { child, url }
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines().map(Result::unwrap);
+        let url = lines.next().unwrap().rsplit(' ').next().unwrap().to_string();
+        assert!(url.starts_with("ws://127.0.0.1:"), "{url}");
+        let token = lines.next().unwrap().strip_prefix("lecturer token ").expect("the relay's token").to_string();
+        Relay { child, url, token }
     }
 }
 
@@ -100,7 +102,7 @@ struct Lecturer {
 
 impl Lecturer {
     fn open(relay: &Relay) -> Lecturer {
-        let link = RelayLink::create(&relay.url).expect("a session");
+        let link = RelayLink::create(&relay.url, &relay.token).expect("a session");
         let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
         Lecturer { cluster: Cluster::new(link).expect("the owner is processor 0"), searchers: Vec::new(), tt, counters: Counters::new(16) }
     }

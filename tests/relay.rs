@@ -19,6 +19,8 @@ const PATIENCE: Duration = Duration::from_secs(10);
 struct Relay {
     child: Child,
     address: String,
+    /// The lecturer's token it printed at start.
+    token: String,
 }
 
 impl Relay {
@@ -33,31 +35,47 @@ impl Relay {
             .stdout(Stdio::piped())
             .spawn()
             .expect("the relay starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines().map(Result::unwrap);
+        let line = lines.next().unwrap();
         let address = line
-            .trim()
             .strip_prefix("relay listening on ws://")
             .and_then(|rest| rest.strip_suffix("/class"))
             .unwrap_or_else(|| panic!("the first line: {line:?}"))
             .to_string();
-        Relay { child, address }
+        let line = lines.next().unwrap();
+        let token = line.strip_prefix("lecturer token ").unwrap_or_else(|| panic!("the second line: {line:?}")).to_string();
+        Relay { child, address, token }
     }
 
     fn connect(&self) -> Client {
+        self.upgrade(None).unwrap_or_else(|status| panic!("the upgrade was refused: {status}"))
+    }
+
+    /// A WebSocket to the relay, from a page of `origin` if given; the HTTP status if the
+    /// upgrade is refused.
+    fn upgrade(&self, origin: Option<&str>) -> Result<Client, u16> {
+        use tungstenite::client::IntoClientRequest;
         let stream = TcpStream::connect(&self.address).unwrap();
         stream.set_nodelay(true).unwrap();
         stream.set_read_timeout(Some(PATIENCE)).unwrap();
-        let (socket, _) = tungstenite::client(format!("ws://{}/class", self.address), stream).unwrap();
+        let mut request = format!("ws://{}/class", self.address).into_client_request().unwrap();
+        if let Some(origin) = origin {
+            request.headers_mut().insert("origin", origin.parse().unwrap());
+        }
+        let socket = match tungstenite::client(request, stream) {
+            Ok((socket, _)) => socket,
+            Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(response))) => return Err(response.status().as_u16()),
+            Err(e) => panic!("the upgrade failed: {e}"),
+        };
         // Short reads from now on, so a waiting client can beat.
         socket.get_ref().set_read_timeout(Some(Duration::from_millis(50))).unwrap();
-        Client { socket, beating: true, last_sent: Instant::now(), trace: Vec::new(), dropped: 0 }
+        Ok(Client { socket, beating: true, last_sent: Instant::now(), trace: Vec::new(), dropped: 0 })
     }
 
     /// A new session: its owner and code.
     fn create(&self) -> (Client, String) {
         let mut owner = self.connect();
-        owner.send(json!({"type": "create"}));
+        owner.send(json!({"type": "create", "token": self.token}));
         let created = owner.expect("created");
         assert_eq!(created["member"], 0);
         let code = created["code"].as_str().unwrap().to_string();
@@ -71,6 +89,11 @@ impl Relay {
         member.send(json!({"type": "join", "code": code}));
         let joined = member.expect("joined");
         (member, joined["member"].as_u64().unwrap())
+    }
+
+    /// The trace of session `code` as its lecturer reads it: status, headers, body.
+    fn trace(&self, code: &str) -> (u16, String, String) {
+        self.get(&format!("/class/{code}/trace?token={}", self.token))
     }
 
     /// `GET path`: the status line's code, the headers and the body.
@@ -461,7 +484,7 @@ fn an_injected_delay_delays_each_hop() {
         assert_eq!(owner.frame(), (2, program(1, &[i])));
     }
     assert_eq!(owner.expect("lost")["processor"], 2);
-    let (_, _, trace) = relay.get(&format!("/class/{code}/trace"));
+    let (_, _, trace) = relay.trace(&code);
     assert!(trace.lines().any(|l| l.contains(r#""ev":"deliver""#) && l.contains(r#""hops":2"#)), "{trace}");
 }
 
@@ -475,7 +498,7 @@ fn the_trace_has_the_sessions_events_over_http_in_the_stream_and_in_its_file() {
     assert!(helpers[1].send_frame(9, &program(1, b"")));
     assert_eq!(owner.expect("lost")["processor"], 2);
     owner.quiet(Duration::from_millis(300));
-    let (status, head, body) = relay.get(&format!("/class/{code}/trace"));
+    let (status, head, body) = relay.trace(&code);
     assert_eq!(status, 200, "{head}");
     let events: Vec<Value> = body.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let has = |events: &[Value], ev: &str| events.iter().any(|e| e["ev"] == ev);
@@ -489,7 +512,10 @@ fn the_trace_has_the_sessions_events_over_http_in_the_stream_and_in_its_file() {
         (&json!(1), &json!(0), &json!("program"), &json!(13), &json!(1))
     );
     assert!(events.windows(2).all(|w| w[0]["t"].as_u64() <= w[1]["t"].as_u64()), "one clock");
-    assert_eq!(relay.get("/class/nosuchcode/trace").0, 404);
+    assert_eq!(relay.trace("nosuchcode").0, 404);
+    // The trace is the lecturer's: not for a student who knows the code.
+    assert_eq!(relay.get(&format!("/class/{code}/trace")).0, 403);
+    assert_eq!(relay.get(&format!("/class/{code}/trace?token={}", "0".repeat(32))).0, 403);
     owner.socket.close(None).unwrap();
     assert_eq!(helpers[0].expect("lost")["processor"], 2);
     helpers[0].expect("closed");
@@ -552,7 +578,7 @@ fn a_receiver_that_cannot_keep_up_is_cut_off_not_buffered() {
     }
     assert_eq!(owner.expect("lost")["processor"], 1);
     assert_eq!(helpers[2].expect("lost")["processor"], 1);
-    let (_, _, trace) = relay.get(&format!("/class/{code}/trace"));
+    let (_, _, trace) = relay.trace(&code);
     assert!(trace.lines().any(|l| l.contains(r#""ev":"refused","member":1,"reason":"cannot keep up"#)), "{trace}");
 }
 
@@ -610,4 +636,65 @@ fn a_trace_flood_is_left_out_and_counted_never_cutting_the_owner_off() {
     // The stream's own count of what it left out, in the latest batch.
     owner.quiet(Duration::from_millis(300));
     assert!(owner.dropped > 0, "batches were left out and counted");
+}
+
+/// A page a student happens to visit cannot open the class: a foreign Origin is refused at
+/// the upgrade; this machine's pages, the page's own origin, the origins allowed with
+/// `--allow-origin` and native clients (no Origin) are let in.
+#[test]
+fn an_upgrade_from_a_foreign_origin_is_refused() {
+    let relay = Relay::start(&["--allow-origin", "https://class.example.org"]);
+    for foreign in ["https://evil.example", "http://10.1.2.3:8080", "null"] {
+        assert_eq!(relay.upgrade(Some(foreign)).err(), Some(403), "{foreign}");
+    }
+    let own = format!("http://{}", relay.address);
+    for allowed in ["https://class.example.org", "http://localhost:5173", own.as_str()] {
+        let mut client = relay.upgrade(Some(allowed)).unwrap_or_else(|status| panic!("{allowed}: {status}"));
+        client.send(json!({"type": "join", "code": "0".repeat(32)}));
+        assert!(client.expect("error")["message"].as_str().unwrap().contains("no session"), "{allowed}: a socket of the relay's");
+    }
+}
+
+/// Strangers (no token, or a wrong one) cannot create sessions, so however many try, the
+/// lecturer still creates its class with its token and runs it; students need only the code.
+#[test]
+fn strangers_cannot_create_sessions_and_the_lecturer_still_can() {
+    let relay = Relay::start(&[]);
+    for i in 0..65 {
+        let mut stranger = relay.connect();
+        stranger.send(if i % 2 == 0 { json!({"type": "create"}) } else { json!({"type": "create", "token": "0".repeat(32)}) });
+        assert!(stranger.expect("error")["message"].as_str().unwrap().contains("lecturer's token"), "stranger {i}");
+        assert_eq!(stranger.closed().0, 1008);
+    }
+    let (mut owner, _, mut helpers) = class(&relay, 2, None);
+    assert!(helpers[0].send_frame(0, &program(1, b"hello")));
+    assert_eq!(owner.frame(), (1, program(1, b"hello")));
+    assert!(owner.send_frame(2, &program(1, b"back")));
+    assert_eq!(helpers[1].frame(), (0, program(1, b"back")));
+}
+
+/// Connections that never join hold no more than `--max-unjoined` places, and all
+/// connections together no more than `--max-connections`: past either the upgrade is
+/// refused (503), and a place comes back when its connection goes.
+#[test]
+fn connections_past_the_caps_are_refused_at_the_upgrade() {
+    let relay = Relay::start(&["--max-connections", "4", "--max-unjoined", "2", "--lost-after-ms", "60000"]);
+    let idle: Vec<Client> = (0..2).map(|_| relay.connect()).collect();
+    assert_eq!(relay.upgrade(None).err(), Some(503), "a third connection that has not joined");
+    drop(idle);
+    // Their places come back once the relay has seen them go.
+    let deadline = Instant::now() + PATIENCE;
+    let mut owner = loop {
+        match relay.upgrade(None) {
+            Ok(client) => break client,
+            Err(503) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            Err(status) => panic!("no place came back: {status}"),
+        }
+    };
+    owner.send(json!({"type": "create", "token": relay.token}));
+    let code = owner.expect("created")["code"].as_str().unwrap().to_string();
+    let (_member, _) = relay.join(&code);
+    let _idle = relay.connect();
+    let _another = relay.connect();
+    assert_eq!(relay.upgrade(None).err(), Some(503), "a fifth connection");
 }

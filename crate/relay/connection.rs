@@ -3,6 +3,7 @@
 //! [`Inbox`] when due. One task per connection; it reads and writes in turn, so a client
 //! whose socket does not drain stops being read too, and its queue soon overflows.
 
+use super::door::Ticket;
 use super::limits::Limits;
 use super::outbox::{queue, Bound, Closing, Inbox, Next, Queued};
 use super::protocol::{Notice, Request};
@@ -30,11 +31,13 @@ enum Ending {
     Gone(&'static str),
 }
 
-/// Serves one upgraded socket until it closes.
-pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket) {
+/// Serves one upgraded socket until it closes; `ticket` counts it among the relay's
+/// connections meanwhile.
+pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket, mut ticket: Ticket) {
     let config = &relay.config;
     let mut limits = Limits::new(config.max_rate, config.max_bytes_rate, Instant::now());
     let Some(mut link) = enter(&relay, &mut socket, &mut limits).await else { return };
+    ticket.joined();
     if link.member == OWNER {
         // Processor 0 talks to every member: its limits are its own.
         limits = Limits::new(config.owner_max_rate, config.owner_max_bytes_rate, Instant::now());
@@ -81,13 +84,14 @@ pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket) {
 
 /// Writes a due message, unless the session closes the connection meanwhile.
 async fn write(socket: &mut WebSocket, link: &mut Link, queued: Queued) -> Result<(), Ending> {
+    // Off the queue now, written or not.
+    link.inbox.sent(&queued);
     let Queued { message, delivered, .. } = &queued;
     tokio::select! {
         biased;
         closing = link.inbox.closing() => return Err(Ending::Closed(closing)),
         written = socket.send(message.clone()) => written.map_err(|_| Ending::Gone("the connection failed"))?,
     }
-    link.inbox.sent(&queued);
     if let Some(event) = delivered {
         link.session.record(event.clone());
     }
@@ -121,12 +125,12 @@ async fn enter(relay: &Arc<Relay>, socket: &mut WebSocket, limits: &mut Limits) 
             Message::Ping(_) | Message::Pong(_) => continue,
         };
         let entered = match request {
-            Ok(Request::Create) => {
-                let (outbox, inbox) = queue(Bound::OWNER);
-                relay.create(outbox).map(|session| (session, OWNER, inbox))
+            Ok(Request::Create { token }) => {
+                let (outbox, inbox) = queue(Bound::OWNER, relay.total.clone());
+                relay.create(outbox, &token).map(|session| (session, OWNER, inbox))
             }
             Ok(Request::Join { code }) => {
-                let (outbox, inbox) = queue(Bound::MEMBER);
+                let (outbox, inbox) = queue(Bound::MEMBER, relay.total.clone());
                 relay.join(&code, outbox).map(|(session, member)| (session, member, inbox))
             }
             Ok(Request::Beat) => continue,

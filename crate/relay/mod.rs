@@ -85,13 +85,15 @@
 //! 64 MiB for the owner. At most `--max-sessions` sessions at once.
 
 mod connection;
+mod door;
 mod limits;
 mod outbox;
 mod protocol;
 mod session;
 mod trace;
 
-use outbox::Outbox;
+use door::Doors;
+use outbox::{Outbox, Total};
 use session::Session;
 use std::collections::HashMap;
 use std::io::Write;
@@ -125,6 +127,16 @@ pub struct Config {
     pub max_sessions: usize,
     /// The most members of one session, the owner included.
     pub max_members: usize,
+    /// The token that creating a session takes; `None`: one is made and printed at start.
+    pub lecturer_token: Option<String>,
+    /// Origins besides this machine's and the page's own whose pages may open the socket.
+    pub allowed_origins: Vec<String>,
+    /// The most connections at once, joined or not.
+    pub max_connections: usize,
+    /// The most connections at once that have not created or joined a session yet.
+    pub max_unjoined: usize,
+    /// The most bytes waiting in all connections' queues together.
+    pub max_queued_bytes: usize,
 }
 
 impl Default for Config {
@@ -141,25 +153,35 @@ impl Default for Config {
             trace_dir: None,
             max_sessions: 64,
             max_members: 256,
+            lecturer_token: None,
+            allowed_origins: Vec::new(),
+            max_connections: 1024,
+            max_unjoined: 64,
+            max_queued_bytes: 1 << 30,
         }
     }
 }
 
-/// The running relay: its configuration and sessions by code.
+/// The running relay: its configuration, sessions by code, the lecturer's token, its
+/// connections and the bytes queued for them.
 struct Relay {
     config: Arc<Config>,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
+    token: String,
+    doors: Arc<Doors>,
+    total: Arc<Total>,
 }
 
 /// How often sessions look for silent members and send the owner its trace.
 const TICK: Duration = Duration::from_millis(100);
 
 impl Relay {
-    /// A new session owned by the connection of `outbox`.
-    fn create(self: &Arc<Relay>, outbox: Outbox) -> Result<Arc<Session>, String> {
-        let mut bits = [0u8; 16];
-        getrandom::fill(&mut bits).map_err(|e| format!("no session code: {e}"))?;
-        let code: String = bits.iter().map(|b| format!("{b:02x}")).collect();
+    /// A new session owned by the connection of `outbox`, if `token` is the lecturer's.
+    fn create(self: &Arc<Relay>, outbox: Outbox, token: &str) -> Result<Arc<Session>, String> {
+        if !door::token_matches(&self.token, token) {
+            return Err("creating a class takes the lecturer's token (the relay's --lecturer-token-file, or the one it printed at start)".into());
+        }
+        let code = door::new_token().map_err(|e| format!("no session code: {e}"))?;
         let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
         if sessions.len() >= self.config.max_sessions {
             return Err(format!("the relay is full ({} sessions)", self.config.max_sessions));
@@ -219,10 +241,19 @@ pub fn serve(config: Config) -> Result<(), String> {
             .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
         let address = listener.local_addr().map_err(|e| e.to_string())?;
         let mut out = std::io::stdout();
-        writeln!(out, "relay listening on ws://{address}/class")
-            .and_then(|()| out.flush())
-            .map_err(|e| e.to_string())?;
-        let relay = Arc::new(Relay { config: Arc::new(config), sessions: Mutex::default() });
+        writeln!(out, "relay listening on ws://{address}/class").map_err(|e| e.to_string())?;
+        let token = match &config.lecturer_token {
+            Some(token) => token.clone(),
+            None => {
+                let token = door::new_token()?;
+                writeln!(out, "lecturer token {token}").map_err(|e| e.to_string())?;
+                token
+            }
+        };
+        out.flush().map_err(|e| e.to_string())?;
+        let doors = Doors::new(config.max_connections, config.max_unjoined);
+        let total = Total::new(config.max_queued_bytes);
+        let relay = Arc::new(Relay { config: Arc::new(config), sessions: Mutex::default(), token, doors, total });
         // Frames are small and their latency is what a class measures: no Nagle delay.
         let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
             let _ = tcp.set_nodelay(true);
@@ -231,29 +262,46 @@ pub fn serve(config: Config) -> Result<(), String> {
     })
 }
 
+/// The `token` of a query string (`token=T&...`), empty if none.
+fn query_token(query: Option<&str>) -> &str {
+    query.unwrap_or_default().split('&').find_map(|pair| pair.strip_prefix("token=")).unwrap_or_default()
+}
+
 fn routes(relay: Arc<Relay>) -> axum::Router {
-    use axum::extract::{ws::WebSocketUpgrade, Path, State};
+    use axum::extract::{ws::WebSocketUpgrade, Path, RawQuery, State};
     use axum::http::{header, StatusCode};
     use axum::response::IntoResponse;
     use axum::routing::get;
 
-    let class = |State(relay): State<Arc<Relay>>, upgrade: WebSocketUpgrade| async move {
+    let class = |State(relay): State<Arc<Relay>>, headers: header::HeaderMap, upgrade: WebSocketUpgrade| async move {
+        let text = |name| headers.get(name).and_then(|value: &header::HeaderValue| value.to_str().ok());
+        if !door::origin_allowed(text(header::ORIGIN), text(header::HOST), &relay.config.allowed_origins) {
+            return (StatusCode::FORBIDDEN, "pages of this origin may not open the class (the relay's --allow-origin)\n").into_response();
+        }
+        let ticket = match relay.doors.enter() {
+            Ok(ticket) => ticket,
+            Err(full) => return (StatusCode::SERVICE_UNAVAILABLE, format!("{full}\n")).into_response(),
+        };
         // Twice the longest frame: a frame a little too long reaches the check that names
         // it; anything longer is refused by the WebSocket layer before it is buffered.
         let limit = relay.config.max_frame.saturating_mul(2).max(8192);
-        upgrade.max_message_size(limit).max_frame_size(limit).on_upgrade(move |socket| connection::serve(relay, socket))
+        upgrade.max_message_size(limit).max_frame_size(limit).on_upgrade(move |socket| connection::serve(relay, socket, ticket))
     };
-    let trace = |State(relay): State<Arc<Relay>>, Path(code): Path<String>| async move {
+    let trace = |State(relay): State<Arc<Relay>>, Path(code): Path<String>, RawQuery(query): RawQuery| async move {
+        // The owner's to read: the class's every frame, and who its members are.
+        if !door::token_matches(&relay.token, query_token(query.as_deref())) {
+            return (StatusCode::FORBIDDEN, "the trace takes the lecturer's token (?token=)\n").into_response();
+        }
         match relay.session(&code) {
             None => (StatusCode::NOT_FOUND, "no session has this code\n").into_response(),
             Some(session) => {
-                let (lines, dropped) = session.trace_lines();
+                let (events, dropped) = session.trace_snapshot();
                 (
                     [
                         (header::CONTENT_TYPE, "application/x-ndjson".to_string()),
                         (header::HeaderName::from_static("x-trace-dropped"), dropped.to_string()),
                     ],
-                    lines,
+                    trace::lines(&events),
                 )
                     .into_response()
             }

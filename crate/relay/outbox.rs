@@ -11,8 +11,9 @@
 //!
 //! Bound: at most [`Bound::messages`] messages and [`Bound::bytes`] bytes wait (a
 //! member's [`Bound::MEMBER`], the owner's larger [`Bound::OWNER`]: every frame of the
-//! class passes processor 0); a connection that cannot keep up overflows and is cut off,
-//! and memory never grows with a slow tab. What may be left out (the owner's trace) goes
+//! class passes processor 0), and in all the relay's queues together at most
+//! [`Total`]'s bytes; a connection that cannot keep up overflows and is cut off, and
+//! memory never grows with a slow tab, nor with many. What may be left out (the owner's trace) goes
 //! in only while less than half the bound waits, so it never overflows it.
 
 use super::trace::Event;
@@ -84,6 +85,20 @@ impl Ord for Queued {
     }
 }
 
+/// The bytes waiting in all the relay's queues together, and the most there may be.
+#[derive(Debug)]
+pub struct Total {
+    bytes: AtomicUsize,
+    max: usize,
+}
+
+impl Total {
+    /// Room for `max` bytes in all queues together.
+    pub fn new(max: usize) -> Arc<Total> {
+        Arc::new(Total { bytes: AtomicUsize::new(0), max })
+    }
+}
+
 /// How much waits for a connection: both halves count it.
 #[derive(Debug, Default)]
 struct Load {
@@ -96,6 +111,7 @@ pub struct Outbox {
     queue: mpsc::UnboundedSender<Queued>,
     load: Arc<Load>,
     bound: Bound,
+    total: Arc<Total>,
     closing: watch::Sender<Option<Closing>>,
     /// The latest due time put in so far: control messages go after it.
     latest: Instant,
@@ -108,6 +124,7 @@ pub struct Outbox {
 pub struct Inbox {
     queue: mpsc::UnboundedReceiver<Queued>,
     load: Arc<Load>,
+    total: Arc<Total>,
     closing: watch::Receiver<Option<Closing>>,
     waiting: BinaryHeap<Queued>,
 }
@@ -120,14 +137,15 @@ pub enum Next {
     Close(Option<Closing>),
 }
 
-/// A connection's queue, both halves, holding at most `bound`.
-pub fn queue(bound: Bound) -> (Outbox, Inbox) {
+/// A connection's queue, both halves, holding at most `bound` and taking its bytes from
+/// `total`.
+pub fn queue(bound: Bound, total: Arc<Total>) -> (Outbox, Inbox) {
     let (sender, receiver) = mpsc::unbounded_channel();
     let (closing, closed) = watch::channel(None);
     let load = Arc::new(Load::default());
     let now = Instant::now();
-    let outbox = Outbox { queue: sender, load: load.clone(), bound, closing, latest: now, barrier: now, order: 0 };
-    (outbox, Inbox { queue: receiver, load, closing: closed, waiting: BinaryHeap::new() })
+    let outbox = Outbox { queue: sender, load: load.clone(), bound, total: total.clone(), closing, latest: now, barrier: now, order: 0 };
+    (outbox, Inbox { queue: receiver, load, total, closing: closed, waiting: BinaryHeap::new() })
 }
 
 impl Outbox {
@@ -149,7 +167,8 @@ impl Outbox {
     /// whether it went in; it never overflows the queue.
     pub fn lossy(&mut self, text: String) -> bool {
         let (messages, bytes) = (self.load.messages.load(Relaxed), self.load.bytes.load(Relaxed));
-        if 2 * messages >= self.bound.messages || 2 * (bytes + text.len()) > self.bound.bytes {
+        let total = self.total.bytes.load(Relaxed);
+        if 2 * messages >= self.bound.messages || 2 * (bytes + text.len()) > self.bound.bytes || 2 * (total + text.len()) > self.total.max {
             return false;
         }
         self.put(Instant::now(), Message::Text(text.into()), None).is_ok()
@@ -167,15 +186,23 @@ impl Outbox {
             Message::Binary(bytes) => bytes.len(),
             _ => 0,
         };
-        if self.load.messages.load(Relaxed) >= self.bound.messages || self.load.bytes.load(Relaxed) + bytes > self.bound.bytes {
+        if self.load.messages.load(Relaxed) >= self.bound.messages
+            || self.load.bytes.load(Relaxed) + bytes > self.bound.bytes
+            || self.total.bytes.load(Relaxed) + bytes > self.total.max
+        {
             return Err(Overflow);
         }
         self.load.messages.fetch_add(1, Relaxed);
         self.load.bytes.fetch_add(bytes, Relaxed);
+        self.total.bytes.fetch_add(bytes, Relaxed);
         self.latest = self.latest.max(due);
         self.order += 1;
-        // The connection's task may have ended; then nobody reads, and that is fine.
-        let _ = self.queue.send(Queued { due, order: self.order, message, delivered, bytes });
+        // The connection's task may have ended; then nobody reads, and nothing waits.
+        if let Err(mpsc::error::SendError(gone)) = self.queue.send(Queued { due, order: self.order, message, delivered, bytes }) {
+            self.load.messages.fetch_sub(1, Relaxed);
+            self.load.bytes.fetch_sub(gone.bytes, Relaxed);
+            self.total.bytes.fetch_sub(gone.bytes, Relaxed);
+        }
         Ok(())
     }
 
@@ -224,5 +251,18 @@ impl Inbox {
     pub fn sent(&self, queued: &Queued) {
         self.load.messages.fetch_sub(1, Relaxed);
         self.load.bytes.fetch_sub(queued.bytes, Relaxed);
+        self.total.bytes.fetch_sub(queued.bytes, Relaxed);
+    }
+}
+
+impl Drop for Inbox {
+    /// What never got written leaves the relay's total.
+    fn drop(&mut self) {
+        self.queue.close();
+        while let Ok(queued) = self.queue.try_recv() {
+            self.waiting.push(queued);
+        }
+        let left: usize = self.waiting.drain().map(|queued| queued.bytes).sum();
+        self.total.bytes.fetch_sub(left, Relaxed);
     }
 }

@@ -17,8 +17,12 @@ const MAX_REQUEST: usize = 4096;
 #[derive(Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Request {
-    /// Open a session and own it (member 0).
-    Create,
+    /// Open a session and own it (member 0): the lecturer's, with its token.
+    Create {
+        /// The relay's lecturer token (`--lecturer-token-file`, or printed at its start).
+        #[serde(default)]
+        token: String,
+    },
     /// Join the session with this code.
     Join {
         /// The code `created` gave the owner.
@@ -181,6 +185,8 @@ mod tests {
     #[test]
     fn requests_read_by_type_and_anything_else_is_refused() {
         assert_eq!(Request::parse(r#"{"type":"join","code":"ab"}"#), Ok(Request::Join { code: "ab".into() }));
+        assert_eq!(Request::parse(r#"{"type":"create","token":"t"}"#), Ok(Request::Create { token: "t".into() }));
+        assert_eq!(Request::parse(r#"{"type":"create"}"#), Ok(Request::Create { token: String::new() }));
         assert_eq!(Request::parse(r#"{"type":"start"}"#), Ok(Request::Start { network: None }));
         assert_eq!(
             Request::parse(r#"{"type":"expel","processor":2}"#),

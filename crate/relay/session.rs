@@ -156,7 +156,7 @@ impl Session {
         }
         match Request::parse(text) {
             Err(reason) => self.refuse(state, member, reason),
-            Ok(Request::Create | Request::Join { .. }) => self.refuse(state, member, "already in a session".into()),
+            Ok(Request::Create { .. } | Request::Join { .. }) => self.refuse(state, member, "already in a session".into()),
             Ok(Request::Beat) => {}
             Ok(Request::Start { .. } | Request::End | Request::Expel { .. }) if member != OWNER => {
                 self.refuse(state, member, "only the owner starts, ends and expels".into())
@@ -266,9 +266,10 @@ impl Session {
         lock(&self.trace).record(event);
     }
 
-    /// The kept trace as JSON lines, and how many older events were dropped.
-    pub fn trace_lines(&self) -> (String, u64) {
-        lock(&self.trace).lines()
+    /// The kept trace, and how many older events were dropped: a copy, so that it is
+    /// written out while frames go on being recorded.
+    pub fn trace_snapshot(&self) -> (Vec<Event>, u64) {
+        lock(&self.trace).snapshot()
     }
 
     /// `start`: processor 0 is the owner, the others the live members in member order.

@@ -57,10 +57,11 @@ pub struct RelayLink {
 }
 
 impl RelayLink {
-    /// Creates a session at the relay `url` (`ws://host:port/class`) and owns it.
-    pub fn create(url: &str) -> Result<RelayLink, String> {
+    /// Creates a session at the relay `url` (`ws://host:port/class`) with the lecturer's
+    /// `token`, and owns it.
+    pub fn create(url: &str, token: &str) -> Result<RelayLink, String> {
         let mut link = RelayLink::connect(url)?;
-        link.request(json!({ "type": "create" }), "created")?.get("code").and_then(Value::as_str).map(str::to_string).map(|code| link.code = code).ok_or("the relay's answer has no code")?;
+        link.request(json!({ "type": "create", "token": token }), "created")?.get("code").and_then(Value::as_str).map(str::to_string).map(|code| link.code = code).ok_or("the relay's answer has no code")?;
         (link.processor, link.processors) = (0, 1);
         Ok(link)
     }
