@@ -235,7 +235,7 @@ fn relay_explains_its_options_and_refuses_bad_values() {
     assert!(help.contains("  relay "), "{help}");
     let (code, out, err) = meshmate(&["relay", "--help"]);
     assert_eq!(code, Some(0), "{err}");
-    for name in ["--listen", "--delay-ms", "--lost-after-ms", "--max-frame", "--max-rate", "--owner-max-rate", "--trace-dir", "--max-sessions", "--max-members", "--lecturer-token-file", "--allow-origin", "--max-connections", "--max-unjoined", "--max-queued-mib", "ws://HOST:PORT/class", "lecturer token TOKEN"] {
+    for name in ["--listen", "--delay-ms", "--lost-after-ms", "--max-frame", "--max-rate", "--owner-max-rate", "--trace-dir", "--max-sessions", "--max-members", "--lecturer-token-file", "--allow-origin", "--max-connections", "--max-unjoined", "--max-queued-mib", "--owner-grace-ms", "ws://HOST:PORT/class", "lecturer token TOKEN"] {
         assert!(out.contains(name), "relay --help names {name}: {out}");
     }
     let dir = std::env::temp_dir().join(format!("meshmate-cli-token-{}", std::process::id()));

@@ -698,3 +698,55 @@ fn connections_past_the_caps_are_refused_at_the_upgrade() {
     let _another = relay.connect();
     assert_eq!(relay.upgrade(None).err(), Some(503), "a fifth connection");
 }
+
+/// The owner's connection drops (Wi-Fi, a laptop lid) in the middle of a search: the
+/// search is over (processor 0 lost, then ended, as every participant is told), the members
+/// wait, and the owner resumes its session with the token `created` gave it, its class
+/// intact for the next search. A wrong token, or a resume while the owner is here, is
+/// refused; an owner that does not come back within the grace period closes the session.
+#[test]
+fn a_dropped_owner_resumes_its_class_within_the_grace_period() {
+    let relay = Relay::start(&["--owner-grace-ms", "5000"]);
+    let mut owner = relay.connect();
+    owner.send(json!({"type": "create", "token": relay.token}));
+    let created = owner.expect("created");
+    let (code, resume) = (created["code"].as_str().unwrap().to_string(), created["resume"].as_str().unwrap().to_string());
+    assert!(resume.len() == 32 && resume != code && resume != relay.token, "a token of its own: {resume}");
+    let mut helpers: Vec<Client> = (0..2).map(|_| relay.join(&code).0).collect();
+    owner.send(json!({"type": "start"}));
+    owner.expect("search");
+    for helper in &mut helpers {
+        helper.expect("search");
+    }
+    let mut intruder = relay.connect();
+    intruder.send(json!({"type": "resume", "code": code, "token": resume}));
+    assert!(intruder.expect("error")["message"].as_str().unwrap().contains("no owner of this session is away"), "the owner is here");
+    drop(owner); // the socket gone without a close
+    for helper in &mut helpers {
+        assert_eq!((helper.expect("lost")["processor"].as_u64(), helper.expect("ended")["search"].as_u64()), (Some(0), Some(1)));
+        assert_eq!(helper.expect("away")["within_ms"], 5000);
+    }
+    let mut wrong = relay.connect();
+    wrong.send(json!({"type": "resume", "code": code, "token": relay.token}));
+    wrong.expect("error");
+    let mut owner = relay.connect();
+    owner.send(json!({"type": "resume", "code": code, "token": resume}));
+    assert_eq!(owner.expect("resumed")["member"], 0);
+    owner.send(json!({"type": "start"}));
+    let search = owner.expect("search");
+    assert_eq!((&search["search"], &search["members"]), (&json!(2), &json!([0, 1, 2])), "the same class");
+    for (i, helper) in helpers.iter_mut().enumerate() {
+        let search = helper.expect("search");
+        assert_eq!((search["search"].as_u64(), search["processor"].as_u64()), (Some(2), Some(i as u64 + 1)));
+    }
+    assert!(helpers[1].send_frame(0, &program(2, b"still here")));
+    assert_eq!(owner.frame(), (2, program(2, b"still here")));
+
+    let relay = Relay::start(&["--owner-grace-ms", "300"]);
+    let (owner, _, mut helpers) = class(&relay, 1, None);
+    drop(owner);
+    for notice in ["lost", "ended", "away"] {
+        helpers[0].expect(notice);
+    }
+    assert!(helpers[0].expect("closed")["reason"].as_str().unwrap().contains("did not resume within 300 ms"));
+}

@@ -133,6 +133,9 @@ pub struct RelayArgs {
     /// The most MiB waiting in all connections' queues together; a connection whose message would pass it is cut off.
     #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(16..=1 << 20))]
     pub max_queued_mib: u32,
+    /// How long a session waits for its lecturer to resume after the lecturer's connection dropped (0: it closes at once).
+    #[arg(long, value_name = "T", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    pub owner_grace_ms: u64,
 }
 
 /// `reproduce`.

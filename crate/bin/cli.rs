@@ -81,6 +81,7 @@ fn run_relay(args: crate::args::RelayArgs) -> Result<(), String> {
         max_connections: args.max_connections as usize,
         max_unjoined: args.max_unjoined as usize,
         max_queued_bytes: (args.max_queued_mib as usize) << 20,
+        owner_grace: Duration::from_millis(args.owner_grace_ms),
         ..meshmate::relay::Config::default()
     })
 }

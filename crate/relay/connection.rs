@@ -27,7 +27,9 @@ struct Link {
 enum Ending {
     /// The session closed it (cut off, the owner left): with this close frame, if any.
     Closed(Option<Closing>),
-    /// The client went away (closed, or the socket failed).
+    /// The client closed its connection.
+    Left,
+    /// The connection failed (an owner may resume).
     Gone(&'static str),
 }
 
@@ -55,7 +57,7 @@ pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket, mut ticket: Ticket)
             received = socket.recv() => {
                 let Some(Ok(message)) = received else { break Ending::Gone("the connection failed") };
                 if let Message::Close(_) = message {
-                    break Ending::Gone("closed by the client");
+                    break Ending::Left;
                 }
                 let len = message_len(&message);
                 match limits.admit(len, Instant::now()) {
@@ -75,8 +77,12 @@ pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket, mut ticket: Ticket)
             close(&mut socket, closing.unwrap_or_else(|| Closing { code: NORMAL, reason: String::new(), last: None }))
                 .await
         }
+        Ending::Left => {
+            link.session.leave(link.member, "closed by the client", true);
+            relay.settle(&link.session);
+        }
         Ending::Gone(reason) => {
-            link.session.leave(link.member, reason);
+            link.session.leave(link.member, reason, false);
             relay.settle(&link.session);
         }
     }
@@ -98,7 +104,7 @@ async fn write(socket: &mut WebSocket, link: &mut Link, queued: Queued) -> Resul
     Ok(())
 }
 
-/// The first messages: until a `create` or `join` succeeds (its link) or the connection
+/// The first messages: until a `create`, `resume` or `join` succeeds (its link) or the connection
 /// is refused, silent too long or closed (`None`).
 async fn enter(relay: &Arc<Relay>, socket: &mut WebSocket, limits: &mut Limits) -> Option<Link> {
     let deadline = tokio::time::Instant::now() + relay.config.lost_after;
@@ -128,6 +134,10 @@ async fn enter(relay: &Arc<Relay>, socket: &mut WebSocket, limits: &mut Limits) 
             Ok(Request::Create { token }) => {
                 let (outbox, inbox) = queue(Bound::OWNER, relay.total.clone());
                 relay.create(outbox, &token).map(|session| (session, OWNER, inbox))
+            }
+            Ok(Request::Resume { code, token }) => {
+                let (outbox, inbox) = queue(Bound::OWNER, relay.total.clone());
+                relay.resume(&code, &token, outbox).map(|session| (session, OWNER, inbox))
             }
             Ok(Request::Join { code }) => {
                 let (outbox, inbox) = queue(Bound::MEMBER, relay.total.clone());

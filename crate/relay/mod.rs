@@ -7,13 +7,25 @@
 //!
 //! # Protocol
 //!
-//! One WebSocket per tab at `ws://HOST:PORT/class`. Control messages are JSON text with a
+//! One WebSocket per tab at `ws://HOST:PORT/class`. The upgrade is refused with 403 for a
+//! browser page of a foreign `Origin` (allowed: none sent, the page's own, this machine's
+//! on any port, `--allow-origin`; `door.rs`), and with 503 past `--max-connections` at once
+//! or `--max-unjoined` that have not created or joined yet. Control messages are JSON text with a
 //! `"type"`; data frames are binary. Members are numbered 0 (the owner), 1, 2, ... in join
 //! order and never reused within a session; processors are numbered per search.
 //!
 //! Client to relay, text:
-//! - `{"type":"create"}` → `{"type":"created","code":C,"member":0}`: a new session, which
-//!   the creator owns. C is 128 bits from the operating system, as 32 hex digits.
+//! - `{"type":"create","token":T}` → `{"type":"created","code":C,"member":0}`: a new
+//!   session, which the creator owns, if T is the lecturer's token (`--lecturer-token-file`,
+//!   or the one the relay prints at start); else an error and close. C is 128 bits from the
+//!   operating system, as 32 hex digits; `created` also carries `"resume":R` (as many bits).
+//! - `{"type":"resume","code":C,"token":R}` → `{"type":"resumed","code":C,"member":0}`: the
+//!   owner comes back after its connection dropped (failed or silent, not closed by it),
+//!   within `--owner-grace-ms` (30 s), with the `"resume":R` its `created` carried. Until
+//!   then the session waits: the running search is over (every participant gets `lost`
+//!   for processor 0, then `ended`), every member gets `{"type":"away","within_ms":G}`,
+//!   and members may still join. Past the grace period (or at once with 0, or when the
+//!   owner closes its connection itself) the session closes as below.
 //! - `{"type":"join","code":C}` → `{"type":"joined","member":m}`, and `{"type":"waiting"}`
 //!   if a search is running (the member takes part in the next one). An unknown code or a
 //!   full session (`--max-members` members, the owner included) → `{"type":"error",...}`
@@ -63,8 +75,9 @@
 //!   ended but before the owner's `end` reached the relay: its notice then names a search
 //!   that is over, and a client that already runs the next one (where processor i is
 //!   somebody else) drops it;
-//! - `{"type":"closed","reason":...}` to everyone when the owner leaves (closes, is cut off
-//!   or silent): then their connections close (code 1000) and the session is gone;
+//! - `{"type":"closed","reason":...}` to everyone when the owner leaves (closes its
+//!   connection, or does not resume in time): then their connections close (code 1000)
+//!   and the session is gone;
 //! - to the owner, about every 100 ms while there are new ones, `{"type":"trace",
 //!   "events":[...],"dropped":D}` (D: events left out of the stream so far: past 20,000
 //!   a batch, and whole batches while half the owner's queue is taken; the stream is the
@@ -76,13 +89,14 @@
 //! wire, address included), `hops` (with a network), `reason` where they apply. `send` is
 //! when the relay accepts a frame, `deliver` when it hands it to the receiver's socket.
 //! Written as JSON lines to `DIR/C.jsonl` with `--trace-dir DIR`, and the latest 200,000
-//! served by `GET /class/C/trace` (JSON lines; the header `x-trace-dropped` counts older
-//! ones). `GET /health` answers `ok`.
+//! served to the lecturer by `GET /class/C/trace?token=T` (JSON lines; the header
+//! `x-trace-dropped` counts older ones; without the token, 403). `GET /health` answers `ok`.
 //!
 //! Limits per connection: `--max-rate` messages a second and 8 MiB a second (the owner:
 //! `--owner-max-rate` and 64 MiB a second), each with a burst of twice that; past either,
 //! the connection is cut off. At most 8192 messages or 16 MiB wait for a member, 32,768 or
-//! 64 MiB for the owner. At most `--max-sessions` sessions at once.
+//! 64 MiB for the owner, and `--max-queued-mib` in all queues together. At most
+//! `--max-sessions` sessions at once.
 
 mod connection;
 mod door;
@@ -137,6 +151,9 @@ pub struct Config {
     pub max_unjoined: usize,
     /// The most bytes waiting in all connections' queues together.
     pub max_queued_bytes: usize,
+    /// How long a session waits for its owner to resume after the owner's connection
+    /// dropped (zero: it closes at once).
+    pub owner_grace: Duration,
 }
 
 impl Default for Config {
@@ -158,6 +175,7 @@ impl Default for Config {
             max_connections: 1024,
             max_unjoined: 64,
             max_queued_bytes: 1 << 30,
+            owner_grace: Duration::from_secs(30),
         }
     }
 }
@@ -182,11 +200,12 @@ impl Relay {
             return Err("creating a class takes the lecturer's token (the relay's --lecturer-token-file, or the one it printed at start)".into());
         }
         let code = door::new_token().map_err(|e| format!("no session code: {e}"))?;
+        let resume = door::new_token()?;
         let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
         if sessions.len() >= self.config.max_sessions {
             return Err(format!("the relay is full ({} sessions)", self.config.max_sessions));
         }
-        let session = Session::create(code.clone(), self.config.clone(), outbox);
+        let session = Session::create(code.clone(), resume, self.config.clone(), outbox);
         sessions.insert(code, session.clone());
         drop(sessions);
         let (relay, ticking) = (self.clone(), session.clone());
@@ -208,6 +227,13 @@ impl Relay {
         let session = self.session(code).ok_or("no session has this code")?;
         let member = session.join(outbox)?;
         Ok((session, member))
+    }
+
+    /// The owner of session `code` comes back with `outbox` and its resume `token`.
+    fn resume(&self, code: &str, token: &str, outbox: Outbox) -> Result<Arc<Session>, String> {
+        let session = self.session(code).ok_or("no session has this code")?;
+        session.resume(token, outbox)?;
+        Ok(session)
     }
 
     fn session(&self, code: &str) -> Option<Arc<Session>> {

@@ -30,6 +30,8 @@ pub const POLICY: u16 = 1008;
 pub struct Session {
     /// The code members join with (also the trace file's name).
     pub code: String,
+    /// What the owner resumes the session with after its connection dropped.
+    resume: String,
     config: Arc<Config>,
     state: Mutex<State>,
     /// Locked after `state` when both are (a connection records deliveries with it alone).
@@ -42,6 +44,8 @@ struct State {
     searches: u32,
     search: Option<Search>,
     closed: bool,
+    /// Since when the owner's connection is gone (it may resume within the grace period).
+    away: Option<Instant>,
     /// Members whose queue overflowed during the current call: cut off before it returns.
     overflowed: Vec<u32>,
 }
@@ -94,8 +98,9 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Session {
-    /// A new session owned by the connection of `outbox`, which is told its code.
-    pub fn create(code: String, config: Arc<Config>, outbox: Outbox) -> Arc<Session> {
+    /// A new session owned by the connection of `outbox`, which is told its code and the
+    /// token `resume` it comes back with.
+    pub fn create(code: String, resume: String, config: Arc<Config>, outbox: Outbox) -> Arc<Session> {
         let file = config.trace_dir.as_ref().and_then(|dir| {
             let path = dir.join(format!("{code}.jsonl"));
             File::create(&path).map_err(|e| eprintln!("relay: no trace file {}: {e}", path.display())).ok()
@@ -107,16 +112,18 @@ impl Session {
             searches: 0,
             search: None,
             closed: false,
+            away: None,
             overflowed: Vec::new(),
         };
         let session = Arc::new(Session {
             code,
+            resume,
             config,
             state: Mutex::new(state),
             trace: Mutex::new(Trace::new(Instant::now(), file)),
         });
         session.record(Event { member: Some(OWNER), ..Event::new(Ev::Join) });
-        let created = Notice::Created { code: session.code.clone(), member: OWNER };
+        let created = Notice::Created { code: session.code.clone(), member: OWNER, resume: session.resume.clone() };
         let mut guard = lock(&session.state);
         guard.tell(OWNER, &created);
         session.settle(&mut guard);
@@ -147,6 +154,25 @@ impl Session {
         Ok(member)
     }
 
+    /// The owner comes back with `outbox`, if it is away and `token` is its resume token.
+    pub fn resume(&self, token: &str, outbox: Outbox) -> Result<(), String> {
+        let mut guard = lock(&self.state);
+        let state = &mut *guard;
+        if state.closed {
+            return Err("the session has closed".into());
+        }
+        if state.away.is_none() || !super::door::token_matches(&self.resume, token) {
+            return Err("no owner of this session is away with this token".into());
+        }
+        state.away = None;
+        state.members.insert(OWNER, Member { outbox, last_seen: Instant::now(), processor: None });
+        self.record(Event { member: Some(OWNER), reason: Some("resumed".into()), ..Event::new(Ev::Join) });
+        state.tell(OWNER, &Notice::Resumed { code: self.code.clone(), member: OWNER });
+        state.tell_members();
+        self.settle(state);
+        Ok(())
+    }
+
     /// A control message from `member`.
     pub fn text(&self, member: u32, text: &str) {
         let mut guard = lock(&self.state);
@@ -156,7 +182,9 @@ impl Session {
         }
         match Request::parse(text) {
             Err(reason) => self.refuse(state, member, reason),
-            Ok(Request::Create { .. } | Request::Join { .. }) => self.refuse(state, member, "already in a session".into()),
+            Ok(Request::Create { .. } | Request::Join { .. } | Request::Resume { .. }) => {
+                self.refuse(state, member, "already in a session".into())
+            }
             Ok(Request::Beat) => {}
             Ok(Request::Start { .. } | Request::End | Request::Expel { .. }) if member != OWNER => {
                 self.refuse(state, member, "only the owner starts, ends and expels".into())
@@ -222,11 +250,18 @@ impl Session {
         self.settle(state);
     }
 
-    /// `member`'s connection ended (`reason`).
-    pub fn leave(&self, member: u32, reason: &str) {
+    /// `member`'s connection ended (`reason`): `deliberately` closed by the client, or it
+    /// failed (then an owner may resume).
+    pub fn leave(&self, member: u32, reason: &str, deliberately: bool) {
         let mut guard = lock(&self.state);
         let state = &mut *guard;
-        self.remove(state, member, reason);
+        if member == OWNER && deliberately {
+            self.record(Event { member: Some(member), reason: Some(reason.into()), ..Event::new(Ev::Leave) });
+            state.members.remove(&OWNER);
+            self.close(state, reason);
+        } else {
+            self.remove(state, member, reason);
+        }
         self.settle(state);
     }
 
@@ -240,6 +275,10 @@ impl Session {
             state.members.iter().filter(|(_, m)| m.last_seen.elapsed() > lost_after).map(|(&id, _)| id).collect();
         for member in silent {
             self.cut_off(state, member, format!("silent for more than {} ms", lost_after.as_millis()), None);
+        }
+        let grace = self.config.owner_grace;
+        if state.away.is_some_and(|since| since.elapsed() > grace) {
+            self.close(state, &format!("its connection dropped and it did not resume within {} ms", grace.as_millis()));
         }
         // The trace is the owner's to watch, not a reason to lose it: a batch its queue
         // has no room for is left out and counted.
@@ -348,7 +387,7 @@ impl Session {
         let Some(gone) = state.members.remove(&member) else { return };
         self.record(Event { member: Some(member), reason: Some(reason.into()), ..Event::new(Ev::Leave) });
         if member == OWNER {
-            return self.close(state, reason);
+            return self.away(state);
         }
         if let (Some(processor), Some(search)) = (gone.processor, state.search.as_mut()) {
             search.lost[processor] = true;
@@ -368,6 +407,34 @@ impl Session {
             }
         }
         state.tell_members();
+    }
+
+    /// The owner's connection is gone, not closed by it: the running search is over (its
+    /// processor 0 lost, as every participant is told, then `ended`), and the members wait
+    /// for the owner to resume within the grace period (none: the session closes now).
+    fn away(&self, state: &mut State) {
+        let grace = self.config.owner_grace;
+        if grace.is_zero() {
+            return self.close(state, "its connection dropped");
+        }
+        if let Some(search) = state.search.as_mut() {
+            search.lost[0] = true;
+            let number = search.number;
+            let others: Vec<u32> =
+                search.roster.iter().enumerate().filter(|&(p, _)| !search.lost[p]).map(|(_, &m)| m).collect();
+            self.record(Event { member: Some(OWNER), search: Some(number), processor: Some(0), ..Event::new(Ev::Lost) });
+            let lost = Notice::Lost { search: number, processor: 0 }.to_json();
+            for other in others {
+                state.put(other, |outbox| outbox.control(&lost));
+            }
+            self.end(state);
+        }
+        state.away = Some(Instant::now());
+        let away = Notice::Away { within_ms: grace.as_millis() as u64 }.to_json();
+        let members: Vec<u32> = state.members.keys().copied().collect();
+        for member in members {
+            state.put(member, |outbox| outbox.control(&away));
+        }
     }
 
     /// The owner left: everyone is told and let go, the session refuses everything after.
