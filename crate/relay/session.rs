@@ -5,8 +5,9 @@
 //!
 //! Invariants: member numbers only grow (a member that left is never confused with a new
 //! one); a member has a processor exactly while a search runs and it is on the roster; a
-//! processor of the running search is lost exactly when its member is gone; once the
-//! session is closed it has no members and refuses every call.
+//! processor of the running search is lost exactly when its member is gone; while the
+//! owner is away (its connection dropped, it may resume) there is no member 0 and no
+//! search; once the session is closed it has no members and refuses every call.
 
 use super::outbox::{Closing, Outbox, Overflow};
 use super::protocol::{address, Notice, Request, ADDRESS};
@@ -255,13 +256,7 @@ impl Session {
     pub fn leave(&self, member: u32, reason: &str, deliberately: bool) {
         let mut guard = lock(&self.state);
         let state = &mut *guard;
-        if member == OWNER && deliberately {
-            self.record(Event { member: Some(member), reason: Some(reason.into()), ..Event::new(Ev::Leave) });
-            state.members.remove(&OWNER);
-            self.close(state, reason);
-        } else {
-            self.remove(state, member, reason);
-        }
+        self.remove(state, member, reason, deliberately);
         self.settle(state);
     }
 
@@ -378,55 +373,55 @@ impl Session {
         let Some(m) = state.members.get(&member) else { return };
         m.outbox.close(Closing { code: POLICY, reason: reason.clone(), last });
         self.record(Event { member: Some(member), reason: Some(reason.clone()), ..Event::new(Ev::Refused) });
-        self.remove(state, member, &reason);
+        self.remove(state, member, &reason, false);
     }
 
-    /// Removes `member`: a lost processor if it took part in the running search, the end
-    /// of the session if it was the owner.
-    fn remove(&self, state: &mut State, member: u32, reason: &str) {
+    /// Removes `member`: a lost processor if it took part in the running search; if it was
+    /// the owner, the end of the session when it left `deliberately`, else the owner is away.
+    fn remove(&self, state: &mut State, member: u32, reason: &str, deliberately: bool) {
         let Some(gone) = state.members.remove(&member) else { return };
         self.record(Event { member: Some(member), reason: Some(reason.into()), ..Event::new(Ev::Leave) });
         if member == OWNER {
-            return self.away(state);
+            return if deliberately { self.close(state, reason) } else { self.away(state, reason) };
         }
-        if let (Some(processor), Some(search)) = (gone.processor, state.search.as_mut()) {
-            search.lost[processor] = true;
-            let number = search.number;
-            let others: Vec<u32> =
-                search.roster.iter().enumerate().filter(|&(p, _)| !search.lost[p]).map(|(_, &m)| m).collect();
-            self.record(Event {
-                member: Some(member),
-                search: Some(number),
-                processor: Some(processor as u16),
-                reason: Some(reason.into()),
-                ..Event::new(Ev::Lost)
-            });
-            let lost = Notice::Lost { search: number, processor }.to_json();
-            for other in others {
-                state.put(other, |outbox| outbox.control(&lost));
-            }
+        if let Some(processor) = gone.processor {
+            self.lose(state, member, processor, reason);
         }
         state.tell_members();
     }
 
-    /// The owner's connection is gone, not closed by it: the running search is over (its
-    /// processor 0 lost, as every participant is told, then `ended`), and the members wait
-    /// for the owner to resume within the grace period (none: the session closes now).
-    fn away(&self, state: &mut State) {
+    /// Processor `processor` (of `member`) of the running search is lost: recorded, and
+    /// every other live participant told.
+    fn lose(&self, state: &mut State, member: u32, processor: usize, reason: &str) {
+        let Some(search) = state.search.as_mut() else { return };
+        search.lost[processor] = true;
+        let number = search.number;
+        let others: Vec<u32> =
+            search.roster.iter().enumerate().filter(|&(p, _)| !search.lost[p]).map(|(_, &m)| m).collect();
+        self.record(Event {
+            member: Some(member),
+            search: Some(number),
+            processor: Some(processor as u16),
+            reason: Some(reason.into()),
+            ..Event::new(Ev::Lost)
+        });
+        let lost = Notice::Lost { search: number, processor }.to_json();
+        for other in others {
+            state.put(other, |outbox| outbox.control(&lost));
+        }
+    }
+
+    /// The owner's connection is gone, not closed by it (`reason`): the running search is
+    /// over (its processor 0 lost, as every participant is told, then `ended`), and the
+    /// members wait for the owner to resume within the grace period (none: the session
+    /// closes now).
+    fn away(&self, state: &mut State, reason: &str) {
         let grace = self.config.owner_grace;
         if grace.is_zero() {
-            return self.close(state, "its connection dropped");
+            return self.close(state, reason);
         }
-        if let Some(search) = state.search.as_mut() {
-            search.lost[0] = true;
-            let number = search.number;
-            let others: Vec<u32> =
-                search.roster.iter().enumerate().filter(|&(p, _)| !search.lost[p]).map(|(_, &m)| m).collect();
-            self.record(Event { member: Some(OWNER), search: Some(number), processor: Some(0), ..Event::new(Ev::Lost) });
-            let lost = Notice::Lost { search: number, processor: 0 }.to_json();
-            for other in others {
-                state.put(other, |outbox| outbox.control(&lost));
-            }
+        if state.search.is_some() {
+            self.lose(state, OWNER, 0, reason);
             self.end(state);
         }
         state.away = Some(Instant::now());
