@@ -750,3 +750,25 @@ fn a_dropped_owner_resumes_its_class_within_the_grace_period() {
     }
     assert!(helpers[0].expect("closed")["reason"].as_str().unwrap().contains("did not resume within 300 ms"));
 }
+
+/// The relay's memory has one bound over all connections, not only one per connection:
+/// four receivers that read nothing, each sent less than its own queue holds, together
+/// past `--max-queued-mib`, and one of them is cut off as one that cannot keep up.
+#[test]
+fn all_queues_together_stay_under_the_relays_bound() {
+    let relay = Relay::start(&["--max-queued-mib", "16"]);
+    // The helpers read nothing.
+    let (mut owner, code, _helpers) = class(&relay, 4, None);
+    // 15 MiB for each: under a member's 16 MiB; 60 MiB together, of which the sockets'
+    // buffers hold at most about 10 MB each.
+    let big = program(1, &[1; 16 << 10]);
+    for _ in 0..15 << 6 {
+        for to in 1..=4 {
+            assert!(owner.send_frame(to, &big));
+        }
+    }
+    let lost = owner.expect("lost");
+    assert!((1..=4).contains(&lost["processor"].as_u64().unwrap()), "{lost}");
+    let (_, _, trace) = relay.trace(&code);
+    assert!(trace.lines().any(|l| l.contains(r#""ev":"refused""#) && l.contains("cannot keep up")), "{trace}");
+}
