@@ -391,66 +391,80 @@ fn a_hostile_member_during_a_search_changes_nothing() {
     assert!(lecturer.counters.snapshot()[0].received[MessageKind::Lost.index()] >= 1, "processor 0 heard the hostile member was lost");
 }
 
-/// A student's link that garbles its DONE (a buggy or hostile client) and is otherwise
-/// honest: it searches what it is given and answers as a processor should.
-struct GarbledDone(RelayLink);
+/// A student's link that garbles its DONE, or withholds it (a buggy or hostile client),
+/// and is otherwise honest: it searches what it is given and answers as a processor should.
+struct BrokenDone {
+    link: RelayLink,
+    garbles: bool,
+}
 
-impl Link for GarbledDone {
+impl Link for BrokenDone {
     fn rank(&self) -> usize {
-        self.0.rank()
+        self.link.rank()
     }
 
     fn size(&self) -> usize {
-        self.0.size()
+        self.link.size()
     }
 
     fn send(&mut self, to: usize, mut bytes: Vec<u8>) {
         if bytes.first() == Some(&(FrameKind::Done as u8)) {
+            if !self.garbles {
+                return;
+            }
             bytes.truncate(FRAME_HEADER + 3);
         }
-        self.0.send(to, bytes);
+        self.link.send(to, bytes);
     }
 
     fn receive(&mut self) -> Option<Arrival> {
-        self.0.receive()
+        self.link.receive()
     }
 }
 
-/// A member whose DONE is unreadable costs that member only: the relay is told to cut it
-/// off, the machine searches on with the others (the value the serial one), rather than
-/// alone for the rest of the session.
+/// A member whose DONE is unreadable, and one that never sends it, cost those members
+/// only: the relay is told to cut them off (the second once processor 0 has waited its
+/// ten seconds), and the machine searches on with the others (the value the serial one),
+/// rather than alone for the rest of the session.
 #[test]
-fn a_member_with_an_unreadable_done_is_lost_and_the_class_goes_on() {
+fn members_with_an_unreadable_or_no_done_are_lost_and_the_class_goes_on() {
     let _alone = one_at_a_time();
     let relay = Relay::start(10_000);
     let mut lecturer = Lecturer::open(&relay);
     let _students = Students::join(&relay, &lecturer.code(), 2);
     lecturer.cluster.link_mut().wait_for_members(2, Duration::from_secs(20)).unwrap();
-    let garbled = GarbledDone(RelayLink::join(&relay.url, &lecturer.code()).expect("the garbling member joins"));
-    let member = std::thread::spawn(move || {
-        let mut rank = Rank::new(garbled).expect("a student is no processor 0");
-        let mut helper = Helper::new(8).unwrap();
-        let mut searches = 0;
-        while let Order::Search(task) = rank.next_order() {
-            help(&mut rank, &mut helper, &task).unwrap();
-            rank.end_search();
-            searches += 1;
-        }
-        (searches, rank.link().0.closed().map(str::to_string))
-    });
-    lecturer.cluster.link_mut().wait_for_members(3, Duration::from_secs(20)).unwrap();
+    let broken: Vec<_> = [true, false]
+        .into_iter()
+        .map(|garbles| {
+            let link = RelayLink::join(&relay.url, &lecturer.code()).expect("the member joins");
+            std::thread::spawn(move || {
+                let mut rank = Rank::new(BrokenDone { link, garbles }).expect("a student is no processor 0");
+                let mut helper = Helper::new(8).unwrap();
+                let mut searches = 0;
+                while let Order::Search(task) = rank.next_order() {
+                    help(&mut rank, &mut helper, &task).unwrap();
+                    rank.end_search();
+                    searches += 1;
+                }
+                (searches, rank.link().link.closed().map(str::to_string))
+            })
+        })
+        .collect();
+    lecturer.cluster.link_mut().wait_for_members(4, Duration::from_secs(20)).unwrap();
     let board = &positions(2)[1];
     let limits = Limits { depth: Some(6), ..Limits::default() };
     let (processors, result) = lecturer.search(Algorithm::Ybwc, board, &limits, &pure());
-    assert_eq!((processors, result.score), (4, serial(board, &limits, &pure()).score), "the first search, the garbling member in it");
-    assert_eq!(lecturer.cluster.fault(), None, "one member's DONE is no fault of the machine");
-    let (searches, closed) = member.join().unwrap();
-    assert_eq!(searches, 1);
-    assert!(closed.as_deref().is_some_and(|why| why.contains("expelled by the owner") && why.contains("unreadable")), "{closed:?}");
+    assert_eq!((processors, result.score), (5, serial(board, &limits, &pure()).score), "the first search, the broken members in it");
+    assert_eq!(lecturer.cluster.fault(), None, "a member's DONE is no fault of the machine");
+    for (member, says) in broken.into_iter().zip(["unreadable counters", "did not finish its search within 10 s"]) {
+        let (searches, closed) = member.join().unwrap();
+        assert_eq!(searches, 1);
+        assert!(closed.as_deref().is_some_and(|why| why.contains("expelled by the owner") && why.contains(says)), "{closed:?}");
+    }
     let mut student_nodes = 0;
     for board in &positions(3)[1..] {
         let (processors, result) = lecturer.search(Algorithm::Ybwc, board, &limits, &pure());
-        assert_eq!((processors, result.score), (3, serial(board, &limits, &pure()).score), "the class without the garbling member");
+        assert_eq!((processors, result.score), (3, serial(board, &limits, &pure()).score), "the class without the broken members");
         student_nodes += lecturer.counters.snapshot()[1..3].iter().map(|p| p.nodes).sum::<u64>();
     }
     assert!(student_nodes > 0, "the students still searched");
