@@ -144,7 +144,9 @@ async fn enter(relay: &Arc<Relay>, socket: &mut WebSocket, limits: &mut Limits) 
                 relay.join(&code, outbox).map(|(session, member)| (session, member, inbox))
             }
             Ok(Request::Beat) => continue,
-            Ok(Request::Start { .. } | Request::End | Request::Expel { .. }) => Err("create or join a session first".into()),
+            Ok(Request::Start { .. } | Request::End | Request::Expel { .. }) => {
+                Err("create or join a session first".into())
+            }
             Err(reason) => Err(reason),
         };
         match entered {

@@ -67,7 +67,12 @@ pub struct Ticket {
 impl Doors {
     /// Room for `max_connections` connections at once, `max_unjoined` of them not joined.
     pub fn new(max_connections: usize, max_unjoined: usize) -> Arc<Doors> {
-        Arc::new(Doors { max_connections, max_unjoined, connections: AtomicUsize::new(0), unjoined: AtomicUsize::new(0) })
+        Arc::new(Doors {
+            max_connections,
+            max_unjoined,
+            connections: AtomicUsize::new(0),
+            unjoined: AtomicUsize::new(0),
+        })
     }
 
     /// Lets one more connection in, or says which cap it is past.
@@ -115,7 +120,14 @@ mod tests {
         }
         assert!(ok(Some("http://10.0.0.2:8080"), Some("10.0.0.2:8080")), "the page's own origin");
         assert!(ok(Some("https://class.example.org/"), Some("relay.example.org")), "--allow-origin");
-        for foreign in ["https://evil.example", "http://10.0.0.3:8080", "null", "http://localhost.evil.example", "http://127.0.0.1.evil.example:80", "localhost"] {
+        for foreign in [
+            "https://evil.example",
+            "http://10.0.0.3:8080",
+            "null",
+            "http://localhost.evil.example",
+            "http://127.0.0.1.evil.example:80",
+            "localhost",
+        ] {
             assert!(!ok(Some(foreign), Some("10.0.0.2:8080")), "{foreign}");
         }
     }

@@ -302,7 +302,11 @@ fn routes(relay: Arc<Relay>) -> axum::Router {
     let class = |State(relay): State<Arc<Relay>>, headers: header::HeaderMap, upgrade: WebSocketUpgrade| async move {
         let text = |name| headers.get(name).and_then(|value: &header::HeaderValue| value.to_str().ok());
         if !door::origin_allowed(text(header::ORIGIN), text(header::HOST), &relay.config.allowed_origins) {
-            return (StatusCode::FORBIDDEN, "pages of this origin may not open the class (the relay's --allow-origin)\n").into_response();
+            return (
+                StatusCode::FORBIDDEN,
+                "pages of this origin may not open the class (the relay's --allow-origin)\n",
+            )
+                .into_response();
         }
         let ticket = match relay.doors.enter() {
             Ok(ticket) => ticket,
@@ -311,7 +315,10 @@ fn routes(relay: Arc<Relay>) -> axum::Router {
         // Twice the longest frame: a frame a little too long reaches the check that names
         // it; anything longer is refused by the WebSocket layer before it is buffered.
         let limit = relay.config.max_frame.saturating_mul(2).max(8192);
-        upgrade.max_message_size(limit).max_frame_size(limit).on_upgrade(move |socket| connection::serve(relay, socket, ticket))
+        upgrade
+            .max_message_size(limit)
+            .max_frame_size(limit)
+            .on_upgrade(move |socket| connection::serve(relay, socket, ticket))
     };
     let trace = |State(relay): State<Arc<Relay>>, Path(code): Path<String>, RawQuery(query): RawQuery| async move {
         // The owner's to read: the class's every frame, and who its members are.

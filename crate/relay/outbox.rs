@@ -144,7 +144,16 @@ pub fn queue(bound: Bound, total: Arc<Total>) -> (Outbox, Inbox) {
     let (closing, closed) = watch::channel(None);
     let load = Arc::new(Load::default());
     let now = Instant::now();
-    let outbox = Outbox { queue: sender, load: load.clone(), bound, total: total.clone(), closing, latest: now, barrier: now, order: 0 };
+    let outbox = Outbox {
+        queue: sender,
+        load: load.clone(),
+        bound,
+        total: total.clone(),
+        closing,
+        latest: now,
+        barrier: now,
+        order: 0,
+    };
     (outbox, Inbox { queue: receiver, load, total, closing: closed, waiting: BinaryHeap::new() })
 }
 
@@ -168,7 +177,10 @@ impl Outbox {
     pub fn lossy(&mut self, text: String) -> bool {
         let (messages, bytes) = (self.load.messages.load(Relaxed), self.load.bytes.load(Relaxed));
         let total = self.total.bytes.load(Relaxed);
-        if 2 * messages >= self.bound.messages || 2 * (bytes + text.len()) > self.bound.bytes || 2 * (total + text.len()) > self.total.max {
+        if 2 * messages >= self.bound.messages
+            || 2 * (bytes + text.len()) > self.bound.bytes
+            || 2 * (total + text.len()) > self.total.max
+        {
             return false;
         }
         self.put(Instant::now(), Message::Text(text.into()), None).is_ok()
@@ -198,7 +210,9 @@ impl Outbox {
         self.latest = self.latest.max(due);
         self.order += 1;
         // The connection's task may have ended; then nobody reads, and nothing waits.
-        if let Err(mpsc::error::SendError(gone)) = self.queue.send(Queued { due, order: self.order, message, delivered, bytes }) {
+        if let Err(mpsc::error::SendError(gone)) =
+            self.queue.send(Queued { due, order: self.order, message, delivered, bytes })
+        {
             self.load.messages.fetch_sub(1, Relaxed);
             self.load.bytes.fetch_sub(gone.bytes, Relaxed);
             self.total.bytes.fetch_sub(gone.bytes, Relaxed);

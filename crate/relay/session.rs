@@ -355,7 +355,11 @@ impl Session {
 
     /// `expel`: processor `processor` of the running search is cut off, and so lost.
     fn expel(&self, state: &mut State, processor: usize, reason: &str) {
-        let expelled = state.search.as_ref().filter(|search| processor != 0 && !search.lost.get(processor).is_none_or(|&lost| lost)).map(|search| search.roster[processor]);
+        let expelled = state
+            .search
+            .as_ref()
+            .filter(|search| processor != 0 && !search.lost.get(processor).is_none_or(|&lost| lost))
+            .map(|search| search.roster[processor]);
         match expelled {
             Some(member) => self.cut_off(state, member, format!("expelled by the owner: {reason}"), None),
             None => state.tell(OWNER, &Notice::Error { message: format!("no processor {processor} to expel") }),
