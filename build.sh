@@ -339,14 +339,19 @@ cmd_test_page() {
 # Options go to www/serve.mjs: --port N, --no-isolation (serve without COOP/COEP).
 # The class's relay (`meshmate relay`) runs beside it on RELAY_PORT (default 8091) until
 # serve ends; serve.mjs passes the page's /class WebSocket to it, so a class needs only
-# the page's own origin.
+# the page's own origin. Creating a class takes the lecturer's token, kept in
+# target/lecturer-token (made once, readable by its owner only): serve prints the
+# lecturer's link with it; students need only the class's link.
 cmd_serve() {
   cmd_build
-  local relay_port="${RELAY_PORT:-8091}" relay_pid
-  "$TARGET/release/meshmate" relay --listen "127.0.0.1:$relay_port" &
+  local relay_port="${RELAY_PORT:-8091}" relay_pid token_file="$TARGET/lecturer-token"
+  if [ ! -s "$token_file" ]; then
+    (umask 077 && od -An -tx1 -N16 /dev/urandom | tr -d ' \n' > "$token_file")
+  fi
+  "$TARGET/release/meshmate" relay --listen "127.0.0.1:$relay_port" --lecturer-token-file "$token_file" &
   relay_pid=$!
   trap "kill $relay_pid 2>/dev/null || true" EXIT
-  node "$ROOT/www/serve.mjs" --relay "127.0.0.1:$relay_port" "$@"
+  node "$ROOT/www/serve.mjs" --relay "127.0.0.1:$relay_port" --lecturer-token-file "$token_file" "$@"
 }
 
 # --- bench ---------------------------------------------------------------------------

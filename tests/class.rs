@@ -10,10 +10,11 @@ mod common;
 use meshmate::chess::{parse_epd_file, Board};
 use meshmate::machine::cluster::link::{Arrival, Link};
 use meshmate::machine::cluster::relay::RelayLink;
-use meshmate::machine::frame::{frame, FrameKind};
+use meshmate::machine::cluster::{Order, Rank};
+use meshmate::machine::frame::{frame, FrameKind, FRAME_HEADER};
 use meshmate::machine::wire::{Reader, Writer};
 use meshmate::machine::{Cluster, Counters, MessageKind, Threads};
-use meshmate::parallel::{search, Algorithm, SearchRequest};
+use meshmate::parallel::{help, search, Algorithm, Helper, SearchRequest};
 use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchResult, SearchSettings, Searcher, Task};
 use meshmate::tt::TranspositionTable;
 use std::io::{BufRead, BufReader};
@@ -32,6 +33,8 @@ fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
 struct Relay {
     child: Child,
     url: String,
+    /// The lecturer's token it printed at start.
+    token: String,
 }
 
 impl Relay {
@@ -41,11 +44,11 @@ impl Relay {
             .stdout(Stdio::piped())
             .spawn()
             .expect("the relay starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let url = line.trim().rsplit(' ').next().unwrap().to_string();
-        assert!(url.starts_with("ws://127.0.0.1:"), "{line}");
-        Relay { child, url }
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines().map(Result::unwrap);
+        let url = lines.next().unwrap().rsplit(' ').next().unwrap().to_string();
+        assert!(url.starts_with("ws://127.0.0.1:"), "{url}");
+        let token = lines.next().unwrap().strip_prefix("lecturer token ").expect("the relay's token").to_string();
+        Relay { child, url, token }
     }
 }
 
@@ -99,7 +102,7 @@ struct Lecturer {
 
 impl Lecturer {
     fn open(relay: &Relay) -> Lecturer {
-        let link = RelayLink::create(&relay.url).expect("a session");
+        let link = RelayLink::create(&relay.url, &relay.token).expect("a session");
         let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
         Lecturer { cluster: Cluster::new(link).expect("the owner is processor 0"), searchers: Vec::new(), tt, counters: Counters::new(16) }
     }
@@ -386,4 +389,101 @@ fn a_hostile_member_during_a_search_changes_nothing() {
     assert!(closed.is_some_and(|why| why.contains("cut short") || why.contains("header")), "the relay cut the hostile member off");
     assert_eq!(result.score, serial.score, "the class's value with a hostile member");
     assert!(lecturer.counters.snapshot()[0].received[MessageKind::Lost.index()] >= 1, "processor 0 heard the hostile member was lost");
+}
+
+/// A student's link that garbles its DONE, or withholds it (a buggy or hostile client),
+/// and is otherwise honest: it searches what it is given and answers as a processor should.
+struct BrokenDone {
+    link: RelayLink,
+    garbles: bool,
+}
+
+impl Link for BrokenDone {
+    fn rank(&self) -> usize {
+        self.link.rank()
+    }
+
+    fn size(&self) -> usize {
+        self.link.size()
+    }
+
+    fn send(&mut self, to: usize, mut bytes: Vec<u8>) {
+        if bytes.first() == Some(&(FrameKind::Done as u8)) {
+            if !self.garbles {
+                return;
+            }
+            bytes.truncate(FRAME_HEADER + 3);
+        }
+        self.link.send(to, bytes);
+    }
+
+    fn receive(&mut self) -> Option<Arrival> {
+        self.link.receive()
+    }
+}
+
+/// A member whose DONE is unreadable, and one that never sends it, cost those members
+/// only: the relay is told to cut them off (the second once processor 0 has waited its
+/// ten seconds), and the machine searches on with the others (the value the serial one),
+/// rather than alone for the rest of the session.
+#[test]
+fn members_with_an_unreadable_or_no_done_are_lost_and_the_class_goes_on() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(10_000);
+    let mut lecturer = Lecturer::open(&relay);
+    let _students = Students::join(&relay, &lecturer.code(), 2);
+    lecturer.cluster.link_mut().wait_for_members(2, Duration::from_secs(20)).unwrap();
+    let broken: Vec<_> = [true, false]
+        .into_iter()
+        .map(|garbles| {
+            let link = RelayLink::join(&relay.url, &lecturer.code()).expect("the member joins");
+            std::thread::spawn(move || {
+                let mut rank = Rank::new(BrokenDone { link, garbles }).expect("a student is no processor 0");
+                let mut helper = Helper::new(8).unwrap();
+                let mut searches = 0;
+                while let Order::Search(task) = rank.next_order() {
+                    help(&mut rank, &mut helper, &task).unwrap();
+                    rank.end_search();
+                    searches += 1;
+                }
+                (searches, rank.link().link.closed().map(str::to_string))
+            })
+        })
+        .collect();
+    lecturer.cluster.link_mut().wait_for_members(4, Duration::from_secs(20)).unwrap();
+    let board = &positions(2)[1];
+    let limits = Limits { depth: Some(6), ..Limits::default() };
+    let (processors, result) = lecturer.search(Algorithm::Ybwc, board, &limits, &pure());
+    assert_eq!((processors, result.score), (5, serial(board, &limits, &pure()).score), "the first search, the broken members in it");
+    assert_eq!(lecturer.cluster.fault(), None, "a member's DONE is no fault of the machine");
+    for (member, says) in broken.into_iter().zip(["unreadable counters", "did not finish its search within 10 s"]) {
+        let (searches, closed) = member.join().unwrap();
+        assert_eq!(searches, 1);
+        assert!(closed.as_deref().is_some_and(|why| why.contains("expelled by the owner") && why.contains(says)), "{closed:?}");
+    }
+    let mut student_nodes = 0;
+    for board in &positions(3)[1..] {
+        let (processors, result) = lecturer.search(Algorithm::Ybwc, board, &limits, &pure());
+        assert_eq!((processors, result.score), (3, serial(board, &limits, &pure()).score), "the class without the broken members");
+        student_nodes += lecturer.counters.snapshot()[1..3].iter().map(|p| p.nodes).sum::<u64>();
+    }
+    assert!(student_nodes > 0, "the students still searched");
+}
+
+/// A class larger than the lecturer's counters (a host that counts fewer processors than
+/// the relay lets in) is refused at the search's start with a reason, never a panic: the
+/// lecturer searches alone, its value still the serial one.
+#[test]
+fn a_class_larger_than_the_lecturer_counts_is_refused_not_a_panic() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(10_000);
+    let mut lecturer = Lecturer::open(&relay);
+    lecturer.counters = Counters::new(2);
+    let _students = Students::join(&relay, &lecturer.code(), 2);
+    lecturer.cluster.link_mut().wait_for_members(2, Duration::from_secs(20)).unwrap();
+    let board = &positions(2)[1];
+    let limits = Limits { depth: Some(4), ..Limits::default() };
+    let (processors, result) = lecturer.search(Algorithm::Ybwc, board, &limits, &pure());
+    assert_eq!((processors, result.score), (3, serial(board, &limits, &pure()).score));
+    assert_eq!(lecturer.cluster.fault(), Some("3 processors, and this engine counts at most 2"));
 }

@@ -235,10 +235,22 @@ fn relay_explains_its_options_and_refuses_bad_values() {
     assert!(help.contains("  relay "), "{help}");
     let (code, out, err) = meshmate(&["relay", "--help"]);
     assert_eq!(code, Some(0), "{err}");
-    for name in ["--listen", "--delay-ms", "--lost-after-ms", "--max-frame", "--max-rate", "--trace-dir", "--max-sessions", "--max-members", "ws://HOST:PORT/class"] {
+    for name in ["--listen", "--delay-ms", "--lost-after-ms", "--max-frame", "--max-rate", "--owner-max-rate", "--trace-dir", "--max-sessions", "--max-members", "--lecturer-token-file", "--allow-origin", "--max-connections", "--max-unjoined", "--max-queued-mib", "--owner-grace-ms", "ws://HOST:PORT/class", "lecturer token TOKEN"] {
         assert!(out.contains(name), "relay --help names {name}: {out}");
     }
-    let cases: [(&[&str], &str); 5] = [
+    let dir = std::env::temp_dir().join(format!("meshmate-cli-token-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let short = dir.join("short");
+    std::fs::write(&short, "secret\n").unwrap();
+    let spaced = dir.join("spaced");
+    std::fs::write(&spaced, "a token with spaces in it\n").unwrap();
+    let missing = dir.join("missing");
+    let (short, spaced, missing) = (short.to_str().unwrap(), spaced.to_str().unwrap(), missing.to_str().unwrap());
+    let cases: [(&[&str], &str); 9] = [
+        (&["relay", "--lecturer-token-file", short], "a token is at least 16 letters"),
+        (&["relay", "--lecturer-token-file", spaced], "a token is at least 16 letters"),
+        (&["relay", "--lecturer-token-file", missing], "--lecturer-token-file"),
+        (&["relay", "--max-unjoined", "0"], "0 is not in 1..=1000000"),
         (&["relay", "--listen", "nowhere"], "invalid socket address"),
         (&["relay", "--max-rate", "0"], "0 is not in 1..=1000000"),
         (&["relay", "--max-members", "257"], "257 is not in 1..=256"),
@@ -250,6 +262,7 @@ fn relay_explains_its_options_and_refuses_bad_values() {
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?} says {says:?}: {err}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `datagen`: whole records of real games, the same bytes whatever the threads (each game

@@ -19,42 +19,63 @@ const PATIENCE: Duration = Duration::from_secs(10);
 struct Relay {
     child: Child,
     address: String,
+    /// The lecturer's token it printed at start.
+    token: String,
 }
 
 impl Relay {
-    /// `meshmate relay --listen 127.0.0.1:0 --lost-after-ms 600` and `options`.
+    /// `meshmate relay --listen 127.0.0.1:0` and `options`, with `--lost-after-ms 600`
+    /// unless they say otherwise.
     fn start(options: &[&str]) -> Relay {
+        let lost_after: &[&str] = if options.contains(&"--lost-after-ms") { &[] } else { &["--lost-after-ms", "600"] };
         let mut child = Command::new(env!("CARGO_BIN_EXE_meshmate"))
-            .args(["relay", "--listen", "127.0.0.1:0", "--lost-after-ms", "600"])
+            .args(["relay", "--listen", "127.0.0.1:0"])
+            .args(lost_after)
             .args(options)
             .stdout(Stdio::piped())
             .spawn()
             .expect("the relay starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines().map(Result::unwrap);
+        let line = lines.next().unwrap();
         let address = line
-            .trim()
             .strip_prefix("relay listening on ws://")
             .and_then(|rest| rest.strip_suffix("/class"))
             .unwrap_or_else(|| panic!("the first line: {line:?}"))
             .to_string();
-        Relay { child, address }
+        let line = lines.next().unwrap();
+        let token = line.strip_prefix("lecturer token ").unwrap_or_else(|| panic!("the second line: {line:?}")).to_string();
+        Relay { child, address, token }
     }
 
     fn connect(&self) -> Client {
+        self.upgrade(None).unwrap_or_else(|status| panic!("the upgrade was refused: {status}"))
+    }
+
+    /// A WebSocket to the relay, from a page of `origin` if given; the HTTP status if the
+    /// upgrade is refused.
+    fn upgrade(&self, origin: Option<&str>) -> Result<Client, u16> {
+        use tungstenite::client::IntoClientRequest;
         let stream = TcpStream::connect(&self.address).unwrap();
         stream.set_nodelay(true).unwrap();
         stream.set_read_timeout(Some(PATIENCE)).unwrap();
-        let (socket, _) = tungstenite::client(format!("ws://{}/class", self.address), stream).unwrap();
+        let mut request = format!("ws://{}/class", self.address).into_client_request().unwrap();
+        if let Some(origin) = origin {
+            request.headers_mut().insert("origin", origin.parse().unwrap());
+        }
+        let socket = match tungstenite::client(request, stream) {
+            Ok((socket, _)) => socket,
+            Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(response))) => return Err(response.status().as_u16()),
+            Err(e) => panic!("the upgrade failed: {e}"),
+        };
         // Short reads from now on, so a waiting client can beat.
         socket.get_ref().set_read_timeout(Some(Duration::from_millis(50))).unwrap();
-        Client { socket, beating: true, last_sent: Instant::now(), trace: Vec::new() }
+        Ok(Client { socket, beating: true, last_sent: Instant::now(), trace: Vec::new(), dropped: 0 })
     }
 
     /// A new session: its owner and code.
     fn create(&self) -> (Client, String) {
         let mut owner = self.connect();
-        owner.send(json!({"type": "create"}));
+        owner.send(json!({"type": "create", "token": self.token}));
         let created = owner.expect("created");
         assert_eq!(created["member"], 0);
         let code = created["code"].as_str().unwrap().to_string();
@@ -68,6 +89,11 @@ impl Relay {
         member.send(json!({"type": "join", "code": code}));
         let joined = member.expect("joined");
         (member, joined["member"].as_u64().unwrap())
+    }
+
+    /// The trace of session `code` as its lecturer reads it: status, headers, body.
+    fn trace(&self, code: &str) -> (u16, String, String) {
+        self.get(&format!("/class/{code}/trace?token={}", self.token))
     }
 
     /// `GET path`: the status line's code, the headers and the body.
@@ -110,6 +136,8 @@ struct Client {
     beating: bool,
     last_sent: Instant,
     trace: Vec<Value>,
+    /// The events the trace stream says it left out, as of its latest batch.
+    dropped: u64,
 }
 
 impl Client {
@@ -133,6 +161,7 @@ impl Client {
                     let value: Value = serde_json::from_str(text.as_str()).unwrap();
                     if value["type"] == "trace" {
                         self.trace.extend(value["events"].as_array().unwrap().iter().cloned());
+                        self.dropped = value["dropped"].as_u64().unwrap();
                         continue;
                     }
                     return Some(Got::Text(value));
@@ -455,7 +484,7 @@ fn an_injected_delay_delays_each_hop() {
         assert_eq!(owner.frame(), (2, program(1, &[i])));
     }
     assert_eq!(owner.expect("lost")["processor"], 2);
-    let (_, _, trace) = relay.get(&format!("/class/{code}/trace"));
+    let (_, _, trace) = relay.trace(&code);
     assert!(trace.lines().any(|l| l.contains(r#""ev":"deliver""#) && l.contains(r#""hops":2"#)), "{trace}");
 }
 
@@ -469,7 +498,7 @@ fn the_trace_has_the_sessions_events_over_http_in_the_stream_and_in_its_file() {
     assert!(helpers[1].send_frame(9, &program(1, b"")));
     assert_eq!(owner.expect("lost")["processor"], 2);
     owner.quiet(Duration::from_millis(300));
-    let (status, head, body) = relay.get(&format!("/class/{code}/trace"));
+    let (status, head, body) = relay.trace(&code);
     assert_eq!(status, 200, "{head}");
     let events: Vec<Value> = body.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let has = |events: &[Value], ev: &str| events.iter().any(|e| e["ev"] == ev);
@@ -483,7 +512,10 @@ fn the_trace_has_the_sessions_events_over_http_in_the_stream_and_in_its_file() {
         (&json!(1), &json!(0), &json!("program"), &json!(13), &json!(1))
     );
     assert!(events.windows(2).all(|w| w[0]["t"].as_u64() <= w[1]["t"].as_u64()), "one clock");
-    assert_eq!(relay.get("/class/nosuchcode/trace").0, 404);
+    assert_eq!(relay.trace("nosuchcode").0, 404);
+    // The trace is the lecturer's: not for a student who knows the code.
+    assert_eq!(relay.get(&format!("/class/{code}/trace")).0, 403);
+    assert_eq!(relay.get(&format!("/class/{code}/trace?token={}", "0".repeat(32))).0, 403);
     owner.socket.close(None).unwrap();
     assert_eq!(helpers[0].expect("lost")["processor"], 2);
     helpers[0].expect("closed");
@@ -546,6 +578,197 @@ fn a_receiver_that_cannot_keep_up_is_cut_off_not_buffered() {
     }
     assert_eq!(owner.expect("lost")["processor"], 1);
     assert_eq!(helpers[2].expect("lost")["processor"], 1);
-    let (_, _, trace) = relay.get(&format!("/class/{code}/trace"));
+    let (_, _, trace) = relay.trace(&code);
     assert!(trace.lines().any(|l| l.contains(r#""ev":"refused","member":1,"reason":"cannot keep up"#)), "{trace}");
+}
+
+/// An owner that reads nothing for a while (a laptop busy drawing, a slow link) while the
+/// class floods the trace: the batches its queue has no room for are left out and
+/// counted, and the owner stays, its session whole. (Queued in full, they would fill the
+/// owner's queue and cut it off, ending the class for everyone.)
+#[test]
+fn a_trace_flood_is_left_out_and_counted_never_cutting_the_owner_off() {
+    // Silent for up to a minute: while its socket does not drain, the relay cannot read
+    // the owner's beats.
+    let relay = Relay::start(&["--max-rate", "1000000", "--lost-after-ms", "60000"]);
+    let (mut owner, _, helpers) = class(&relay, 2, None);
+    // About 50 MB of trace: more than half the owner's queue, so some is left out.
+    const FRAMES: usize = 300_000;
+    let mut helpers = helpers.into_iter();
+    let (mut sender, mut receiver) = (helpers.next().unwrap(), helpers.next().unwrap());
+    // The receiver keeps up (no more than a few thousand frames wait for it); the owner
+    // does not.
+    let received = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let flood = std::thread::spawn({
+        let received = received.clone();
+        move || {
+            for i in 0..FRAMES {
+                while i - received.load(std::sync::atomic::Ordering::Relaxed) > 2000 {
+                    std::thread::yield_now();
+                }
+                assert!(sender.send_frame(2, &program(1, &(i as u32).to_le_bytes())), "the sender stays");
+            }
+            sender
+        }
+    });
+    let drain = std::thread::spawn(move || {
+        for i in 1..=FRAMES {
+            receiver.frame();
+            received.store(i, std::sync::atomic::Ordering::Relaxed);
+        }
+        receiver
+    });
+    // The owner beats but reads nothing until the flood has passed.
+    while !(flood.is_finished() && drain.is_finished()) {
+        owner.send(json!({"type": "beat"}));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (mut sender, mut receiver) = (flood.join().unwrap(), drain.join().unwrap());
+    owner.send(json!({"type": "end"}));
+    owner.expect("ended");
+    let last = owner.trace.iter().rev().find(|e| e["ev"] == "send").cloned();
+    assert!(last.is_some(), "the owner was streamed some of the trace");
+    for member in [&mut sender, &mut receiver] {
+        member.expect("ended");
+    }
+    owner.send(json!({"type": "start"}));
+    assert_eq!(owner.expect("search")["search"], 2, "the class goes on");
+    // The stream's own count of what it left out, in the latest batch.
+    owner.quiet(Duration::from_millis(300));
+    assert!(owner.dropped > 0, "batches were left out and counted");
+}
+
+/// A page a student happens to visit cannot open the class: a foreign Origin is refused at
+/// the upgrade; this machine's pages, the page's own origin, the origins allowed with
+/// `--allow-origin` and native clients (no Origin) are let in.
+#[test]
+fn an_upgrade_from_a_foreign_origin_is_refused() {
+    let relay = Relay::start(&["--allow-origin", "https://class.example.org"]);
+    for foreign in ["https://evil.example", "http://10.1.2.3:8080", "null"] {
+        assert_eq!(relay.upgrade(Some(foreign)).err(), Some(403), "{foreign}");
+    }
+    let own = format!("http://{}", relay.address);
+    for allowed in ["https://class.example.org", "http://localhost:5173", own.as_str()] {
+        let mut client = relay.upgrade(Some(allowed)).unwrap_or_else(|status| panic!("{allowed}: {status}"));
+        client.send(json!({"type": "join", "code": "0".repeat(32)}));
+        assert!(client.expect("error")["message"].as_str().unwrap().contains("no session"), "{allowed}: a socket of the relay's");
+    }
+}
+
+/// Strangers (no token, or a wrong one) cannot create sessions, so however many try, the
+/// lecturer still creates its class with its token and runs it; students need only the code.
+#[test]
+fn strangers_cannot_create_sessions_and_the_lecturer_still_can() {
+    let relay = Relay::start(&[]);
+    for i in 0..65 {
+        let mut stranger = relay.connect();
+        stranger.send(if i % 2 == 0 { json!({"type": "create"}) } else { json!({"type": "create", "token": "0".repeat(32)}) });
+        assert!(stranger.expect("error")["message"].as_str().unwrap().contains("lecturer's token"), "stranger {i}");
+        assert_eq!(stranger.closed().0, 1008);
+    }
+    let (mut owner, _, mut helpers) = class(&relay, 2, None);
+    assert!(helpers[0].send_frame(0, &program(1, b"hello")));
+    assert_eq!(owner.frame(), (1, program(1, b"hello")));
+    assert!(owner.send_frame(2, &program(1, b"back")));
+    assert_eq!(helpers[1].frame(), (0, program(1, b"back")));
+}
+
+/// Connections that never join hold no more than `--max-unjoined` places, and all
+/// connections together no more than `--max-connections`: past either the upgrade is
+/// refused (503), and a place comes back when its connection goes.
+#[test]
+fn connections_past_the_caps_are_refused_at_the_upgrade() {
+    let relay = Relay::start(&["--max-connections", "4", "--max-unjoined", "2", "--lost-after-ms", "60000"]);
+    let idle: Vec<Client> = (0..2).map(|_| relay.connect()).collect();
+    assert_eq!(relay.upgrade(None).err(), Some(503), "a third connection that has not joined");
+    drop(idle);
+    // Their places come back once the relay has seen them go.
+    let deadline = Instant::now() + PATIENCE;
+    let mut owner = loop {
+        match relay.upgrade(None) {
+            Ok(client) => break client,
+            Err(503) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            Err(status) => panic!("no place came back: {status}"),
+        }
+    };
+    owner.send(json!({"type": "create", "token": relay.token}));
+    let code = owner.expect("created")["code"].as_str().unwrap().to_string();
+    let (_member, _) = relay.join(&code);
+    let _idle = relay.connect();
+    let _another = relay.connect();
+    assert_eq!(relay.upgrade(None).err(), Some(503), "a fifth connection");
+}
+
+/// The owner's connection drops (Wi-Fi, a laptop lid) in the middle of a search: the
+/// search is over (processor 0 lost, then ended, as every participant is told), the members
+/// wait, and the owner resumes its session with the token `created` gave it, its class
+/// intact for the next search. A wrong token, or a resume while the owner is here, is
+/// refused; an owner that does not come back within the grace period closes the session.
+#[test]
+fn a_dropped_owner_resumes_its_class_within_the_grace_period() {
+    let relay = Relay::start(&["--owner-grace-ms", "5000"]);
+    let mut owner = relay.connect();
+    owner.send(json!({"type": "create", "token": relay.token}));
+    let created = owner.expect("created");
+    let (code, resume) = (created["code"].as_str().unwrap().to_string(), created["resume"].as_str().unwrap().to_string());
+    assert!(resume.len() == 32 && resume != code && resume != relay.token, "a token of its own: {resume}");
+    let mut helpers: Vec<Client> = (0..2).map(|_| relay.join(&code).0).collect();
+    owner.send(json!({"type": "start"}));
+    owner.expect("search");
+    for helper in &mut helpers {
+        helper.expect("search");
+    }
+    let mut intruder = relay.connect();
+    intruder.send(json!({"type": "resume", "code": code, "token": resume}));
+    assert!(intruder.expect("error")["message"].as_str().unwrap().contains("no owner of this session is away"), "the owner is here");
+    drop(owner); // the socket gone without a close
+    for helper in &mut helpers {
+        assert_eq!((helper.expect("lost")["processor"].as_u64(), helper.expect("ended")["search"].as_u64()), (Some(0), Some(1)));
+        assert_eq!(helper.expect("away")["within_ms"], 5000);
+    }
+    let mut wrong = relay.connect();
+    wrong.send(json!({"type": "resume", "code": code, "token": relay.token}));
+    wrong.expect("error");
+    let mut owner = relay.connect();
+    owner.send(json!({"type": "resume", "code": code, "token": resume}));
+    assert_eq!(owner.expect("resumed")["member"], 0);
+    owner.send(json!({"type": "start"}));
+    let search = owner.expect("search");
+    assert_eq!((&search["search"], &search["members"]), (&json!(2), &json!([0, 1, 2])), "the same class");
+    for (i, helper) in helpers.iter_mut().enumerate() {
+        let search = helper.expect("search");
+        assert_eq!((search["search"].as_u64(), search["processor"].as_u64()), (Some(2), Some(i as u64 + 1)));
+    }
+    assert!(helpers[1].send_frame(0, &program(2, b"still here")));
+    assert_eq!(owner.frame(), (2, program(2, b"still here")));
+
+    let relay = Relay::start(&["--owner-grace-ms", "300"]);
+    let (owner, _, mut helpers) = class(&relay, 1, None);
+    drop(owner);
+    for notice in ["lost", "ended", "away"] {
+        helpers[0].expect(notice);
+    }
+    assert!(helpers[0].expect("closed")["reason"].as_str().unwrap().contains("did not resume within 300 ms"));
+}
+
+/// The relay's memory has one bound over all connections, not only one per connection:
+/// four receivers that read nothing, each sent less than its own queue holds, together
+/// past `--max-queued-mib`, and one of them is cut off as one that cannot keep up.
+#[test]
+fn all_queues_together_stay_under_the_relays_bound() {
+    let relay = Relay::start(&["--max-queued-mib", "16"]);
+    // The helpers read nothing.
+    let (mut owner, code, _helpers) = class(&relay, 4, None);
+    // 15 MiB for each: under a member's 16 MiB; 60 MiB together, of which the sockets'
+    // buffers hold at most about 10 MB each.
+    let big = program(1, &[1; 16 << 10]);
+    for _ in 0..15 << 6 {
+        for to in 1..=4 {
+            assert!(owner.send_frame(to, &big));
+        }
+    }
+    let lost = owner.expect("lost");
+    assert!((1..=4).contains(&lost["processor"].as_u64().unwrap()), "{lost}");
+    let (_, _, trace) = relay.trace(&code);
+    assert!(trace.lines().any(|l| l.contains(r#""ev":"refused""#) && l.contains("cannot keep up")), "{trace}");
 }

@@ -7,15 +7,19 @@
 // static host would serve it.
 //
 // Usage: node www/serve.mjs [--root DIR] [--port N] [--host H] [--no-isolation] [--relay HOST:PORT]
+//                           [--lecturer-token-file FILE]
 //   --root  the directory served at / (default: www/dist if it was built, else www/)
 //   --port  0 picks a free port; the chosen URL is printed as `serving http://...` on stdout
 //   --relay where `meshmate relay` listens (default 127.0.0.1:8091, as `./build.sh serve`
 //           starts it): WebSocket upgrades on /class are passed to it byte for byte, so a
-//           class's page reaches the relay at its own origin (ws(s)://host/class)
+//           class's page reaches the relay at its own origin (ws(s)://host/class); its Origin
+//           and Host go with it, so the relay lets in the page's own origin
+//   --lecturer-token-file  the relay's lecturer token (as given to `meshmate relay`): the
+//           lecturer's link, `http://.../#class?lecturer=TOKEN`, is printed as `lecturer ...`
 // URLs under /pkg/ are served from the repository's pkg/ (the wasm-pack output).
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,7 +46,7 @@ const CONTENT_TYPES = {
 
 /** Parses the command line into options; unknown flags are an error, not silently ignored. */
 function parseArgs(argv) {
-  const options = { root: null, port: 8080, host: '127.0.0.1', isolation: true, relay: '127.0.0.1:8091' };
+  const options = { root: null, port: 8080, host: '127.0.0.1', isolation: true, relay: '127.0.0.1:8091', lecturerToken: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -54,6 +58,7 @@ function parseArgs(argv) {
     else if (arg === '--host') options.host = value();
     else if (arg === '--no-isolation') options.isolation = false;
     else if (arg === '--relay') options.relay = value();
+    else if (arg === '--lecturer-token-file') options.lecturerToken = readFileSync(value(), 'utf8').trim();
     else throw new Error(`unknown argument ${arg}`);
   }
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
@@ -121,7 +126,7 @@ function proxyClass(req, socket, head, relay, open) {
   });
 }
 
-function serve({ root, port, host, isolation, relay }) {
+function serve({ root, port, host, isolation, relay, lecturerToken }) {
   const server = createServer((req, res) => {
     const headers = { 'Cache-Control': 'no-cache', 'Cross-Origin-Resource-Policy': 'same-origin' };
     if (isolation) {
@@ -156,6 +161,7 @@ function serve({ root, port, host, isolation, relay }) {
     const shownHost = host === '127.0.0.1' ? 'localhost' : host;
     console.log(`serving http://${shownHost}:${actual}/ from ${root}` +
       (isolation ? ' (cross-origin isolated)' : ' (WITHOUT COOP/COEP: single-thread fallback)'));
+    if (lecturerToken) console.log(`lecturer http://${shownHost}:${actual}/#class?lecturer=${encodeURIComponent(lecturerToken)} (creates a class; students need only its link)`);
   });
   const stop = () => {
     server.close(() => process.exit(0));

@@ -83,8 +83,11 @@ pub struct JoinArgs {
 #[cfg(feature = "relay")]
 #[derive(Args, Debug)]
 #[command(after_help = "Prints `relay listening on ws://HOST:PORT/class` once it listens (port 0 picks a free one), \
-then serves the class's WebSocket at /class, each session's trace at /class/CODE/trace and /health.\n\n\
-Examples:\n  meshmate relay\n  meshmate relay --listen 0.0.0.0:8091 --delay-ms 50 --trace-dir traces")]
+then `lecturer token TOKEN` unless --lecturer-token-file gives it, and serves the class's WebSocket at /class, \
+each session's trace to its lecturer at /class/CODE/trace?token=TOKEN, and /health. Creating a session takes the \
+token; students need only the session's code. Memory: at most --max-queued-mib in all queues, and each session's \
+trace (200,000 events, about 20 MiB); docs/class.md has the bounds.\n\n\
+Examples:\n  meshmate relay\n  meshmate relay --listen 0.0.0.0:8091 --lecturer-token-file token.txt --allow-origin https://class.example.org --delay-ms 50 --trace-dir traces")]
 pub struct RelayArgs {
     /// The address and port to listen on.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8091")]
@@ -101,6 +104,9 @@ pub struct RelayArgs {
     /// Messages a second one connection may send (bursts of twice that); past it, it is cut off.
     #[arg(long, value_name = "F", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_rate: u32,
+    /// Messages a second a session's owner may send (processor 0 talks to every member).
+    #[arg(long, value_name = "F", default_value_t = 50_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub owner_max_rate: u32,
     /// Write each session's trace to DIR/CODE.jsonl.
     #[arg(long, value_name = "DIR")]
     pub trace_dir: Option<PathBuf>,
@@ -108,10 +114,28 @@ pub struct RelayArgs {
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_sessions: u32,
     /// The most members of one session, the owner included (at most 256, the processors a lecturer counts).
-    // 256 is MAX_PROCESSORS in crate/wasm/class.rs: a larger class is refused here, at
-    // start, not by a lecturer's machine in the middle of a lecture.
-    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=256))]
+    // A larger class is refused here, at start, not by a lecturer's machine in the middle
+    // of a lecture.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=meshmate::machine::cluster::MAX_PROCESSORS as i64))]
     pub max_members: u32,
+    /// The lecturer's token, which creating a session takes, read from FILE (at least 16 characters; without it the relay makes one and prints it).
+    #[arg(long, value_name = "FILE")]
+    pub lecturer_token_file: Option<PathBuf>,
+    /// Pages of ORIGIN (e.g. https://class.example.org) may open the class's socket, besides this machine's (localhost, any port) and the page's own (repeatable).
+    #[arg(long, value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
+    /// The most connections at once, joined or not.
+    #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections: u32,
+    /// The most connections at once that have not yet created or joined a session.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_unjoined: u32,
+    /// The most MiB waiting in all connections' queues together; a connection whose message would pass it is cut off.
+    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(16..=1 << 20))]
+    pub max_queued_mib: u32,
+    /// How long a session waits for its lecturer to resume after the lecturer's connection dropped (0: it closes at once).
+    #[arg(long, value_name = "T", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    pub owner_grace_ms: u64,
 }
 
 /// `reproduce`.

@@ -54,15 +54,34 @@ pub fn run(cli: Cli) -> i32 {
 #[cfg(feature = "relay")]
 fn run_relay(args: crate::args::RelayArgs) -> Result<(), String> {
     use std::time::Duration;
+    let lecturer_token = match &args.lecturer_token_file {
+        None => None,
+        Some(file) => {
+            let text = std::fs::read_to_string(file).map_err(|e| format!("--lecturer-token-file {}: {e}", file.display()))?;
+            let token = text.trim();
+            // It travels in links and query strings: characters they need not escape.
+            if token.len() < 16 || !token.chars().all(|c| c.is_ascii_alphanumeric() || "-_.~".contains(c)) {
+                return Err(format!("--lecturer-token-file {}: a token is at least 16 letters, digits, '-', '_', '.' or '~'", file.display()));
+            }
+            Some(token.to_string())
+        }
+    };
     meshmate::relay::serve(meshmate::relay::Config {
         listen: args.listen,
         delay: Duration::from_millis(args.delay_ms),
         lost_after: Duration::from_millis(args.lost_after_ms),
         max_frame: args.max_frame as usize,
         max_rate: args.max_rate,
+        owner_max_rate: args.owner_max_rate,
         trace_dir: args.trace_dir,
         max_sessions: args.max_sessions as usize,
         max_members: args.max_members as usize,
+        lecturer_token,
+        allowed_origins: args.allow_origin,
+        max_connections: args.max_connections as usize,
+        max_unjoined: args.max_unjoined as usize,
+        max_queued_bytes: (args.max_queued_mib as usize) << 20,
+        owner_grace: Duration::from_millis(args.owner_grace_ms),
         ..meshmate::relay::Config::default()
     })
 }

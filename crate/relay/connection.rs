@@ -3,10 +3,11 @@
 //! [`Inbox`] when due. One task per connection; it reads and writes in turn, so a client
 //! whose socket does not drain stops being read too, and its queue soon overflows.
 
+use super::door::Ticket;
 use super::limits::Limits;
-use super::outbox::{queue, Closing, Inbox, Next, Queued};
+use super::outbox::{queue, Bound, Closing, Inbox, Next, Queued};
 use super::protocol::{Notice, Request};
-use super::session::{Session, NORMAL, POLICY};
+use super::session::{Session, NORMAL, OWNER, POLICY};
 use super::Relay;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use std::sync::Arc;
@@ -26,15 +27,23 @@ struct Link {
 enum Ending {
     /// The session closed it (cut off, the owner left): with this close frame, if any.
     Closed(Option<Closing>),
-    /// The client went away (closed, or the socket failed).
+    /// The client closed its connection.
+    Left,
+    /// The connection failed (an owner may resume).
     Gone(&'static str),
 }
 
-/// Serves one upgraded socket until it closes.
-pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket) {
+/// Serves one upgraded socket until it closes; `ticket` counts it among the relay's
+/// connections meanwhile.
+pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket, mut ticket: Ticket) {
     let config = &relay.config;
     let mut limits = Limits::new(config.max_rate, config.max_bytes_rate, Instant::now());
     let Some(mut link) = enter(&relay, &mut socket, &mut limits).await else { return };
+    ticket.joined();
+    if link.member == OWNER {
+        // Processor 0 talks to every member: its limits are its own.
+        limits = Limits::new(config.owner_max_rate, config.owner_max_bytes_rate, Instant::now());
+    }
     let ending = loop {
         tokio::select! {
             next = link.inbox.next() => match next {
@@ -48,7 +57,7 @@ pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket) {
             received = socket.recv() => {
                 let Some(Ok(message)) = received else { break Ending::Gone("the connection failed") };
                 if let Message::Close(_) = message {
-                    break Ending::Gone("closed by the client");
+                    break Ending::Left;
                 }
                 let len = message_len(&message);
                 match limits.admit(len, Instant::now()) {
@@ -68,8 +77,12 @@ pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket) {
             close(&mut socket, closing.unwrap_or_else(|| Closing { code: NORMAL, reason: String::new(), last: None }))
                 .await
         }
+        Ending::Left => {
+            link.session.leave(link.member, "closed by the client", true);
+            relay.settle(&link.session);
+        }
         Ending::Gone(reason) => {
-            link.session.leave(link.member, reason);
+            link.session.leave(link.member, reason, false);
             relay.settle(&link.session);
         }
     }
@@ -77,20 +90,21 @@ pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket) {
 
 /// Writes a due message, unless the session closes the connection meanwhile.
 async fn write(socket: &mut WebSocket, link: &mut Link, queued: Queued) -> Result<(), Ending> {
+    // Off the queue now, written or not.
+    link.inbox.sent(&queued);
     let Queued { message, delivered, .. } = &queued;
     tokio::select! {
         biased;
         closing = link.inbox.closing() => return Err(Ending::Closed(closing)),
         written = socket.send(message.clone()) => written.map_err(|_| Ending::Gone("the connection failed"))?,
     }
-    link.inbox.sent(&queued);
     if let Some(event) = delivered {
         link.session.record(event.clone());
     }
     Ok(())
 }
 
-/// The first messages: until a `create` or `join` succeeds (its link) or the connection
+/// The first messages: until a `create`, `resume` or `join` succeeds (its link) or the connection
 /// is refused, silent too long or closed (`None`).
 async fn enter(relay: &Arc<Relay>, socket: &mut WebSocket, limits: &mut Limits) -> Option<Link> {
     let deadline = tokio::time::Instant::now() + relay.config.lost_after;
@@ -116,16 +130,27 @@ async fn enter(relay: &Arc<Relay>, socket: &mut WebSocket, limits: &mut Limits) 
             Message::Close(_) => return None,
             Message::Ping(_) | Message::Pong(_) => continue,
         };
-        let (outbox, inbox) = queue();
         let entered = match request {
-            Ok(Request::Create) => relay.create(outbox).map(|session| (session, 0)),
-            Ok(Request::Join { code }) => relay.join(&code, outbox),
+            Ok(Request::Create { token }) => {
+                let (outbox, inbox) = queue(Bound::OWNER, relay.total.clone());
+                relay.create(outbox, &token).map(|session| (session, OWNER, inbox))
+            }
+            Ok(Request::Resume { code, token }) => {
+                let (outbox, inbox) = queue(Bound::OWNER, relay.total.clone());
+                relay.resume(&code, &token, outbox).map(|session| (session, OWNER, inbox))
+            }
+            Ok(Request::Join { code }) => {
+                let (outbox, inbox) = queue(Bound::MEMBER, relay.total.clone());
+                relay.join(&code, outbox).map(|(session, member)| (session, member, inbox))
+            }
             Ok(Request::Beat) => continue,
-            Ok(Request::Start { .. } | Request::End) => Err("create or join a session first".into()),
+            Ok(Request::Start { .. } | Request::End | Request::Expel { .. }) => {
+                Err("create or join a session first".into())
+            }
             Err(reason) => Err(reason),
         };
         match entered {
-            Ok((session, member)) => return Some(Link { session, member, inbox }),
+            Ok((session, member, inbox)) => return Some(Link { session, member, inbox }),
             Err(reason) => {
                 close(socket, refused(reason)).await;
                 return None;

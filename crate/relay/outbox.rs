@@ -9,9 +9,12 @@
 //! no order with the frames. Within one (sender, receiver) pair the delay is the same for
 //! every frame of a search, so the pair's frames leave in the order they came.
 //!
-//! Bound: at most [`MAX_QUEUED`] messages and [`MAX_QUEUED_BYTES`] bytes wait; a
-//! connection that cannot keep up overflows and is cut off, and memory never grows with a
-//! slow tab.
+//! Bound: at most [`Bound::messages`] messages and [`Bound::bytes`] bytes wait (a
+//! member's [`Bound::MEMBER`], the owner's larger [`Bound::OWNER`]: every frame of the
+//! class passes processor 0), and in all the relay's queues together at most
+//! [`Total`]'s bytes; a connection that cannot keep up overflows and is cut off, and
+//! memory never grows with a slow tab, nor with many. What may be left out (the owner's trace) goes
+//! in only while less than half the bound waits, so it never overflows it.
 
 use super::trace::Event;
 use axum::extract::ws::Message;
@@ -23,10 +26,21 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-/// The most messages waiting for one connection.
-pub const MAX_QUEUED: usize = 8192;
-/// The most bytes waiting for one connection.
-pub const MAX_QUEUED_BYTES: usize = 16 << 20;
+/// The most a connection's queue holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// Messages waiting.
+    pub messages: usize,
+    /// Bytes waiting.
+    pub bytes: usize,
+}
+
+impl Bound {
+    /// A member's queue.
+    pub const MEMBER: Bound = Bound { messages: 8192, bytes: 16 << 20 };
+    /// The owner's: processor 0 hears from every member, and its trace waits here too.
+    pub const OWNER: Bound = Bound { messages: 4 * 8192, bytes: 64 << 20 };
+}
 
 /// Why and how a connection is closed: the code and reason of its close frame, after one
 /// last text message if given.
@@ -71,6 +85,20 @@ impl Ord for Queued {
     }
 }
 
+/// The bytes waiting in all the relay's queues together, and the most there may be.
+#[derive(Debug)]
+pub struct Total {
+    bytes: AtomicUsize,
+    max: usize,
+}
+
+impl Total {
+    /// Room for `max` bytes in all queues together.
+    pub fn new(max: usize) -> Arc<Total> {
+        Arc::new(Total { bytes: AtomicUsize::new(0), max })
+    }
+}
+
 /// How much waits for a connection: both halves count it.
 #[derive(Debug, Default)]
 struct Load {
@@ -82,6 +110,8 @@ struct Load {
 pub struct Outbox {
     queue: mpsc::UnboundedSender<Queued>,
     load: Arc<Load>,
+    bound: Bound,
+    total: Arc<Total>,
     closing: watch::Sender<Option<Closing>>,
     /// The latest due time put in so far: control messages go after it.
     latest: Instant,
@@ -94,6 +124,7 @@ pub struct Outbox {
 pub struct Inbox {
     queue: mpsc::UnboundedReceiver<Queued>,
     load: Arc<Load>,
+    total: Arc<Total>,
     closing: watch::Receiver<Option<Closing>>,
     waiting: BinaryHeap<Queued>,
 }
@@ -106,14 +137,24 @@ pub enum Next {
     Close(Option<Closing>),
 }
 
-/// A connection's queue, both halves.
-pub fn queue() -> (Outbox, Inbox) {
+/// A connection's queue, both halves, holding at most `bound` and taking its bytes from
+/// `total`.
+pub fn queue(bound: Bound, total: Arc<Total>) -> (Outbox, Inbox) {
     let (sender, receiver) = mpsc::unbounded_channel();
     let (closing, closed) = watch::channel(None);
     let load = Arc::new(Load::default());
     let now = Instant::now();
-    let outbox = Outbox { queue: sender, load: load.clone(), closing, latest: now, barrier: now, order: 0 };
-    (outbox, Inbox { queue: receiver, load, closing: closed, waiting: BinaryHeap::new() })
+    let outbox = Outbox {
+        queue: sender,
+        load: load.clone(),
+        bound,
+        total: total.clone(),
+        closing,
+        latest: now,
+        barrier: now,
+        order: 0,
+    };
+    (outbox, Inbox { queue: receiver, load, total, closing: closed, waiting: BinaryHeap::new() })
 }
 
 impl Outbox {
@@ -130,6 +171,21 @@ impl Outbox {
         self.put(Instant::now(), Message::Text(text.into()), None)
     }
 
+    /// Puts in a message that may be left out (the owner's trace): due at once like
+    /// [`Outbox::aside`], but only while less than half the queue's bound waits. Says
+    /// whether it went in; it never overflows the queue.
+    pub fn lossy(&mut self, text: String) -> bool {
+        let (messages, bytes) = (self.load.messages.load(Relaxed), self.load.bytes.load(Relaxed));
+        let total = self.total.bytes.load(Relaxed);
+        if 2 * messages >= self.bound.messages
+            || 2 * (bytes + text.len()) > self.bound.bytes
+            || 2 * (total + text.len()) > self.total.max
+        {
+            return false;
+        }
+        self.put(Instant::now(), Message::Text(text.into()), None).is_ok()
+    }
+
     /// Puts in a frame, due `delay` from now but not before the last control message.
     pub fn frame(&mut self, frame: Vec<u8>, delay: Duration, delivered: Event) -> Result<(), Overflow> {
         let due = (Instant::now() + delay).max(self.barrier);
@@ -142,15 +198,25 @@ impl Outbox {
             Message::Binary(bytes) => bytes.len(),
             _ => 0,
         };
-        if self.load.messages.load(Relaxed) >= MAX_QUEUED || self.load.bytes.load(Relaxed) + bytes > MAX_QUEUED_BYTES {
+        if self.load.messages.load(Relaxed) >= self.bound.messages
+            || self.load.bytes.load(Relaxed) + bytes > self.bound.bytes
+            || self.total.bytes.load(Relaxed) + bytes > self.total.max
+        {
             return Err(Overflow);
         }
         self.load.messages.fetch_add(1, Relaxed);
         self.load.bytes.fetch_add(bytes, Relaxed);
+        self.total.bytes.fetch_add(bytes, Relaxed);
         self.latest = self.latest.max(due);
         self.order += 1;
-        // The connection's task may have ended; then nobody reads, and that is fine.
-        let _ = self.queue.send(Queued { due, order: self.order, message, delivered, bytes });
+        // The connection's task may have ended; then nobody reads, and nothing waits.
+        if let Err(mpsc::error::SendError(gone)) =
+            self.queue.send(Queued { due, order: self.order, message, delivered, bytes })
+        {
+            self.load.messages.fetch_sub(1, Relaxed);
+            self.load.bytes.fetch_sub(gone.bytes, Relaxed);
+            self.total.bytes.fetch_sub(gone.bytes, Relaxed);
+        }
         Ok(())
     }
 
@@ -199,5 +265,18 @@ impl Inbox {
     pub fn sent(&self, queued: &Queued) {
         self.load.messages.fetch_sub(1, Relaxed);
         self.load.bytes.fetch_sub(queued.bytes, Relaxed);
+        self.total.bytes.fetch_sub(queued.bytes, Relaxed);
+    }
+}
+
+impl Drop for Inbox {
+    /// What never got written leaves the relay's total.
+    fn drop(&mut self) {
+        self.queue.close();
+        while let Ok(queued) = self.queue.try_recv() {
+            self.waiting.push(queued);
+        }
+        let left: usize = self.waiting.drain().map(|queued| queued.bytes).sum();
+        self.total.bytes.fetch_sub(left, Relaxed);
     }
 }

@@ -17,8 +17,15 @@ const MAX_REQUEST: usize = 4096;
 #[derive(Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Request {
-    /// Open a session and own it (member 0).
-    Create,
+    /// Open a session and own it (member 0): the lecturer's, with its token.
+    Create {
+        /// The relay's lecturer token (`--lecturer-token-file`, or printed at its start).
+        #[serde(default)]
+        token: String,
+    },
+    /// The owner comes back to its session after its connection dropped, within the
+    /// relay's grace period, with the `resume` token `created` gave it.
+    Resume { code: String, token: String },
     /// Join the session with this code.
     Join {
         /// The code `created` gave the owner.
@@ -32,6 +39,14 @@ pub enum Request {
     },
     /// Owner only: the running search is over.
     End,
+    /// Owner only: cut off processor `processor` of the running search, which broke its
+    /// end (its counters unreadable, or none in time); it is lost like a tab that vanished.
+    Expel {
+        processor: usize,
+        /// Why, for its close frame and the trace.
+        #[serde(default)]
+        reason: String,
+    },
     /// A heartbeat; every message counts as one.
     Beat,
 }
@@ -50,8 +65,14 @@ impl Request {
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Notice {
-    /// To the creator: its session's code; it is member 0.
-    Created { code: String, member: u32 },
+    /// To the creator: its session's code (it is member 0), and the token it resumes the
+    /// session with if its connection drops.
+    Created { code: String, member: u32, resume: String },
+    /// To an owner that resumed its session.
+    Resumed { code: String, member: u32 },
+    /// To every member: the owner's connection dropped; the session waits this long for
+    /// it to resume, and closes after.
+    Away { within_ms: u64 },
     /// To a member that joined: its number in the session.
     Joined { member: u32 },
     /// To a member that joined during a search: it takes part in the next one.
@@ -173,7 +194,17 @@ mod tests {
     #[test]
     fn requests_read_by_type_and_anything_else_is_refused() {
         assert_eq!(Request::parse(r#"{"type":"join","code":"ab"}"#), Ok(Request::Join { code: "ab".into() }));
+        assert_eq!(Request::parse(r#"{"type":"create","token":"t"}"#), Ok(Request::Create { token: "t".into() }));
+        assert_eq!(Request::parse(r#"{"type":"create"}"#), Ok(Request::Create { token: String::new() }));
+        assert_eq!(
+            Request::parse(r#"{"type":"resume","code":"c","token":"r"}"#),
+            Ok(Request::Resume { code: "c".into(), token: "r".into() })
+        );
         assert_eq!(Request::parse(r#"{"type":"start"}"#), Ok(Request::Start { network: None }));
+        assert_eq!(
+            Request::parse(r#"{"type":"expel","processor":2}"#),
+            Ok(Request::Expel { processor: 2, reason: String::new() })
+        );
         assert_eq!(
             Request::parse(r#"{"type":"start","network":"ring"}"#),
             Ok(Request::Start { network: Some("ring".into()) })

@@ -5,8 +5,9 @@
 //!
 //! Invariants: member numbers only grow (a member that left is never confused with a new
 //! one); a member has a processor exactly while a search runs and it is on the roster; a
-//! processor of the running search is lost exactly when its member is gone; once the
-//! session is closed it has no members and refuses every call.
+//! processor of the running search is lost exactly when its member is gone; while the
+//! owner is away (its connection dropped, it may resume) there is no member 0 and no
+//! search; once the session is closed it has no members and refuses every call.
 
 use super::outbox::{Closing, Outbox, Overflow};
 use super::protocol::{address, Notice, Request, ADDRESS};
@@ -30,6 +31,8 @@ pub const POLICY: u16 = 1008;
 pub struct Session {
     /// The code members join with (also the trace file's name).
     pub code: String,
+    /// What the owner resumes the session with after its connection dropped.
+    resume: String,
     config: Arc<Config>,
     state: Mutex<State>,
     /// Locked after `state` when both are (a connection records deliveries with it alone).
@@ -42,6 +45,8 @@ struct State {
     searches: u32,
     search: Option<Search>,
     closed: bool,
+    /// Since when the owner's connection is gone (it may resume within the grace period).
+    away: Option<Instant>,
     /// Members whose queue overflowed during the current call: cut off before it returns.
     overflowed: Vec<u32>,
 }
@@ -94,8 +99,9 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Session {
-    /// A new session owned by the connection of `outbox`, which is told its code.
-    pub fn create(code: String, config: Arc<Config>, outbox: Outbox) -> Arc<Session> {
+    /// A new session owned by the connection of `outbox`, which is told its code and the
+    /// token `resume` it comes back with.
+    pub fn create(code: String, resume: String, config: Arc<Config>, outbox: Outbox) -> Arc<Session> {
         let file = config.trace_dir.as_ref().and_then(|dir| {
             let path = dir.join(format!("{code}.jsonl"));
             File::create(&path).map_err(|e| eprintln!("relay: no trace file {}: {e}", path.display())).ok()
@@ -107,16 +113,18 @@ impl Session {
             searches: 0,
             search: None,
             closed: false,
+            away: None,
             overflowed: Vec::new(),
         };
         let session = Arc::new(Session {
             code,
+            resume,
             config,
             state: Mutex::new(state),
             trace: Mutex::new(Trace::new(Instant::now(), file)),
         });
         session.record(Event { member: Some(OWNER), ..Event::new(Ev::Join) });
-        let created = Notice::Created { code: session.code.clone(), member: OWNER };
+        let created = Notice::Created { code: session.code.clone(), member: OWNER, resume: session.resume.clone() };
         let mut guard = lock(&session.state);
         guard.tell(OWNER, &created);
         session.settle(&mut guard);
@@ -147,6 +155,25 @@ impl Session {
         Ok(member)
     }
 
+    /// The owner comes back with `outbox`, if it is away and `token` is its resume token.
+    pub fn resume(&self, token: &str, outbox: Outbox) -> Result<(), String> {
+        let mut guard = lock(&self.state);
+        let state = &mut *guard;
+        if state.closed {
+            return Err("the session has closed".into());
+        }
+        if state.away.is_none() || !super::door::token_matches(&self.resume, token) {
+            return Err("no owner of this session is away with this token".into());
+        }
+        state.away = None;
+        state.members.insert(OWNER, Member { outbox, last_seen: Instant::now(), processor: None });
+        self.record(Event { member: Some(OWNER), reason: Some("resumed".into()), ..Event::new(Ev::Join) });
+        state.tell(OWNER, &Notice::Resumed { code: self.code.clone(), member: OWNER });
+        state.tell_members();
+        self.settle(state);
+        Ok(())
+    }
+
     /// A control message from `member`.
     pub fn text(&self, member: u32, text: &str) {
         let mut guard = lock(&self.state);
@@ -156,13 +183,16 @@ impl Session {
         }
         match Request::parse(text) {
             Err(reason) => self.refuse(state, member, reason),
-            Ok(Request::Create | Request::Join { .. }) => self.refuse(state, member, "already in a session".into()),
+            Ok(Request::Create { .. } | Request::Join { .. } | Request::Resume { .. }) => {
+                self.refuse(state, member, "already in a session".into())
+            }
             Ok(Request::Beat) => {}
-            Ok(Request::Start { .. } | Request::End) if member != OWNER => {
-                self.refuse(state, member, "only the owner starts and ends searches".into())
+            Ok(Request::Start { .. } | Request::End | Request::Expel { .. }) if member != OWNER => {
+                self.refuse(state, member, "only the owner starts, ends and expels".into())
             }
             Ok(Request::Start { network }) => self.start(state, network.as_deref()),
             Ok(Request::End) => self.end(state),
+            Ok(Request::Expel { processor, reason }) => self.expel(state, processor, &reason),
         }
         self.settle(state);
     }
@@ -221,11 +251,12 @@ impl Session {
         self.settle(state);
     }
 
-    /// `member`'s connection ended (`reason`).
-    pub fn leave(&self, member: u32, reason: &str) {
+    /// `member`'s connection ended (`reason`): `deliberately` closed by the client, or it
+    /// failed (then an owner may resume).
+    pub fn leave(&self, member: u32, reason: &str, deliberately: bool) {
         let mut guard = lock(&self.state);
         let state = &mut *guard;
-        self.remove(state, member, reason);
+        self.remove(state, member, reason, deliberately);
         self.settle(state);
     }
 
@@ -240,9 +271,19 @@ impl Session {
         for member in silent {
             self.cut_off(state, member, format!("silent for more than {} ms", lost_after.as_millis()), None);
         }
+        let grace = self.config.owner_grace;
+        if state.away.is_some_and(|since| since.elapsed() > grace) {
+            self.close(state, &format!("its connection dropped and it did not resume within {} ms", grace.as_millis()));
+        }
+        // The trace is the owner's to watch, not a reason to lose it: a batch its queue
+        // has no room for is left out and counted.
         let batch = lock(&self.trace).batch();
         if let Some((events, dropped)) = batch {
-            state.put(OWNER, |outbox| outbox.aside(&Notice::Trace { events, dropped }.to_json()));
+            let count = events.len() as u64;
+            let text = Notice::Trace { events, dropped }.to_json();
+            if !state.members.get_mut(&OWNER).is_some_and(|owner| owner.outbox.lossy(text)) {
+                lock(&self.trace).left_out(count);
+            }
         }
         self.settle(state);
         lock(&self.trace).flush();
@@ -259,9 +300,10 @@ impl Session {
         lock(&self.trace).record(event);
     }
 
-    /// The kept trace as JSON lines, and how many older events were dropped.
-    pub fn trace_lines(&self) -> (String, u64) {
-        lock(&self.trace).lines()
+    /// The kept trace, and how many older events were dropped: a copy, so that it is
+    /// written out while frames go on being recorded.
+    pub fn trace_snapshot(&self) -> (Vec<Event>, u64) {
+        lock(&self.trace).snapshot()
     }
 
     /// `start`: processor 0 is the owner, the others the live members in member order.
@@ -311,6 +353,19 @@ impl Session {
         self.record(Event { search: Some(search.number), ..Event::new(Ev::End) });
     }
 
+    /// `expel`: processor `processor` of the running search is cut off, and so lost.
+    fn expel(&self, state: &mut State, processor: usize, reason: &str) {
+        let expelled = state
+            .search
+            .as_ref()
+            .filter(|search| processor != 0 && !search.lost.get(processor).is_none_or(|&lost| lost))
+            .map(|search| search.roster[processor]);
+        match expelled {
+            Some(member) => self.cut_off(state, member, format!("expelled by the owner: {reason}"), None),
+            None => state.tell(OWNER, &Notice::Error { message: format!("no processor {processor} to expel") }),
+        }
+    }
+
     /// A refused control message: an error, then the connection is cut off.
     fn refuse(&self, state: &mut State, member: u32, reason: String) {
         let last = Notice::Error { message: reason.clone() }.to_json();
@@ -322,35 +377,63 @@ impl Session {
         let Some(m) = state.members.get(&member) else { return };
         m.outbox.close(Closing { code: POLICY, reason: reason.clone(), last });
         self.record(Event { member: Some(member), reason: Some(reason.clone()), ..Event::new(Ev::Refused) });
-        self.remove(state, member, &reason);
+        self.remove(state, member, &reason, false);
     }
 
-    /// Removes `member`: a lost processor if it took part in the running search, the end
-    /// of the session if it was the owner.
-    fn remove(&self, state: &mut State, member: u32, reason: &str) {
+    /// Removes `member`: a lost processor if it took part in the running search; if it was
+    /// the owner, the end of the session when it left `deliberately`, else the owner is away.
+    fn remove(&self, state: &mut State, member: u32, reason: &str, deliberately: bool) {
         let Some(gone) = state.members.remove(&member) else { return };
         self.record(Event { member: Some(member), reason: Some(reason.into()), ..Event::new(Ev::Leave) });
         if member == OWNER {
-            return self.close(state, reason);
+            return if deliberately { self.close(state, reason) } else { self.away(state, reason) };
         }
-        if let (Some(processor), Some(search)) = (gone.processor, state.search.as_mut()) {
-            search.lost[processor] = true;
-            let number = search.number;
-            let others: Vec<u32> =
-                search.roster.iter().enumerate().filter(|&(p, _)| !search.lost[p]).map(|(_, &m)| m).collect();
-            self.record(Event {
-                member: Some(member),
-                search: Some(number),
-                processor: Some(processor as u16),
-                reason: Some(reason.into()),
-                ..Event::new(Ev::Lost)
-            });
-            let lost = Notice::Lost { search: number, processor }.to_json();
-            for other in others {
-                state.put(other, |outbox| outbox.control(&lost));
-            }
+        if let Some(processor) = gone.processor {
+            self.lose(state, member, processor, reason);
         }
         state.tell_members();
+    }
+
+    /// Processor `processor` (of `member`) of the running search is lost: recorded, and
+    /// every other live participant told.
+    fn lose(&self, state: &mut State, member: u32, processor: usize, reason: &str) {
+        let Some(search) = state.search.as_mut() else { return };
+        search.lost[processor] = true;
+        let number = search.number;
+        let others: Vec<u32> =
+            search.roster.iter().enumerate().filter(|&(p, _)| !search.lost[p]).map(|(_, &m)| m).collect();
+        self.record(Event {
+            member: Some(member),
+            search: Some(number),
+            processor: Some(processor as u16),
+            reason: Some(reason.into()),
+            ..Event::new(Ev::Lost)
+        });
+        let lost = Notice::Lost { search: number, processor }.to_json();
+        for other in others {
+            state.put(other, |outbox| outbox.control(&lost));
+        }
+    }
+
+    /// The owner's connection is gone, not closed by it (`reason`): the running search is
+    /// over (its processor 0 lost, as every participant is told, then `ended`), and the
+    /// members wait for the owner to resume within the grace period (none: the session
+    /// closes now).
+    fn away(&self, state: &mut State, reason: &str) {
+        let grace = self.config.owner_grace;
+        if grace.is_zero() {
+            return self.close(state, reason);
+        }
+        if state.search.is_some() {
+            self.lose(state, OWNER, 0, reason);
+            self.end(state);
+        }
+        state.away = Some(Instant::now());
+        let away = Notice::Away { within_ms: grace.as_millis() as u64 }.to_json();
+        let members: Vec<u32> = state.members.keys().copied().collect();
+        for member in members {
+            state.put(member, |outbox| outbox.control(&away));
+        }
     }
 
     /// The owner left: everyone is told and let go, the session refuses everything after.

@@ -147,6 +147,11 @@ impl Trace {
         (!self.pending.is_empty()).then(|| (std::mem::take(&mut self.pending), self.unsent))
     }
 
+    /// Counts a batch of `count` events the owner could not be sent.
+    pub fn left_out(&mut self, count: u64) {
+        self.unsent += count;
+    }
+
     /// Writes what the file's buffer holds.
     pub fn flush(&mut self) {
         if let Some(Err(e)) = self.file.as_mut().map(BufWriter::flush) {
@@ -155,15 +160,20 @@ impl Trace {
         }
     }
 
-    /// The kept events as JSON lines, and how many older ones were dropped.
-    pub fn lines(&self) -> (String, u64) {
-        let mut text = String::new();
-        for event in &self.kept {
-            text.push_str(&serde_json::to_string(event).unwrap_or_default());
-            text.push('\n');
-        }
-        (text, self.dropped)
+    /// A copy of the kept events, and how many older ones were dropped.
+    pub fn snapshot(&self) -> (Vec<Event>, u64) {
+        (self.kept.iter().cloned().collect(), self.dropped)
     }
+}
+
+/// `events` as JSON lines.
+pub fn lines(events: &[Event]) -> String {
+    let mut text = String::new();
+    for event in events {
+        text.push_str(&serde_json::to_string(event).unwrap_or_default());
+        text.push('\n');
+    }
+    text
 }
 
 #[cfg(test)]
@@ -176,7 +186,8 @@ mod tests {
         for member in 0..KEPT as u32 + 3 {
             trace.record(Event { member: Some(member), ..Event::new(Ev::Join) });
         }
-        let (lines, dropped) = trace.lines();
+        let (kept, dropped) = trace.snapshot();
+        let lines = lines(&kept);
         assert_eq!((lines.lines().count(), dropped), (KEPT, 3));
         assert!(
             lines.starts_with(r#"{"t":"#)

@@ -43,6 +43,8 @@ const MESHMATE: &str = "target/release/meshmate";
 struct Relay {
     child: Child,
     url: String,
+    /// The lecturer's token it printed.
+    token: String,
 }
 
 impl Relay {
@@ -52,10 +54,10 @@ impl Relay {
             .stdout(Stdio::piped())
             .spawn()
             .expect("target/release/meshmate relay (cargo build --release first)");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let url = line.trim().rsplit(' ').next().unwrap().to_string();
-        Relay { child, url }
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines().map(Result::unwrap);
+        let url = lines.next().unwrap().rsplit(' ').next().unwrap().to_string();
+        let token = lines.next().unwrap().rsplit(' ').next().unwrap().to_string();
+        Relay { child, url, token }
     }
 }
 
@@ -68,7 +70,7 @@ impl Drop for Relay {
 
 /// An owner and `members` members of one session, the search started.
 fn session(relay: &Relay, members: usize) -> (RelayLink, Vec<RelayLink>) {
-    let mut owner = RelayLink::create(&relay.url).unwrap();
+    let mut owner = RelayLink::create(&relay.url, &relay.token).unwrap();
     let others: Vec<RelayLink> = (0..members).map(|_| RelayLink::join(&relay.url, owner.code()).unwrap()).collect();
     owner.wait_for_members(members, Duration::from_secs(10)).unwrap();
     assert_eq!(owner.start().unwrap(), members + 1);
@@ -133,7 +135,7 @@ fn one_way_us(delay_ms: u64, rounds: usize) -> Vec<f64> {
 fn bare_one_way_us(delay_ms: u64, rounds: usize) -> Vec<f64> {
     let relay = Relay::start(delay_ms, 10_000);
     let mut owner = raw_socket(&relay.url);
-    owner.send(Message::text(r#"{"type":"create"}"#)).unwrap();
+    owner.send(Message::text(format!(r#"{{"type":"create","token":"{}"}}"#, relay.token))).unwrap();
     let code = read_text(&mut owner, "created")["code"].as_str().unwrap().to_string();
     let mut student = raw_socket(&relay.url);
     student.send(Message::text(format!(r#"{{"type":"join","code":"{code}"}}"#))).unwrap();
@@ -195,7 +197,7 @@ fn send_cost_us() -> Vec<f64> {
 /// (timed from their last frame), the others close their connection.
 fn loss_notice_ms(silent: bool, lost_after_ms: u64, rounds: usize) -> Vec<f64> {
     let relay = Relay::start(0, lost_after_ms);
-    let mut owner = RelayLink::create(&relay.url).unwrap();
+    let mut owner = RelayLink::create(&relay.url, &relay.token).unwrap();
     (0..rounds)
         .map(|_| {
             let (closing, _silent) = if silent { (None, Some(raw_member(&relay.url, owner.code()))) } else { (Some(RelayLink::join(&relay.url, owner.code()).unwrap()), None) };
@@ -326,7 +328,7 @@ fn predicted(delay_ms: u64, p: usize, boards: &[Board], depth: i32) -> Tally {
 /// over `boards` (processor 0 here, the others `meshmate join` processes).
 fn measured(delay_ms: u64, boards: &[Board], depth: i32) -> Vec<Tally> {
     let relay = Relay::start(delay_ms, 10_000);
-    let link = RelayLink::create(&relay.url).unwrap();
+    let link = RelayLink::create(&relay.url, &relay.token).unwrap();
     let code = link.code().to_string();
     let mut lecturer = Cluster::new(link).unwrap();
     let tt = Arc::new(TranspositionTable::try_new(HASH_MIB).unwrap());

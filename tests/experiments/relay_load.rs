@@ -44,15 +44,16 @@ fn rss_kib(pid: u32) -> u64 {
 fn main() {
     let seconds: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(3);
     let mut relay = Command::new("target/release/meshmate").args(["relay", "--listen", "127.0.0.1:0", "--max-rate", "1000000"]).stdout(Stdio::piped()).spawn().expect("target/release/meshmate relay");
-    let mut line = String::new();
-    BufReader::new(relay.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let url = line.trim().rsplit(' ').next().unwrap().to_string();
+    let mut lines = BufReader::new(relay.stdout.take().unwrap()).lines().map(Result::unwrap);
+    let url = lines.next().unwrap().rsplit(' ').next().unwrap().to_string();
+    let token = lines.next().unwrap().rsplit(' ').next().unwrap().to_string();
+    let create = format!(r#"{{"type":"create","token":"{token}"}}"#);
     std::thread::sleep(Duration::from_millis(200));
     let at_start = rss_kib(relay.id());
 
     // 32 idle members of one session, beating once a second.
     let mut owner = connect(&url);
-    let code = request(&mut owner, r#"{"type":"create"}"#, "created")["code"].as_str().unwrap().to_string();
+    let code = request(&mut owner, &create, "created")["code"].as_str().unwrap().to_string();
     let mut idle: Vec<Socket> = (0..32).map(|_| connect(&url)).collect();
     for member in idle.iter_mut() {
         request(member, &format!(r#"{{"type":"join","code":"{code}"}}"#), "joined");
@@ -69,7 +70,7 @@ fn main() {
 
     // 8 busy processors: each sends 64-byte program frames to the next, and reads.
     let mut owner = connect(&url);
-    let code = request(&mut owner, r#"{"type":"create"}"#, "created")["code"].as_str().unwrap().to_string();
+    let code = request(&mut owner, &create, "created")["code"].as_str().unwrap().to_string();
     let mut members: Vec<Socket> = (0..7).map(|_| connect(&url)).collect();
     for member in members.iter_mut() {
         request(member, &format!(r#"{{"type":"join","code":"{code}"}}"#), "joined");

@@ -7,7 +7,7 @@
 // runs on this worker's thread in slices and awaits `pause` between them. Only a student
 // can: the lecturer's processor 0 needs the threaded build.
 //
-// Page → worker: {class:'create', url} | {class:'join', url, code} |
+// Page → worker: {class:'create', url, token} | {class:'join', url, code} |
 //   {class:'start', algorithm, depth, fen, pure, network} (the lecturer; ybwc, jamboree or
 //   pvsplit; network: a crate/net name the relay routes by, or absent) |
 //   {class:'leave'}.
@@ -76,7 +76,7 @@ self.onmessage = async ({ data }) => {
         return fail('this page is not cross-origin isolated (it needs Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), so it cannot lead a class: open it on localhost or over HTTPS to be the lecturer; students may join from any tab');
       }
       role = 'lecturer';
-      return connect(data.url, { type: 'create' });
+      return connect(data.url, { type: 'create', token: String(data.token ?? '') });
     case 'join':
       role = 'student';
       return connect(data.url, { type: 'join', code: String(data.code ?? '') });

@@ -7,8 +7,10 @@
 // Usage: node www/tests/class-figures.mjs [DEPTH] [ALGORITHM] [POSITIONS]
 //   (after ./build.sh build; defaults 9, ybwc, 4 Bratko-Kopec positions)
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import readline from 'node:readline';
 import { WWW, launchBrowser, startServer, stopChild } from './browser.mjs';
 
@@ -30,7 +32,11 @@ async function lineOf(proc, prefix) {
 }
 
 async function measure(browser, delayMs) {
-  const relay = spawn(resolve(REPO, 'target/release/meshmate'), ['relay', '--listen', '127.0.0.1:0', '--delay-ms', String(delayMs)]);
+  // The lecturer's token, given to the relay in a file (creating a class takes it).
+  const token = randomBytes(16).toString('hex');
+  const tokenFile = join(mkdtempSync(join(tmpdir(), 'meshmate-figures-')), 'lecturer-token');
+  writeFileSync(tokenFile, token);
+  const relay = spawn(resolve(REPO, 'target/release/meshmate'), ['relay', '--listen', '127.0.0.1:0', '--delay-ms', String(delayMs), '--lecturer-token-file', tokenFile]);
   const relayPort = new URL((await lineOf(relay, 'relay listening')).split(' ').pop()).port;
   const server = await startServer(['--relay', `127.0.0.1:${relayPort}`]);
   const url = server.url;
@@ -53,7 +59,7 @@ async function measure(browser, delayMs) {
     return page;
   }
   const lecturer = await tab();
-  await lecturer.evaluate((u) => worker.postMessage({ class: 'create', url: u }), wsUrl);
+  await lecturer.evaluate(([u, t]) => worker.postMessage({ class: 'create', url: u, token: t }), [wsUrl, token]);
   await lecturer.waitForFunction(() => messages.some((m) => m.class === 'created'), null, { timeout: 60_000 });
   const code = await lecturer.evaluate(() => messages.find((m) => m.class === 'created').code);
   const rows = [];

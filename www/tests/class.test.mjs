@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { NATIVE, RESULTS, collectErrors, launchBrowser, startServer, stopChild } from './browser.mjs';
 import { readScore, uciScoreText, whiteScoreText } from '../src/class/classFormat.js';
-import { defaultRelayUrl, isClassHash, joinLink, readClassHash } from '../src/class/classLink.js';
+import { defaultRelayUrl, isClassHash, joinLink, lecturerToken, readClassHash } from '../src/class/classLink.js';
 import { deBruijnLayout } from '../src/lab/layouts.js';
 
 /** Booting a class worker: the threaded wasm compiled and its pool started, on a busy machine. */
@@ -28,26 +28,26 @@ const ITALIAN = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 
 /** Kiwipete: a wide middlegame, so a depth-6 search lasts long enough to lose a student in. */
 const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
 
-/** Starts `meshmate relay` on a free port; resolves with its ws:// URL and a stopper. */
+/** Starts `meshmate relay` on a free port; resolves with its ws:// URL, the lecturer's token it printed, and a stopper. */
 async function startRelay() {
   assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run ./build.sh build`);
   const child = spawn(NATIVE, ['relay', '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
-  const url = await new Promise((resolve, reject) => {
+  const [url, token] = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the relay did not start within 10 s: ${stderr}`)), 10000);
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
-      const m = /relay listening on (ws:\/\/\S+)/.exec(out);
+      const m = /relay listening on (ws:\/\/\S+)\nlecturer token (\w+)\n/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve([m[1], m[2]]);
       }
     });
     child.on('exit', (code) => reject(new Error(`the relay exited with ${code}: ${stderr}`)));
   });
-  return { url, stop: () => stopChild(child) };
+  return { url, token, stop: () => stopChild(child) };
 }
 
 /**
@@ -137,6 +137,17 @@ describe('the class\'s links and scores (no browser)', () => {
     assert.equal(readClassHash(`#class?code=${code}&relay=http://x/class`, page).code, null, 'a bad relay joins nothing');
   });
 
+  test('the lecturer\'s token comes from its link and is kept by the tab; a student\'s link has none', () => {
+    const kept = new Map();
+    const storage = { setItem: (key, value) => kept.set(key, value), getItem: (key) => kept.get(key) ?? null };
+    assert.equal(lecturerToken('#class', storage), null, 'never given one');
+    assert.equal(lecturerToken('#class?lecturer=5eed5eed5eed5eed', storage), '5eed5eed5eed5eed');
+    assert.equal(lecturerToken('#class', storage), '5eed5eed5eed5eed', 'kept after the fragment changes');
+    assert.equal(lecturerToken('#lab?lecturer=other', storage), '5eed5eed5eed5eed', 'only a Class fragment gives one');
+    assert.equal(lecturerToken('#class?lecturer=5eed', null), '5eed', 'a tab without storage still uses its link');
+    assert.equal(readClassHash('#class?lecturer=5eed', page).code, null, 'the lecturer\'s link names no session: it creates one');
+  });
+
   test('scores in any shape the worker sends are written as UCI writes them', () => {
     for (const [given, uci] of [[35, 'cp 35'], [-12, 'cp -12'], [{ cp: 0 }, 'cp 0'], [{ mate: -3 }, 'mate -3'], [{ scoreMate: 2 }, 'mate 2'], [{ scoreCp: 7 }, 'cp 7'], ['cp -40', 'cp -40'], ['mate 5', 'mate 5']]) {
       assert.equal(uciScoreText(readScore(given)), uci, JSON.stringify(given));
@@ -211,7 +222,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
   }
 
   test('the lecturer creates a class; its link and QR code name the session', { timeout: JOIN_MS }, async () => {
-    const page = await open('lecturer', `${app.server.url}#class`);
+    const page = await open('lecturer', `${app.server.url}#class?lecturer=${app.relay.token}`);
     assert.equal(await page.getAttribute('[data-mode="class"]', 'aria-selected'), 'true', '#class opens the Class view');
     await page.click('[data-class="create"]');
     await page.waitForFunction(() => document.querySelector('.class-view').dataset.phase !== 'connecting', null, { timeout: JOIN_MS });
@@ -546,7 +557,7 @@ describe('students whose tabs are not cross-origin isolated: the single build, i
   }
 
   test('two such students are processors 1 and 2 of the lecturer\'s searches, and the pure value is the serial one', { timeout: 3 * SLICED_ROUNDS * SEARCH_MS }, async () => {
-    const lecturer = await open(`${app.lecturerServer.url}#class`, { isolated: true });
+    const lecturer = await open(`${app.lecturerServer.url}#class?lecturer=${app.relay.token}`, { isolated: true });
     await lecturer.page.click('[data-class="create"]');
     await lecturer.page.waitForSelector('.class-link');
     const code = new URL(await lecturer.page.getAttribute('.class-link', 'href')).hash.replace(/^#class\?code=/, '');

@@ -40,6 +40,13 @@ pub trait Link {
     }
     /// Gives up the sends still in flight, to processors that no longer answer.
     fn abandon(&mut self) {}
+    /// Processor `processor` broke the end of a search (`why`: its DONE unreadable, or
+    /// none in time). Whether the link goes on without it, as without a processor that
+    /// vanished: then it takes part in no later search. A link whose processors are fixed
+    /// (MPI: a job's ranks) cannot, and the machine stops searching together.
+    fn expel(&mut self, _processor: usize, _why: &str) -> bool {
+        false
+    }
 
     /// The number of the search processor 0 starts now: `proposed` (one more than the
     /// last), or the link's own where it numbers searches (the relay does, per session).

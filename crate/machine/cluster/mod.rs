@@ -14,8 +14,11 @@
 //! 3. when processor 0 finishes, rank 0 sends FINISHED; the others finish their programs,
 //!    complete their sends, and answer DONE with their counters;
 //! 4. rank 0 returns once every DONE is in. A rank still silent after
-//!    [`DONE_TIMEOUT_MS`] is a fault ([`Cluster::fault`]): rank 0 returns its result, and
-//!    the job is ended after its answer.
+//!    [`DONE_TIMEOUT_MS`], or whose DONE is unreadable, has broken the search's end: its
+//!    counters are left out, and the link expels it ([`Link::expel`]; over the relay it is
+//!    then lost like a tab that vanished, and later searches go on without it). Where the
+//!    link cannot (MPI) it is a fault ([`Cluster::fault`]): rank 0 returns its result,
+//!    and the job is ended after its answer.
 //!
 //! Frames carry the search's number, so a message still in flight from an earlier
 //! search is dropped on arrival. Over MPI a rank that dies ends the whole job: OpenMPI's
@@ -26,6 +29,11 @@
 //! waits for its DONE.
 
 pub mod link;
+
+/// The most processors a cluster machine has: what its hosts count (the UCI engine's
+/// `Threads`, a lecturer tab's table). A larger job or class is refused where it is set up
+/// (`mpirun -np`, the relay's `--max-members`, a roster the relay sends).
+pub const MAX_PROCESSORS: usize = 256;
 #[cfg(feature = "cluster")]
 pub mod mpi;
 mod processor;
@@ -101,6 +109,10 @@ impl<L: Link> Machine for Cluster<L> {
 
     fn run<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, helpers: Vec<Box<dyn Program<Message = M> + Send + '_>>, counters: &Counters) {
         debug_assert!(self.task.is_none() || helpers.is_empty(), "other processors build their own programs");
+        let ranks = self.link.size();
+        if self.task.is_some() && self.fault.is_none() && ranks > counters.len() {
+            self.fault = Some(format!("{ranks} processors, and this engine counts at most {}", counters.len()));
+        }
         match self.task.take() {
             // A machine that has lost a processor for good searches alone (its caller
             // says why), as processor 0 does when nothing is announced (the serial search).
@@ -116,7 +128,6 @@ impl<L: Link> Cluster<L> {
     /// Runs `main` as processor 0 with every other processor on the task it announced.
     fn run_together<M: Payload>(&mut self, main: &mut dyn Program<Message = M>, task: Vec<u8>, counters: &Counters) {
         let ranks = self.link.size();
-        assert!(ranks <= counters.len(), "counters for {} processors, {ranks} ranks", counters.len());
         self.search = self.link.next_search(self.search.wrapping_add(1));
         self.link.table_search(Some(self.search));
         for rank in 1..ranks {
@@ -131,21 +142,27 @@ impl<L: Link> Cluster<L> {
         for rank in 1..ranks {
             self.link.send(rank, frame(FrameKind::Finished, self.search, &[]));
         }
-        if let Err(fault) = collect_done(&mut self.link, self.search, &gone, counters) {
-            self.link.abandon();
-            self.fault = Some(fault);
+        for (processor, why) in collect_done(&mut self.link, self.search, &gone, counters) {
+            if self.link.expel(processor, &why) {
+                counters.count_received(0, super::MessageKind::Lost);
+            } else if self.fault.is_none() {
+                self.link.abandon();
+                self.fault = Some(why);
+            }
         }
     }
 }
 
 /// Waits for every other processor's DONE (their counters into `counters`), dropping
 /// late program messages, until processor 0's own sends have completed too; or, for at
-/// most [`DONE_TIMEOUT_MS`], then says which processors stay silent. A processor the link
-/// declared lost (during the search: `gone`) owes no DONE.
-fn collect_done(link: &mut impl Link, search: u32, gone: &[usize], counters: &Counters) -> Result<(), String> {
+/// most [`DONE_TIMEOUT_MS`]. Returns the processors that broke the end, each with why: an
+/// unreadable DONE, or silence (theirs, or sends to them that never complete). A
+/// processor the link declared lost (during the search: `gone`) owes no DONE.
+fn collect_done(link: &mut impl Link, search: u32, gone: &[usize], counters: &Counters) -> Vec<(usize, String)> {
     let start = crate::clock::now_ms();
     let mut done = vec![false; link.size()];
     done[0] = true;
+    let mut broken = Vec::new();
     for &processor in gone {
         if let Some(done) = done.get_mut(processor) {
             *done = true;
@@ -169,13 +186,14 @@ fn collect_done(link: &mut impl Link, search: u32, gone: &[usize], counters: &Co
                 continue;
             }
             match frame.kind {
-                FrameKind::Done => match processor::decode_snapshot(&frame.body) {
-                    Ok(snapshot) => {
-                        counters.set_snapshot(frame.from, &snapshot);
-                        done[frame.from] = true;
+                FrameKind::Done if done.get(frame.from).is_none_or(|&done| done) => {}
+                FrameKind::Done => {
+                    done[frame.from] = true;
+                    match processor::decode_snapshot(&frame.body) {
+                        Ok(snapshot) => counters.set_snapshot(frame.from, &snapshot),
+                        Err(e) => broken.push((frame.from, format!("processor {} sent unreadable counters: {e}", frame.from))),
                     }
-                    Err(e) => return Err(format!("processor {} sent unreadable counters: {e}", frame.from)),
-                },
+                }
                 FrameKind::Nodes => processor::take_nodes(&frame, counters),
                 // Table frames too: their askers stop waiting on FINISHED.
                 FrameKind::Program | FrameKind::Start | FrameKind::Finished | FrameKind::Quit | FrameKind::TableRequest | FrameKind::TableAnswer | FrameKind::TablePut => {}
@@ -183,14 +201,15 @@ fn collect_done(link: &mut impl Link, search: u32, gone: &[usize], counters: &Co
         }
         link.finish_sends();
         if done.iter().all(|&d| d) && !link.sending() {
-            return Ok(());
+            return broken;
         }
         if crate::clock::now_ms() - start > DONE_TIMEOUT_MS {
             let mut silent: Vec<usize> = (0..done.len()).filter(|&r| !done[r]).chain(link.sending_to()).collect();
             silent.sort_unstable();
             silent.dedup();
-            let ranks: Vec<String> = silent.iter().map(usize::to_string).collect();
-            return Err(format!("rank {} did not finish its search within {} s of the end", ranks.join(", "), DONE_TIMEOUT_MS / 1000.0));
+            let why = |rank| format!("rank {rank} did not finish its search within {} s of the end", DONE_TIMEOUT_MS / 1000.0);
+            broken.extend(silent.into_iter().map(|rank| (rank, why(rank))));
+            return broken;
         }
         std::thread::sleep(std::time::Duration::from_micros(100));
     }

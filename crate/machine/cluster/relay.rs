@@ -10,6 +10,7 @@
 //! here, whatever timeout is asked).
 
 use super::link::{Arrival, Link};
+use super::MAX_PROCESSORS;
 use crate::machine::frame::{addressed, Frame};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
@@ -56,10 +57,11 @@ pub struct RelayLink {
 }
 
 impl RelayLink {
-    /// Creates a session at the relay `url` (`ws://host:port/class`) and owns it.
-    pub fn create(url: &str) -> Result<RelayLink, String> {
+    /// Creates a session at the relay `url` (`ws://host:port/class`) with the lecturer's
+    /// `token`, and owns it.
+    pub fn create(url: &str, token: &str) -> Result<RelayLink, String> {
         let mut link = RelayLink::connect(url)?;
-        link.request(json!({ "type": "create" }), "created")?.get("code").and_then(Value::as_str).map(str::to_string).map(|code| link.code = code).ok_or("the relay's answer has no code")?;
+        link.request(json!({ "type": "create", "token": token }), "created")?.get("code").and_then(Value::as_str).map(str::to_string).map(|code| link.code = code).ok_or("the relay's answer has no code")?;
         (link.processor, link.processors) = (0, 1);
         Ok(link)
     }
@@ -117,6 +119,11 @@ impl RelayLink {
     /// Returns how many processors do.
     pub fn start(&mut self) -> Result<usize, String> {
         let search = self.request(json!({ "type": "start" }), "search")?;
+        let processors = search.get("processors").and_then(Value::as_u64).unwrap_or(0);
+        if processors > MAX_PROCESSORS as u64 {
+            let _ = self.outgoing.send(Message::text(json!({ "type": "end" }).to_string()));
+            return Err(format!("the relay's roster has {processors} processors; a class has at most {MAX_PROCESSORS} (the relay's --max-members)"));
+        }
         self.take_search(&search);
         Ok(self.processors)
     }
@@ -211,6 +218,12 @@ impl Link for RelayLink {
 
     fn next_search(&mut self, _proposed: u32) -> u32 {
         self.search
+    }
+
+    /// The owner has the relay cut `processor` off: it is lost, and on no later roster.
+    fn expel(&mut self, processor: usize, why: &str) -> bool {
+        let expel = json!({ "type": "expel", "processor": processor, "reason": why });
+        self.outgoing.send(Message::text(expel.to_string())).is_ok()
     }
 
     /// The owner tells the relay the search is over: waiting members join the next.

@@ -1,14 +1,25 @@
 // The page's end of the class worker (www/engine/class-worker.js): one module worker per
 // class membership, which loads the threaded engine, opens the relay's WebSocket and runs
 // this tab's processor. Messages are plain objects with a `class` field both ways:
-//   page → worker: create {url} | join {url, code} | start {algorithm, depth, fen, pure} | leave
+//   page → worker: create {url, token} | join {url, code} | start {algorithm, depth, fen, pure} | leave
 //   worker → page: created | joined | waiting | members | search | activity | info | result |
 //                  ended | lost | closed | error | trace
 // This file only starts and ends the worker and turns its crashes into `error` messages, so
 // the view has one stream to read.
 
+import { lecturerToken } from './classLink.js';
+
 /** How long `leave` waits for the worker to close its socket before the worker is ended. */
 const LEAVE_GRACE_MS = 1000;
+
+/** The tab's session storage, where it has one (not in node's tests). */
+const sessionStore = () => {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
+};
 
 export class ClassClient {
   /**
@@ -22,14 +33,20 @@ export class ClassClient {
       createWorker ?? (() => new Worker(new URL('engine/class-worker.js', document.baseURI), { type: 'module', name: 'meshmate-class' }));
     /** @type {Worker|null} */
     this.worker = null;
+    // Taken now, while the page's fragment still holds it (the views rewrite the fragment).
+    lecturerToken(globalThis.location?.hash ?? '', sessionStore());
   }
 
   get running() {
     return this.worker !== null;
   }
 
-  /** Starts a fresh worker (ending any old one) and sends it `message` (create or join). */
+  /**
+   * Starts a fresh worker (ending any old one) and sends it `message` (create or join); a
+   * create carries the lecturer's token this tab was given.
+   */
   open(message) {
+    if (message.class === 'create') message = { ...message, token: lecturerToken(globalThis.location?.hash ?? '', sessionStore()) ?? '' };
     this.end();
     let worker;
     try {

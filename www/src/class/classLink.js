@@ -1,8 +1,13 @@
 // The class's addresses: the relay's WebSocket URL (the page's own /class by default, where
-// `./build.sh serve` and www/serve.mjs pass it to `meshmate relay`) and the link a student
-// opens, `<page>#class?code=CODE` (with `&relay=URL` when the lecturer uses another relay).
+// `./build.sh serve` and www/serve.mjs pass it to `meshmate relay`), the link a student
+// opens, `<page>#class?code=CODE` (with `&relay=URL` when the lecturer uses another relay),
+// and the lecturer's, `<page>#class?lecturer=TOKEN` (creating a class takes the relay's
+// token; `./build.sh serve` prints this link).
 
 const PREFIX = '#class';
+
+/** Where a tab keeps the lecturer's token once its link gave it. */
+const TOKEN_KEY = 'meshmate-lecturer-token';
 
 /** A session code as the relay makes them: 128 bits as 32 hex digits (crate/relay/mod.rs). */
 export const isSessionCode = (text) => /^[0-9a-f]{32}$/i.test(text);
@@ -51,4 +56,17 @@ export function readClassHash(hash, location) {
   if (!isSessionCode(code)) return { code: null, relay, error: `This class link's code "${code}" is not a session code (32 hex digits): ask the lecturer for the link again.` };
   if (!isRelayUrl(relay)) return { code: null, relay: defaultRelayUrl(location), error: `This class link's relay "${relay}" is not a ws:// or wss:// address.` };
   return { code: code.toLowerCase(), relay, error: null };
+}
+
+/**
+ * The lecturer's token: the `lecturer` of a Class fragment (`#class?lecturer=TOKEN`), kept
+ * in `storage` (the tab's session storage) so that it outlives the fragment; else the one
+ * kept; null if this tab was never given one (it may still join, not create).
+ * @param {string} hash e.g. location.hash
+ * @param {Storage|null} storage
+ */
+export function lecturerToken(hash, storage) {
+  const given = new URLSearchParams(isClassHash(hash) ? hash.slice(PREFIX.length + 1) : '').get('lecturer');
+  if (given) storage?.setItem(TOKEN_KEY, given);
+  return given || (storage?.getItem(TOKEN_KEY) ?? null);
 }
