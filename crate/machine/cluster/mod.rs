@@ -192,7 +192,15 @@ fn collect_done(link: &mut impl Link, search: u32, gone: &[usize], counters: &Co
             let ranks: Vec<String> = silent.iter().map(usize::to_string).collect();
             return Err(format!("rank {} did not finish its search within {} s of the end", ranks.join(", "), DONE_TIMEOUT_MS / 1000.0));
         }
-        std::thread::sleep(std::time::Duration::from_micros(100));
+        pause(link, std::time::Duration::from_micros(100));
+    }
+}
+
+/// Waits up to `within` for something to arrive on `link`: blocked where the link can
+/// ([`Link::await_arrival`]: an arrival ends the wait at once), else asleep.
+fn pause(link: &mut impl Link, within: std::time::Duration) {
+    if !link.await_arrival(within) {
+        std::thread::sleep(within);
     }
 }
 
@@ -217,7 +225,7 @@ pub struct Rank<L> {
     counters: Arc<Counters>,
 }
 
-/// How long an idle rank sleeps between looks for rank 0's next order.
+/// How long an idle rank waits between looks for rank 0's next order.
 const IDLE_NAP: std::time::Duration = std::time::Duration::from_millis(1);
 
 impl<L: Link> Rank<L> {
@@ -245,7 +253,7 @@ impl<L: Link> Rank<L> {
             if let Some(order) = self.poll_order() {
                 return order;
             }
-            std::thread::sleep(IDLE_NAP);
+            pause(&mut self.link, IDLE_NAP);
         }
     }
 
@@ -287,7 +295,7 @@ impl<L: Link> Rank<L> {
     /// not a program ran.
     pub fn end_search(&mut self) {
         while !self.poll_end() {
-            std::thread::sleep(std::time::Duration::from_micros(100));
+            pause(&mut self.link, std::time::Duration::from_micros(100));
         }
         self.send_done();
         while self.link.sending() {
