@@ -30,6 +30,7 @@ const LAB: Preset = Preset {
     sleep: None,
     jitter_permille: 0,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// What the test programs send.

@@ -59,6 +59,13 @@ pub struct Preset {
     /// processors may leave mid-search (a class; [`super::Departure`]). `None`: they never
     /// leave.
     pub loss_notice: Option<LossNotice>,
+    /// Whether a run starts and ends with messages over the network, as a class's does
+    /// (`crate::machine::cluster`): processor 0 sends its task (START) to the others in
+    /// turn and each starts when it arrives, and processor 0's result is in once every
+    /// other's DONE has come back after its FINISHED. `false`: every processor starts at
+    /// time 0 and the run is over when processor 0 finishes (the papers' timings, taken
+    /// with every processor ready).
+    pub announces_task: bool,
 }
 
 /// How a waiting processor sleeps, and what waking it costs (see [`Preset::sleep`]).
@@ -100,6 +107,7 @@ pub const T800: Preset = Preset {
     sleep: None,
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// StarTech's CM-5 (Kuszmaul, "The StarTech Massively Parallel Chess Program", MIT LCS,
@@ -137,6 +145,7 @@ pub const CM5: Preset = Preset {
     sleep: None,
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// Cray Blitz's Cray C916 (Hyatt, Suter, Nelson 1989; Hyatt's DTS paper, 1994): 16
@@ -166,6 +175,7 @@ pub const C916: Preset = Preset {
     sleep: None,
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// The workstation cluster of TDSAB (Kishimoto and Schaeffer, ~2002;
@@ -198,6 +208,7 @@ pub const P3_ETHERNET: Preset = Preset {
     sleep: None,
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// Hasan's three unequal PCs on a LAN (K. S. Hasan, "A Distributed Chess Playing Software
@@ -241,6 +252,7 @@ pub const LAN: Preset = Preset {
     sleep: None,
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// A current multicore PC: this machine, measured (2 cores of an AMD EPYC under KVM).
@@ -273,6 +285,7 @@ pub const MULTICORE: Preset = Preset {
     sleep: Some(Sleep { after_ns: 70_000, wake_ns: 25_000 }),
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// Two web workers in Chromium (V8) on this machine: the threaded wasm build Play runs,
@@ -314,6 +327,7 @@ pub const BROWSER: Preset = Preset {
     sleep: Some(Sleep { after_ns: 1_000, wake_ns: 22_000 }),
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// What one frame costs the relay, all its members together: it forwarded 24,770-25,981
@@ -346,12 +360,16 @@ const RELAY_FRAME_NS: u64 = 40_000;
 ///   processor 0 1.5 ms later (median of ten, 1.4-1.6); one that falls silent 10.10 s after its
 ///   last frame (the relay's default `--lost-after-ms` of 10 s, checked every 100 ms; a
 ///   frozen processor beat up to 1 s before it froze).
-/// - Not modelled: the task's announcement (the simulator starts every processor at 0; a
-///   class's helpers start when processor 0's START has crossed the relay, so with 50 ms
-///   they ask for work after the short first iterations are done), the receiving end's
-///   cost per frame (its link thread and decoding), the relay's own CPU, and processors
-///   slower than this one (a tab runs the wasm build, 0.79 of native: `browser`). How
-///   often students leave is not measured: departures are a run's option.
+/// - The task announced ([`Preset::announces_task`]): a class's helpers start when
+///   processor 0's START has crossed the relay, so with 50 ms they ask for work only
+///   after the short first iterations are done, and a search is over when the helpers'
+///   DONE frames are back, a round trip after processor 0's FINISHED. Left out at first,
+///   the model gave away 1.5 times the subproblems of the measured class at 50 ms, each
+///   a round trip processor 0 waits (docs/class.md, "Measured against modelled").
+/// - Not modelled: the receiving end's cost per frame (its link thread and decoding),
+///   the relay's own CPU, and processors slower than this one (a tab runs the wasm build,
+///   0.79 of native: `browser`). How often students leave is not measured: departures
+///   are a run's option.
 pub const CLASSROOM: Preset = Preset {
     name: "classroom",
     title: "A class of native processors joined through the relay (no injected delay)",
@@ -367,6 +385,7 @@ pub const CLASSROOM: Preset = Preset {
     sleep: None,
     jitter_permille: JITTER,
     loss_notice: Some(LossNotice { closed_ns: 1_500_000, silent_ns: 10_100_000_000 }),
+    announces_task: true,
 };
 
 /// [`CLASSROOM`] behind the relay's `--delay-ms 10`: one-way 11.46 ms, measured the same
@@ -394,6 +413,7 @@ pub const IDEAL: Preset = Preset {
     sleep: None,
     jitter_permille: 0,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// Every preset, in the order a menu lists them.
