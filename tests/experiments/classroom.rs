@@ -16,8 +16,9 @@
 //! [PROCESSORS]`: where a measured class's time goes. YBWC to DEPTH (13) on Bratko-Kopec
 //! 2 to POSITIONS+1 (3) through the relay at DELAY_MS (0, 10 or 50; 10) on PROCESSORS (2):
 //! each processor's nodes, busy and idle seconds and the messages sent, measured and
-//! predicted, the prediction also at the node rate the serial run measured beside it
-//! (this machine's cores are shared: its rate moves with the load).
+//! predicted, the prediction also at the node rate the serial run measured beside it and
+//! at the rates the class's own processors ran at (this machine's cores are shared: the
+//! rates move with the load).
 
 use meshmate::chess::{parse_epd_file, Board};
 use meshmate::machine::cluster::link::{Arrival, Link};
@@ -407,16 +408,21 @@ fn profile(depth: i32, positions: usize, delay_ms: u64, p: usize) {
     for (p, tally) in [1, p].iter().zip(&measured) {
         println!("measured, {p}: {}", tally.details());
     }
-    let at_rate = at_node_rate(classroom(delay_ms), &measured[0]);
-    println!("predicted at the measured serial rate ({} ns a node): {}", at_rate.node_ns[0], predicted(at_rate, p, &boards, depth).details());
+    let serial_rate = at_node_rates(classroom(delay_ms), &measured[0]);
+    println!("predicted at the serial run's node rate ({:?} ns a node): {}", serial_rate.node_ns, predicted(serial_rate, p, &boards, depth).details());
+    let own_rates = at_node_rates(classroom(delay_ms), &measured[1]);
+    println!("predicted at the rates its processors ran at ({:?} ns a node): {}", own_rates.node_ns, predicted(own_rates, p, &boards, depth).details());
 }
 
-/// `preset` with the node time of the serial run `serial` (the rate of this machine as
-/// loaded during the measurement).
-fn at_node_rate(preset: Preset, serial: &Tally) -> Preset {
-    let (nodes, busy_s, _) = serial.processors[0];
-    let node_ns = (busy_s * 1e9 / nodes as f64).round() as u64;
-    Preset { node_ns: Box::leak(Box::new([node_ns])), ..preset }
+/// `preset` with the node times the processors of the measured run `run` had (busy time
+/// over nodes; a processor that searched nothing gets processor 0's): the rates of this
+/// machine as loaded during the measurement, where processors and other work share two
+/// cores.
+fn at_node_rates(preset: Preset, run: &Tally) -> Preset {
+    let ns = |&(nodes, busy_s, _): &(u64, f64, f64)| (nodes > 0).then(|| (busy_s * 1e9 / nodes as f64).round() as u64);
+    let first = ns(&run.processors[0]).expect("processor 0 searched");
+    let node_ns: Vec<u64> = run.processors.iter().map(|p| ns(p).unwrap_or(first)).collect();
+    Preset { node_ns: Box::leak(node_ns.into_boxed_slice()), ..preset }
 }
 
 fn main() {
