@@ -336,7 +336,13 @@ impl Tally {
 /// The predicted time to depth of YBWC on `p` processors of `preset` over `boards`: each
 /// processor with a table of its own, as a class's.
 fn predicted(preset: Preset, p: usize, boards: &[Board], depth: i32) -> Tally {
-    let mut sim = Sim::new(preset, preset.net, p, 1).unwrap();
+    predicted_with_seed(preset, p, boards, depth, 1)
+}
+
+/// [`predicted`] on the simulator seeded with `seed` (its processors' node times vary by
+/// ±10 % with it, as real nodes do).
+fn predicted_with_seed(preset: Preset, p: usize, boards: &[Board], depth: i32, seed: u64) -> Tally {
+    let mut sim = Sim::new(preset, preset.net, p, seed).unwrap();
     let counters = Counters::new(p);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let mut searchers = Vec::new();
@@ -412,6 +418,22 @@ fn profile(depth: i32, positions: usize, delay_ms: u64, p: usize) {
     println!("predicted at the serial run's node rate ({:?} ns a node): {}", serial_rate.node_ns, predicted(serial_rate, p, &boards, depth).details());
     let own_rates = at_node_rates(classroom(delay_ms), &measured[1]);
     println!("predicted at the rates its processors ran at ({:?} ns a node): {}", own_rates.node_ns, predicted(own_rates, p, &boards, depth).details());
+    for (name, preset) in [(classroom(delay_ms).name, classroom(delay_ms)), ("the rates its processors ran at", own_rates)] {
+        println!("predicted ({name}) with seeds 1-{SEEDS}: {}", over_seeds(preset, p, &boards, depth));
+    }
+}
+
+/// Seeds of the simulator a prediction is taken over: which subproblems are given away,
+/// and so how many round trips processor 0 waits, turns on small differences in timing.
+const SEEDS: u64 = 5;
+
+/// The predicted times with seeds 1 to [`SEEDS`], their mean and range.
+fn over_seeds(preset: Preset, p: usize, boards: &[Board], depth: i32) -> String {
+    let times: Vec<f64> = (1..=SEEDS).map(|seed| predicted_with_seed(preset, p, boards, depth, seed).seconds).collect();
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    let (low, high) = (times.iter().copied().fold(f64::MAX, f64::min), times.iter().copied().fold(0.0, f64::max));
+    let each: Vec<String> = times.iter().map(|t| format!("{t:.2}")).collect();
+    format!("{mean:.2} s mean, {low:.2}-{high:.2} ({})", each.join(", "))
 }
 
 /// `preset` with the node times the processors of the measured run `run` had (busy time
