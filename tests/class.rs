@@ -39,8 +39,14 @@ struct Relay {
 
 impl Relay {
     fn start(lost_after_ms: u32) -> Relay {
+        Relay::start_with(lost_after_ms, &[])
+    }
+
+    /// A relay started with `options` besides.
+    fn start_with(lost_after_ms: u32, options: &[&str]) -> Relay {
         let mut child = Command::new(env!("CARGO_BIN_EXE_meshmate"))
             .args(["relay", "--listen", "127.0.0.1:0", "--lost-after-ms", &lost_after_ms.to_string()])
+            .args(options)
             .stdout(Stdio::piped())
             .spawn()
             .expect("the relay starts");
@@ -486,4 +492,27 @@ fn a_class_larger_than_the_lecturer_counts_is_refused_not_a_panic() {
     let (processors, result) = lecturer.search(Algorithm::Ybwc, board, &limits, &pure());
     assert_eq!((processors, result.score), (3, serial(board, &limits, &pure()).score));
     assert_eq!(lecturer.cluster.fault(), Some("3 processors, and this engine counts at most 2"));
+}
+
+/// A processor waiting on the relay link blocks until a frame comes, instead of looking
+/// again and again (which, on a machine whose cores it shares, takes time from the
+/// processors that search): a frame 100 ms away behind the relay's injected delay comes
+/// after about ten waits of 10 ms. A link that looked and napped would wait thousands of
+/// times; one that could not block says so at once.
+#[test]
+fn a_processor_waiting_on_the_relay_link_blocks_until_a_frame_comes() {
+    let _one = one_at_a_time();
+    let relay = Relay::start_with(10_000, &["--delay-ms", "100"]);
+    let mut owner = RelayLink::create(&relay.url, &relay.token).unwrap();
+    let mut student = RelayLink::join(&relay.url, owner.code()).unwrap();
+    owner.wait_for_members(1, Duration::from_secs(10)).unwrap();
+    assert_eq!(owner.start().unwrap(), 2);
+    let search = owner.next_search(0);
+    owner.send(1, frame(FrameKind::Program, search, b"work"));
+    let mut waits = 0u64;
+    while !matches!(student.receive(), Some(Arrival::Frame(f)) if f.body == b"work") {
+        assert!(student.await_arrival(Duration::from_millis(10)), "the relay link blocks");
+        waits += 1;
+    }
+    assert!(waits <= 50, "{waits} waits of at most 10 ms for a frame 100 ms away");
 }

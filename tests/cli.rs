@@ -97,8 +97,9 @@ fn sim_departures_slow_the_classroom_run_and_are_refused_where_they_cannot_happe
         let json: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
         json["rows"].as_array().unwrap().iter().map(|r| (r["score"].as_i64().unwrap(), r["time_ns"].as_u64().unwrap())).collect()
     };
-    // Processor 3 falls silent 0.1 ms in, holding work (virtual time: the same every run).
-    let (stay, silent) = (run(&[]), run(&["--depart", "3@0.1:silent"]));
+    // Processor 3 falls silent 3 ms in, holding work (its task reached it after a one-way
+    // trip through the relay, 1.3 ms; virtual time: the same every run).
+    let (stay, silent) = (run(&[]), run(&["--depart", "3@3:silent"]));
     assert_eq!(stay.len(), 2);
     for (stay, silent) in stay.iter().zip(&silent) {
         assert_eq!(silent.0, stay.0, "pure mode: the value with a member gone is the one without");

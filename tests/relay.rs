@@ -488,6 +488,30 @@ fn an_injected_delay_delays_each_hop() {
     assert!(trace.lines().any(|l| l.contains(r#""ev":"deliver""#) && l.contains(r#""hops":2"#)), "{trace}");
 }
 
+/// The injected delay holds each frame for itself, not behind the frames before it:
+/// twenty frames of one pair and one of another, sent at once, all arrive about one delay
+/// later, each pair's in order (held one after the other they would take 2.1 s).
+#[test]
+fn the_injected_delay_overlaps_the_frames_in_flight() {
+    let relay = Relay::start(&["--delay-ms", "100"]);
+    let (mut owner, _, mut helpers) = class(&relay, 2, None);
+    let sent = Instant::now();
+    for i in 0..20u8 {
+        assert!(helpers[0].send_frame(0, &program(1, &[i])));
+    }
+    assert!(helpers[1].send_frame(0, &program(1, b"other")));
+    let mut from_first = Vec::new();
+    for _ in 0..21 {
+        match owner.frame() {
+            (1, frame) => from_first.push(frame),
+            (from, frame) => assert_eq!((from, frame), (2, program(1, b"other"))),
+        }
+    }
+    let took = sent.elapsed();
+    assert_eq!(from_first, (0..20u8).map(|i| program(1, &[i])).collect::<Vec<_>>());
+    assert!(took >= Duration::from_millis(100) && took < Duration::from_millis(1_000), "21 frames behind 100 ms each took {took:?}");
+}
+
 #[test]
 fn the_trace_has_the_sessions_events_over_http_in_the_stream_and_in_its_file() {
     let dir = std::env::temp_dir().join(format!("meshmate-relay-trace-{}", std::process::id()));

@@ -30,6 +30,7 @@ const LAB: Preset = Preset {
     sleep: None,
     jitter_permille: 0,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// What the test programs send.
@@ -278,6 +279,26 @@ fn messages_queue_for_a_busy_link() {
     assert_eq!(report.link_busy_ns, [3_000], "the bus carried three messages of 1 µs");
     let utilisation = 3_000.0 / report.end_ns as f64;
     assert!((report.links.busiest - utilisation).abs() < 1e-12 && (report.links.mean - utilisation).abs() < 1e-12, "{:?} over {} ns", report.links, report.end_ns);
+}
+
+/// On a machine that announces its task (a class), processor 0's START reaches processors
+/// 1 and 2 in turn a trip later, and they start then; the result is in when their DONE
+/// is back, a round trip after processor 0 finishes. Elsewhere everyone starts at 0.
+#[test]
+fn a_class_starts_its_helpers_when_the_task_reaches_them_and_ends_when_their_done_is_back() {
+    let run = |announces_task| {
+        let mut sim = traced(Preset { announces_task, ..LAB }, Kind::Full, 3, 1);
+        let helpers: Vec<Box<dyn Program<Message = Ping> + Send>> = (1..3).map(|_| Box::new(Converge { done: false, got: 0 }) as Box<dyn Program<Message = Ping> + Send>).collect();
+        sim.run(&mut Converge { done: false, got: 0 }, helpers, &Counters::new(3));
+        let sends: Vec<u64> = sim.trace().unwrap().events().iter().filter_map(|e| if let Event::Send { t, .. } = *e { Some(t) } else { None }).collect();
+        (sends, sim.last_run().unwrap().elapsed_ns)
+    };
+    // Each helper's first step (10 ns) sends to processor 0 (100 ns), a hop of 1 µs;
+    // processor 0 finishes a step after the second arrives.
+    assert_eq!(run(false), (vec![110, 110], 1_110 + 10));
+    // START leaves at 100 and 200 ns and takes 1 µs; processor 0 finishes at 2,320 ns,
+    // FINISHED reaches processor 2 at 3,520 ns and its DONE is back 1.1 µs later.
+    assert_eq!(run(true), (vec![1_210, 1_310], 4_620));
 }
 
 #[test]

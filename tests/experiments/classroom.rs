@@ -11,6 +11,14 @@
 //! (13) on Bratko-Kopec 2 to POSITIONS+1 (3 positions), the classroom presets' predicted
 //! time to depth for 1 to 32 processors beside the measured time of 1, 2 and 4 native
 //! processors (`meshmate join` processes) over the real relay, as a markdown table.
+//!
+//! `cargo run --release --example classroom profile [DEPTH] [POSITIONS] [DELAY_MS]
+//! [PROCESSORS]`: where a measured class's time goes. YBWC to DEPTH (13) on Bratko-Kopec
+//! 2 to POSITIONS+1 (3) through the relay at DELAY_MS (0, 10 or 50; 10) on PROCESSORS (2):
+//! each processor's nodes, busy and idle seconds and the messages sent, measured and
+//! predicted, the prediction also at the node rate the serial run measured beside it and
+//! at the rates the class's own processors ran at (this machine's cores are shared: the
+//! rates move with the load).
 
 use meshmate::chess::{parse_epd_file, Board};
 use meshmate::machine::cluster::link::{Arrival, Link};
@@ -77,14 +85,14 @@ fn session(relay: &Relay, members: usize) -> (RelayLink, Vec<RelayLink>) {
     (owner, others)
 }
 
-/// Waits for the next arrival as a waiting processor does (`cluster::processor`): looks,
-/// then naps 50 µs.
+/// Waits for the next arrival as a waiting processor does (`cluster::processor`): blocked
+/// on the link, looking again every millisecond.
 fn next_arrival(link: &mut RelayLink) -> Arrival {
     loop {
         if let Some(arrival) = link.receive() {
             return arrival;
         }
-        std::thread::sleep(Duration::from_micros(50));
+        link.await_arrival(Duration::from_millis(1));
     }
 }
 
@@ -287,30 +295,56 @@ fn classroom(delay_ms: u64) -> Preset {
     }
 }
 
-/// Time to depth in seconds and the subproblems given away (WORK messages), summed over
-/// the positions of a run.
+/// Time to depth in seconds, the subproblems given away (WORK messages) and what each
+/// processor did, summed over the positions of a run.
 #[derive(Default)]
 struct Tally {
     seconds: f64,
     works: u64,
+    /// Per processor: nodes, busy and idle seconds.
+    processors: Vec<(u64, f64, f64)>,
+    /// Messages sent, all processors together, by kind.
+    sent: [u64; MessageKind::COUNT],
 }
 
 impl Tally {
-    fn add(&mut self, seconds: f64, counters: &Counters) {
+    fn add(&mut self, seconds: f64, counters: &Counters, p: usize) {
         self.seconds += seconds;
-        self.works += counters.snapshot().iter().map(|c| c.sent[MessageKind::Work.index()]).sum::<u64>();
+        let snapshot = counters.snapshot();
+        self.works += snapshot.iter().map(|c| c.sent[MessageKind::Work.index()]).sum::<u64>();
+        self.processors.resize(p, (0, 0.0, 0.0));
+        for (tally, c) in self.processors.iter_mut().zip(&snapshot) {
+            *tally = (tally.0 + c.nodes, tally.1 + c.busy_us as f64 / 1e6, tally.2 + c.idle_us as f64 / 1e6);
+        }
+        for c in &snapshot[..p] {
+            for (sum, sent) in self.sent.iter_mut().zip(c.sent) {
+                *sum += sent;
+            }
+        }
     }
 
     fn cell(&self) -> String {
         format!("{:.2} ({})", self.seconds, self.works)
     }
+
+    /// Each processor's nodes, busy and idle seconds, then the messages sent by kind.
+    fn details(&self) -> String {
+        let processors: Vec<String> = self.processors.iter().enumerate().map(|(i, (nodes, busy, idle))| format!("p{i} {nodes} nodes, busy {busy:.2} s, idle {idle:.2} s")).collect();
+        let sent: Vec<String> = MessageKind::ALL.iter().filter(|k| self.sent[k.index()] > 0).map(|k| format!("{} {}", k.name(), self.sent[k.index()])).collect();
+        format!("{:.2} s; {}; sent: {}", self.seconds, processors.join("; "), sent.join(", "))
+    }
 }
 
-/// The predicted time to depth of YBWC on `p` processors of the classroom at `delay_ms`
-/// over `boards`: each processor with a table of its own, as a class's.
-fn predicted(delay_ms: u64, p: usize, boards: &[Board], depth: i32) -> Tally {
-    let preset = classroom(delay_ms);
-    let mut sim = Sim::new(preset, preset.net, p, 1).unwrap();
+/// The predicted time to depth of YBWC on `p` processors of `preset` over `boards`: each
+/// processor with a table of its own, as a class's.
+fn predicted(preset: Preset, p: usize, boards: &[Board], depth: i32) -> Tally {
+    predicted_with_seed(preset, p, boards, depth, 1)
+}
+
+/// [`predicted`] on the simulator seeded with `seed` (its processors' node times vary by
+/// ±10 % with it, as real nodes do).
+fn predicted_with_seed(preset: Preset, p: usize, boards: &[Board], depth: i32, seed: u64) -> Tally {
+    let mut sim = Sim::new(preset, preset.net, p, seed).unwrap();
     let counters = Counters::new(p);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let mut searchers = Vec::new();
@@ -319,24 +353,24 @@ fn predicted(delay_ms: u64, p: usize, boards: &[Board], depth: i32) -> Tally {
         let tables = Tables::new(Placement::Local, HASH_MIB * p, p).unwrap();
         let task = Task { board, history: &[], limits: &limits, settings: &SearchSettings::default() };
         search(&mut sim, &mut searchers, tables, &SearchRequest { algorithm: Algorithm::Ybwc, threads: p, task }, &Control::default(), &mut NoReports, &counters);
-        tally.add(sim.last_run().unwrap().elapsed_ns as f64 / 1e9, &counters);
+        tally.add(sim.last_run().unwrap().elapsed_ns as f64 / 1e9, &counters, p);
     }
     tally
 }
 
-/// The measured time to depth of YBWC on 1, 2 and 4 processors of a class at `delay_ms`
-/// over `boards` (processor 0 here, the others `meshmate join` processes).
-fn measured(delay_ms: u64, boards: &[Board], depth: i32) -> Vec<Tally> {
+/// The measured time to depth of YBWC on each of `counts` processors of a class at
+/// `delay_ms` over `boards` (processor 0 here, the others `meshmate join` processes).
+fn measured(delay_ms: u64, boards: &[Board], depth: i32, counts: &[usize]) -> Vec<Tally> {
     let relay = Relay::start(delay_ms, 10_000);
     let link = RelayLink::create(&relay.url, &relay.token).unwrap();
     let code = link.code().to_string();
     let mut lecturer = Cluster::new(link).unwrap();
     let tt = Arc::new(TranspositionTable::try_new(HASH_MIB).unwrap());
-    let (counters, mut searchers) = (Counters::new(4), Vec::new());
+    let (counters, mut searchers) = (Counters::new(counts.iter().copied().max().unwrap_or(1)), Vec::new());
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let mut students: Vec<Child> = Vec::new();
     let mut times = Vec::new();
-    for p in [1, 2, 4] {
+    for &p in counts {
         while students.len() < p - 1 {
             students.push(Command::new(MESHMATE).args(["join", &relay.url, &code]).stderr(Stdio::null()).spawn().unwrap());
         }
@@ -348,7 +382,7 @@ fn measured(delay_ms: u64, boards: &[Board], depth: i32) -> Vec<Tally> {
             let task = Task { board, history: &[], limits: &limits, settings: &SearchSettings::default() };
             let started = Instant::now();
             search(&mut lecturer, &mut searchers, &tt, &SearchRequest { algorithm: Algorithm::Ybwc, threads: p, task }, &Control::default(), &mut NoReports, &counters);
-            tally.add(started.elapsed().as_secs_f64(), &counters);
+            tally.add(started.elapsed().as_secs_f64(), &counters, p);
         }
         times.push(tally);
     }
@@ -365,11 +399,54 @@ fn predict(depth: i32, positions: usize) {
     println!("| delay | source | 1 | 2 | 4 | 8 | 16 | 32 |");
     println!("|---|---|---|---|---|---|---|---|");
     for delay_ms in DELAYS_MS {
-        let predicted: Vec<String> = [1, 2, 4, 8, 16, 32].iter().map(|&p| predicted(delay_ms, p, &boards, depth).cell()).collect();
+        let predicted: Vec<String> = [1, 2, 4, 8, 16, 32].iter().map(|&p| predicted(classroom(delay_ms), p, &boards, depth).cell()).collect();
         println!("| {delay_ms} ms | predicted ({}) | {} |", classroom(delay_ms).name, predicted.join(" | "));
-        let measured: Vec<String> = measured(delay_ms, &boards, depth).iter().map(Tally::cell).collect();
+        let measured: Vec<String> = measured(delay_ms, &boards, depth, &[1, 2, 4]).iter().map(Tally::cell).collect();
         println!("| {delay_ms} ms | measured | {} | | | |", measured.join(" | "));
     }
+}
+
+/// One class of `p` processors at `delay_ms`, measured and predicted side by side, with
+/// what each processor did and the messages sent: where the measured class's time goes.
+fn profile(depth: i32, positions: usize, delay_ms: u64, p: usize) {
+    let boards = bratko_kopec(1, positions);
+    println!("YBWC, {depth} plies, Bratko-Kopec 2-{}, {p} processors, {delay_ms} ms injected; at {}", positions + 1, commit());
+    println!("predicted ({}): {}", classroom(delay_ms).name, predicted(classroom(delay_ms), p, &boards, depth).details());
+    let measured = measured(delay_ms, &boards, depth, &[1, p]);
+    for (p, tally) in [1, p].iter().zip(&measured) {
+        println!("measured, {p}: {}", tally.details());
+    }
+    let serial_rate = at_node_rates(classroom(delay_ms), &measured[0]);
+    println!("predicted at the serial run's node rate ({:?} ns a node): {}", serial_rate.node_ns, predicted(serial_rate, p, &boards, depth).details());
+    let own_rates = at_node_rates(classroom(delay_ms), &measured[1]);
+    println!("predicted at the rates its processors ran at ({:?} ns a node): {}", own_rates.node_ns, predicted(own_rates, p, &boards, depth).details());
+    for (name, preset) in [(classroom(delay_ms).name, classroom(delay_ms)), ("the rates its processors ran at", own_rates)] {
+        println!("predicted ({name}) with seeds 1-{SEEDS}: {}", over_seeds(preset, p, &boards, depth));
+    }
+}
+
+/// Seeds of the simulator a prediction is taken over: which subproblems are given away,
+/// and so how many round trips processor 0 waits, turns on small differences in timing.
+const SEEDS: u64 = 5;
+
+/// The predicted times with seeds 1 to [`SEEDS`], their mean and range.
+fn over_seeds(preset: Preset, p: usize, boards: &[Board], depth: i32) -> String {
+    let times: Vec<f64> = (1..=SEEDS).map(|seed| predicted_with_seed(preset, p, boards, depth, seed).seconds).collect();
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    let (low, high) = (times.iter().copied().fold(f64::MAX, f64::min), times.iter().copied().fold(0.0, f64::max));
+    let each: Vec<String> = times.iter().map(|t| format!("{t:.2}")).collect();
+    format!("{mean:.2} s mean, {low:.2}-{high:.2} ({})", each.join(", "))
+}
+
+/// `preset` with the node times the processors of the measured run `run` had (busy time
+/// over nodes; a processor that searched nothing gets processor 0's): the rates of this
+/// machine as loaded during the measurement, where processors and other work share two
+/// cores.
+fn at_node_rates(preset: Preset, run: &Tally) -> Preset {
+    let ns = |&(nodes, busy_s, _): &(u64, f64, f64)| (nodes > 0).then(|| (busy_s * 1e9 / nodes as f64).round() as u64);
+    let first = ns(&run.processors[0]).expect("processor 0 searched");
+    let node_ns: Vec<u64> = run.processors.iter().map(|p| ns(p).unwrap_or(first)).collect();
+    Preset { node_ns: Box::leak(node_ns.into_boxed_slice()), ..preset }
 }
 
 fn main() {
@@ -378,6 +455,7 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("constants") => constants(),
         Some("predict") => predict(number(1, 13) as i32, number(2, 3)),
-        _ => eprintln!("usage: classroom constants | classroom predict [DEPTH] [POSITIONS]"),
+        Some("profile") => profile(number(1, 13) as i32, number(2, 3), number(3, 10) as u64, number(4, 2)),
+        _ => eprintln!("usage: classroom constants | classroom predict [DEPTH] [POSITIONS] | classroom profile [DEPTH] [POSITIONS] [DELAY_MS] [PROCESSORS]"),
     }
 }

@@ -7,6 +7,7 @@ use crate::machine::frame::Frame;
 use crate::machine::Counters;
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What arrived on a link.
 pub enum Arrival {
@@ -27,6 +28,14 @@ pub trait Link {
     fn send(&mut self, to: usize, bytes: Vec<u8>);
     /// What has arrived, if anything, in the order it came from each sender.
     fn receive(&mut self) -> Option<Arrival>;
+    /// Waits up to `within` for something to arrive, without taking it ([`Link::receive`]
+    /// does); returns whether this link can wait so. A link whose arrivals come through a
+    /// channel (the relay's socket thread) blocks on it and wakes when one comes, using no
+    /// processor time meanwhile. The default cannot (MPI's tests return at once): it
+    /// returns false, and its caller looks again and again, napping between.
+    fn await_arrival(&mut self, _within: Duration) -> bool {
+        false
+    }
     /// Completes what it can of the sends in flight. A link whose sends leave at once
     /// (into a socket's thread or the page's queue) has none: the defaults say so.
     fn finish_sends(&mut self) {}

@@ -211,7 +211,15 @@ fn collect_done(link: &mut impl Link, search: u32, gone: &[usize], counters: &Co
             broken.extend(silent.into_iter().map(|rank| (rank, why(rank))));
             return broken;
         }
-        std::thread::sleep(std::time::Duration::from_micros(100));
+        pause(link, std::time::Duration::from_micros(100));
+    }
+}
+
+/// Waits up to `within` for something to arrive on `link`: blocked where the link can
+/// ([`Link::await_arrival`]: an arrival ends the wait at once), else asleep.
+fn pause(link: &mut impl Link, within: std::time::Duration) {
+    if !link.await_arrival(within) {
+        std::thread::sleep(within);
     }
 }
 
@@ -236,7 +244,7 @@ pub struct Rank<L> {
     counters: Arc<Counters>,
 }
 
-/// How long an idle rank sleeps between looks for rank 0's next order.
+/// How long an idle rank waits between looks for rank 0's next order.
 const IDLE_NAP: std::time::Duration = std::time::Duration::from_millis(1);
 
 impl<L: Link> Rank<L> {
@@ -264,7 +272,7 @@ impl<L: Link> Rank<L> {
             if let Some(order) = self.poll_order() {
                 return order;
             }
-            std::thread::sleep(IDLE_NAP);
+            pause(&mut self.link, IDLE_NAP);
         }
     }
 
@@ -306,7 +314,7 @@ impl<L: Link> Rank<L> {
     /// not a program ran.
     pub fn end_search(&mut self) {
         while !self.poll_end() {
-            std::thread::sleep(std::time::Duration::from_micros(100));
+            pause(&mut self.link, std::time::Duration::from_micros(100));
         }
         self.send_done();
         while self.link.sending() {

@@ -16,12 +16,17 @@ use std::time::Duration;
 /// line it is on (for a class's lecturer, who sees the top of the tree).
 const NODES_REPORT_MS: f64 = 100.0;
 
-/// Looks for a frame before a waiting processor sleeps (an answer often comes within
-/// microseconds; a nap costs more than a small subtree's search).
+/// Looks for a frame before a waiting processor sleeps, on a link that cannot block (an
+/// MPI answer often comes within microseconds; a nap costs more than a small subtree's
+/// search).
 const SPINS: u32 = 2_000;
 
-/// How long a waiting processor sleeps between looks.
+/// How long a waiting processor sleeps between looks, on a link that cannot block.
 const NAP: Duration = Duration::from_micros(50);
+
+/// How long a waiting processor blocks on a link that can ([`Link::await_arrival`])
+/// before its program looks at its clock and stop signal again. A frame wakes it at once.
+const BLOCK: Duration = Duration::from_millis(1);
 
 /// A processor during one search.
 pub(super) struct LinkProcessor<'a, L, M> {
@@ -157,9 +162,10 @@ impl<L: Link, M: Payload> Processor<M> for LinkProcessor<'_, L, M> {
 }
 
 impl<L: Link, M: Payload> Driven<M> for LinkProcessor<'_, L, M> {
-    /// Waits briefly for a frame.
+    /// Waits briefly for a frame: blocked on the link where it can, else looking again and
+    /// again, then napping.
     fn wait(&mut self) {
-        if !self.inbox.is_empty() {
+        if !self.inbox.is_empty() || self.link.await_arrival(BLOCK) {
             return;
         }
         for _ in 0..SPINS {

@@ -81,9 +81,10 @@ impl Design {
 /// What one run took, in virtual time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunReport {
-    /// When processor 0 finished: the time to the result.
+    /// When processor 0 finished, or on a machine that announces its task
+    /// ([`Preset::announces_task`]) when the others' DONE is back: the time to the result.
     pub elapsed_ns: u64,
-    /// When the last processor finished.
+    /// When the last processor finished (or, if later, the result was in).
     pub end_ns: u64,
     /// Steps each processor took (a sleeping processor takes none).
     pub steps: Vec<u64>,
@@ -251,6 +252,7 @@ impl Machine for Sim {
             seed: self.seed,
             departures: &self.departures,
             loss_notice: self.preset.loss_notice,
+            announces_task: self.preset.announces_task,
         };
         let report = Run::new(hardware, programs, counters, self.trace.as_mut()).run();
         if let (Some(trace), Some(run)) = (self.trace.as_mut(), run_number) {

@@ -59,6 +59,13 @@ pub struct Preset {
     /// processors may leave mid-search (a class; [`super::Departure`]). `None`: they never
     /// leave.
     pub loss_notice: Option<LossNotice>,
+    /// Whether a run starts and ends with messages over the network, as a class's does
+    /// (`crate::machine::cluster`): processor 0 sends its task (START) to the others in
+    /// turn and each starts when it arrives, and processor 0's result is in once every
+    /// other's DONE has come back after its FINISHED. `false`: every processor starts at
+    /// time 0 and the run is over when processor 0 finishes (the papers' timings, taken
+    /// with every processor ready).
+    pub announces_task: bool,
 }
 
 /// How a waiting processor sleeps, and what waking it costs (see [`Preset::sleep`]).
@@ -100,6 +107,7 @@ pub const T800: Preset = Preset {
     sleep: None,
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// StarTech's CM-5 (Kuszmaul, "The StarTech Massively Parallel Chess Program", MIT LCS,
@@ -137,6 +145,7 @@ pub const CM5: Preset = Preset {
     sleep: None,
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// Cray Blitz's Cray C916 (Hyatt, Suter, Nelson 1989; Hyatt's DTS paper, 1994): 16
@@ -166,6 +175,7 @@ pub const C916: Preset = Preset {
     sleep: None,
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// The workstation cluster of TDSAB (Kishimoto and Schaeffer, ~2002;
@@ -198,6 +208,7 @@ pub const P3_ETHERNET: Preset = Preset {
     sleep: None,
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// Hasan's three unequal PCs on a LAN (K. S. Hasan, "A Distributed Chess Playing Software
@@ -241,6 +252,7 @@ pub const LAN: Preset = Preset {
     sleep: None,
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// A current multicore PC: this machine, measured (2 cores of an AMD EPYC under KVM).
@@ -273,6 +285,7 @@ pub const MULTICORE: Preset = Preset {
     sleep: Some(Sleep { after_ns: 70_000, wake_ns: 25_000 }),
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// Two web workers in Chromium (V8) on this machine: the threaded wasm build Play runs,
@@ -314,6 +327,7 @@ pub const BROWSER: Preset = Preset {
     sleep: Some(Sleep { after_ns: 1_000, wake_ns: 22_000 }),
     jitter_permille: JITTER,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// What one frame costs the relay, all its members together: it forwarded 24,770-25,981
@@ -324,18 +338,19 @@ const RELAY_FRAME_NS: u64 = 40_000;
 /// A class joined through `meshmate relay` (docs/class.md): native processors
 /// (`meshmate join`) on the machines of a lecture room, each frame one hop through the
 /// relay. Measured on this machine (2 cores of an AMD EPYC under KVM, the relay and both
-/// ends on it) at b661bda with `cargo run --release --example classroom constants`
-/// (tests/experiments/classroom.rs).
+/// ends on it) with `cargo run --release --example classroom constants`
+/// (tests/experiments/classroom.rs): the node time at b661bda, the rest at 302dc96.
 ///
 /// - Node time 538 ns: the serial search's 1,857,549 nodes per second on Bratko-Kopec 2-4
 ///   to 13 plies (the class figures' setup; 0.92-1.27 M on earlier runs while other work
 ///   shared the cores); step 20 ns, `multicore`'s bookkeeping.
-/// - One-way 1.33 ms: the median time of a 64-byte frame between two relay links, half a
-///   round trip from processor 0 through the relay to processor 1 and back (1,329 µs;
-///   10-90 % 1,238-1,434 µs over 400), the receiver waiting as a processor does
-///   (looking, napping 50 µs). Two bare WebSockets blocking in read take 1,151 µs: most
-///   of it is the relay's (its timers tick in milliseconds). The relay's `--delay-ms`
-///   adds to it: [`CLASSROOM_10MS`], [`CLASSROOM_50MS`].
+/// - One-way 168 µs: the median time of a 64-byte frame between two relay links, half a
+///   round trip from processor 0 through the relay to processor 1 and back (168.3 µs;
+///   10-90 % 148-304 µs over 400), the receiver waiting as a processor does (blocked on
+///   its link). Two bare WebSockets blocking in read take 37 µs: the rest is the links'
+///   socket threads, which look for frames to read every 200 µs. (Until the relay sent a
+///   frame due at once without a timer, a tick of its millisecond timers made it 1.33
+///   ms.) The relay's `--delay-ms` adds to it: [`CLASSROOM_10MS`], [`CLASSROOM_50MS`].
 /// - Network: the relay is one hub every frame passes, so every pair is one hop apart
 ///   on one shared medium (`bus`), which a frame holds for `RELAY_FRAME_NS`; the rest of
 ///   the one-way time is latency, during which other frames pass (the relay forwards many
@@ -343,15 +358,20 @@ const RELAY_FRAME_NS: u64 = 40_000;
 /// - Send overhead 100 ns: handing a frame to the relay link (median over bursts of
 ///   100); the link's own thread writes the socket, beside the search.
 /// - Losses (`Sim::set_departures`): a member whose connection closes is heard lost by
-///   processor 0 1.5 ms later (median of ten, 1.4-1.6); one that falls silent 10.10 s after its
-///   last frame (the relay's default `--lost-after-ms` of 10 s, checked every 100 ms; a
-///   frozen processor beat up to 1 s before it froze).
-/// - Not modelled: the task's announcement (the simulator starts every processor at 0; a
-///   class's helpers start when processor 0's START has crossed the relay, so with 50 ms
-///   they ask for work after the short first iterations are done), the receiving end's
-///   cost per frame (its link thread and decoding), the relay's own CPU, and processors
-///   slower than this one (a tab runs the wasm build, 0.79 of native: `browser`). How
-///   often students leave is not measured: departures are a run's option.
+///   processor 0 0.3 ms later (median of ten, 0.3-0.3; 1.5 ms before the relay's timer
+///   fix); one that falls silent 10.0-10.1 s after its last frame (the relay's default
+///   `--lost-after-ms` of 10 s, checked every 100 ms: 10.10 s and 10.00 s measured; a
+///   frozen processor beat up to 1 s before it froze), taken as 10.1 s.
+/// - The task announced ([`Preset::announces_task`]): a class's helpers start when
+///   processor 0's START has crossed the relay, so with 50 ms they ask for work only
+///   after the short first iterations are done, and a search is over when the helpers'
+///   DONE frames are back, a round trip after processor 0's FINISHED. Left out at first,
+///   the model gave away 1.5 times the subproblems of the measured class at 50 ms, each
+///   a round trip processor 0 waits (docs/class.md, "Measured against modelled").
+/// - Not modelled: the receiving end's cost per frame (its link thread and decoding),
+///   the relay's own CPU, and processors slower than this one (a tab runs the wasm build,
+///   0.79 of native: `browser`). How often students leave is not measured: departures
+///   are a run's option.
 pub const CLASSROOM: Preset = Preset {
     name: "classroom",
     title: "A class of native processors joined through the relay (no injected delay)",
@@ -359,23 +379,25 @@ pub const CLASSROOM: Preset = Preset {
     step_ns: 20,
     send_overhead_ns: 100,
     hop_ns: RELAY_FRAME_NS,
-    latency_ns: 1_329_000 - RELAY_FRAME_NS,
+    latency_ns: 168_300 - RELAY_FRAME_NS,
     line_ns: None,
     overlaps_table_reads: true,
     net: Kind::Bus,
     load: None,
     sleep: None,
     jitter_permille: JITTER,
-    loss_notice: Some(LossNotice { closed_ns: 1_500_000, silent_ns: 10_100_000_000 }),
+    loss_notice: Some(LossNotice { closed_ns: 300_000, silent_ns: 10_100_000_000 }),
+    announces_task: true,
 };
 
 /// [`CLASSROOM`] behind the relay's `--delay-ms 10`: one-way 11.46 ms, measured the same
-/// way (10-90 % 11.32-11.54 ms over 40).
-pub const CLASSROOM_10MS: Preset = Preset { name: "classroom-10ms", title: "A class joined through the relay, 10 ms injected per hop", latency_ns: 11_465_000 - RELAY_FRAME_NS, ..CLASSROOM };
+/// way (10-90 % 11.33-12.24 ms over 40; 11.46 ms before the timer fix too: a delayed
+/// frame still waits for the timer's millisecond tick after its due time).
+pub const CLASSROOM_10MS: Preset = Preset { name: "classroom-10ms", title: "A class joined through the relay, 10 ms injected per hop", latency_ns: 11_459_000 - RELAY_FRAME_NS, ..CLASSROOM };
 
-/// [`CLASSROOM`] behind the relay's `--delay-ms 50`: one-way 51.60 ms, measured the same
-/// way (10-90 % 51.07-51.90 ms over 40).
-pub const CLASSROOM_50MS: Preset = Preset { name: "classroom-50ms", title: "A class joined through the relay, 50 ms injected per hop", latency_ns: 51_599_000 - RELAY_FRAME_NS, ..CLASSROOM };
+/// [`CLASSROOM`] behind the relay's `--delay-ms 50`: one-way 51.46 ms, measured the same
+/// way (10-90 % 51.01-51.82 ms over 40).
+pub const CLASSROOM_50MS: Preset = Preset { name: "classroom-50ms", title: "A class joined through the relay, 50 ms injected per hop", latency_ns: 51_463_000 - RELAY_FRAME_NS, ..CLASSROOM };
 
 /// The textbook machine: equal processors, free and instant messages. With it, one
 /// simulated processor does exactly the serial search.
@@ -394,6 +416,7 @@ pub const IDEAL: Preset = Preset {
     sleep: None,
     jitter_permille: 0,
     loss_notice: None,
+    announces_task: false,
 };
 
 /// Every preset, in the order a menu lists them.

@@ -155,9 +155,9 @@ pub enum Event {
     End {
         /// Its number.
         run: u32,
-        /// When processor 0 finished (the time to the result).
+        /// The time to the result (`RunReport::elapsed_ns`).
         t: u64,
-        /// When the last processor finished.
+        /// When the last processor finished, or the result was in if later.
         end: u64,
     },
 }

@@ -21,6 +21,10 @@
 //! 7. A processor that leaves ([`Departure`]) takes no more steps and gets no more
 //!    messages; the others hear it as one message, after the machine's notice delay and
 //!    after every message it sent them (the rules are in `churn.rs`).
+//! 8. On a machine that announces its task (`Preset::announces_task`), processor 0 sends
+//!    it to the others in turn at time 0 and each starts when it arrives (messages to it
+//!    wait in its mailbox until then); the result is in when the last DONE is back, each
+//!    sent once FINISHED has reached its processor and its program has finished.
 
 use super::calendar::{Calendar, Due};
 use super::churn::{Departure, LossNotice};
@@ -60,11 +64,15 @@ pub(super) struct Hardware<'h> {
     /// Processors that leave during the run, and how late the others hear it.
     pub(super) departures: &'h [Departure],
     pub(super) loss_notice: Option<LossNotice>,
+    /// Whether the run starts and ends with START, FINISHED and DONE messages (rule 8).
+    pub(super) announces_task: bool,
 }
 
 /// Where a processor stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
+    /// Processor 0's task is still on its way to it (rule 8); its start is in the calendar.
+    Unstarted,
     /// It has a step in the calendar.
     Scheduled,
     /// It sleeps until a message arrives, since `asleep_since`.
@@ -306,9 +314,12 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
     /// Runs every program to its end.
     pub(super) fn run(mut self) -> RunReport {
         for id in 0..self.procs.len() {
-            self.counters.set_working(id, true);
-            self.record(Event::State { t: 0, p: id as u32, state: ProcessorState::Busy, nodes: 0 });
-            self.calendar.step_at(0, id);
+            let start = self.start_ns(id);
+            let (phase, state) = if start == 0 { (Phase::Scheduled, ProcessorState::Busy) } else { (Phase::Unstarted, ProcessorState::Waiting) };
+            self.procs[id].phase = phase;
+            self.counters.set_working(id, phase == Phase::Scheduled);
+            self.record(Event::State { t: 0, p: id as u32, state, nodes: 0 });
+            self.calendar.step_at(start, id);
         }
         for (index, departure) in self.hardware.departures.iter().enumerate() {
             if departure.processor < self.procs.len() {
@@ -318,6 +329,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         while let Some((time, due)) = self.calendar.pop() {
             match due {
                 Due::Step(id) if self.procs[id].phase == Phase::Gone => {}
+                Due::Step(id) if self.procs[id].phase == Phase::Unstarted => self.start(id, time),
                 Due::Step(id) => self.step(id, time),
                 Due::Flight(slot) => self.advance(slot, time),
                 Due::Leave(index) => self.leave(index, time),
@@ -333,6 +345,47 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             );
         }
         self.finish()
+    }
+
+    /// A message's time over the route from `from` to `to` when no other holds its links.
+    fn trip_ns(&self, from: usize, to: usize) -> u64 {
+        let hops = self.hardware.topology.hops(from, to).expect("processors of a run are processors of its network") as u64;
+        hops * (self.hardware.hop_ns + self.hardware.latency_ns)
+    }
+
+    /// When processor `id` starts: at once, or on a machine that announces its task when
+    /// processor 0's START, sent to processors 1, 2, ... in turn, reaches it (rule 8).
+    fn start_ns(&self, id: usize) -> u64 {
+        if !self.hardware.announces_task || id == 0 {
+            return 0;
+        }
+        self.hardware.send_overhead_ns * id as u64 + self.trip_ns(0, id)
+    }
+
+    /// Processor `id` has processor 0's task at `time`: it was idle until then.
+    fn start(&mut self, id: usize, time: u64) {
+        let proc = &mut self.procs[id];
+        proc.idle_ns += time.saturating_sub(proc.clock);
+        proc.clock = proc.clock.max(time);
+        let at = proc.clock;
+        self.change_state(id, at, Phase::Scheduled, ProcessorState::Busy);
+        self.step(id, at);
+    }
+
+    /// When processor 0 has its result: when it finished, or on a machine that announces
+    /// its task when the last DONE is back (rule 8; a departed processor owes none).
+    fn result_ns(&self) -> u64 {
+        if !self.hardware.announces_task {
+            return self.main_end;
+        }
+        let overhead = self.hardware.send_overhead_ns;
+        (1..self.procs.len())
+            .filter(|&id| self.procs[id].phase != Phase::Gone)
+            .map(|id| {
+                let told = self.main_end + overhead * id as u64 + self.trip_ns(0, id);
+                told.max(self.procs[id].clock) + overhead + self.trip_ns(id, 0)
+            })
+            .fold(self.main_end, u64::max)
     }
 
     /// Steps processor `id` from `time` for as long as it stays the earliest event.
@@ -647,13 +700,13 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             }
             self.publish(id);
         }
-        let elapsed_ns = self.main_end;
+        let elapsed_ns = self.result_ns();
         // The critical path in time: its nodes at the run's mean busy time per node.
         let (work_ns, nodes) = (self.procs.iter().map(|p| p.busy_ns).sum::<u64>(), self.procs.iter().map(|p| p.nodes).sum::<u64>());
         let critical_path_ns = self.critical_path_nodes.map(|c| (c as u128 * work_ns as u128 / nodes.max(1) as u128) as u64);
         RunReport {
             elapsed_ns,
-            end_ns: end,
+            end_ns: end.max(elapsed_ns),
             steps: self.procs.iter().map(|p| p.steps).collect(),
             busy_ns: self.procs.iter().map(|p| p.busy_ns).collect(),
             idle_ns: self.procs.iter().map(|p| p.idle_ns).collect(),
