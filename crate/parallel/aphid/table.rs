@@ -246,7 +246,10 @@ mod tests {
         assert!(matches!(table.judge(id, 2, -5, 30, true), Verdict::Uncertain(_)), "another depth is another value");
         assert!(matches!(table.judge(id, 2, -5, 30, false), Verdict::Certain(40)), "without pure mode a deeper report serves");
         table.record(owner, id, report(3, 60, 61, 45));
-        assert!(matches!(table.judge(id, 3, -5, 50, true), Verdict::Certain(45)), "the bounds met: exact");
+        assert!(matches!(table.judge(id, 3, -5, 50, true), Verdict::Uncertain(40)), "between 40 and 45");
+        assert!(matches!(table.judge(id, 3, 45, 50, true), Verdict::Certain(45)), "at most 45 decides a window from 45 up");
+        table.record(owner, id, report(3, 40, 41, 40));
+        assert!(matches!(table.judge(id, 3, -5, 50, true), Verdict::Certain(40)), "the bounds met: exact");
     }
 
     #[test]
