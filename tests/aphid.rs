@@ -29,8 +29,10 @@ fn run(machine: &mut impl Machine, algorithm: Algorithm, processors: usize, game
     (result, counters.snapshot().iter().map(|p| p.nodes).collect())
 }
 
-/// Bratko-Kopec and perft positions, and a game one knight move from a repetition (the
-/// shallow tree must apply the draw rule with the game's history as the searcher does).
+/// Bratko-Kopec and perft positions, and games a move from a repetition. In the last
+/// White, lost on material, draws only by moving its king back where it stood two moves
+/// ago: the repetition lies one ply below the root, inside the master's shallow tree,
+/// which must see it with the game's history as the serial searcher does.
 fn games() -> Vec<Game> {
     let mut games: Vec<Game> = Vec::new();
     for (file, take) in [("bratko-kopec.epd", 4), ("perft.epd", 3)] {
@@ -40,6 +42,12 @@ fn games() -> Vec<Game> {
     let mut dance = Game::default();
     dance.play_uci_moves(["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]).unwrap();
     games.push(dance);
+    let mut chase = Game::from_fen("6k1/6p1/8/8/8/8/q5PP/5Q1K w - - 10 40").unwrap();
+    chase.play_uci_moves(["f1f8", "g8h7", "f8f5", "h7g8"]).unwrap();
+    games.push(chase);
+    let mut escape = Game::from_fen("k7/r7/q7/8/8/8/7P/7K w - - 0 1").unwrap();
+    escape.play_uci_moves(["h1g1", "a8b8", "g1h1", "b8a8"]).unwrap();
+    games.push(escape);
     games
 }
 
