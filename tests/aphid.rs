@@ -86,3 +86,22 @@ fn aphid_finds_a_mate_in_one_and_reports_its_line() {
     assert_eq!((result.best, result.score), (serial.best, serial.score));
     assert_eq!(result.lines[0].pv.first(), Some(&"d1d8".parse().unwrap()));
 }
+
+/// MultiPV in Pure mode: the same best values as the serial search's lines, best first.
+#[test]
+fn pure_aphid_finds_the_serial_searchs_multipv_values() {
+    let settings = SearchSettings { multipv: 3, ..pure() };
+    let limits = Limits { depth: Some(4), ..Limits::default() };
+    for game in &games()[..3] {
+        let task = Task { board: game.board(), history: game.history(), limits: &limits, settings: &settings };
+        let scores = |algorithm, processors| {
+            let tables = Tables::new(Placement::Local, 4 * processors, processors).unwrap();
+            let mut sim = Sim::new(presets::MULTICORE, Kind::Full, processors, 1).unwrap();
+            let result = search(&mut sim, &mut Vec::new(), tables, &SearchRequest { algorithm, threads: processors, task }, &Control::default(), &mut NoReports, &Counters::new(processors));
+            result.lines.iter().map(|l| l.score).collect::<Vec<_>>()
+        };
+        let serial = scores(Algorithm::Serial, 1);
+        assert_eq!(serial.len(), 3);
+        assert_eq!(scores(Algorithm::Aphid, 3), serial, "{}", game.board());
+    }
+}

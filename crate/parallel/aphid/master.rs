@@ -42,6 +42,8 @@ pub(super) struct Master<'a, L: Listener> {
     history: Vec<u64>,
     /// Root moves allowed by `searchmoves` (all legal moves if none given).
     allowed: Vec<Move>,
+    /// Lines to report (MultiPV).
+    lines: usize,
     pure: bool,
     table: LeafTable,
     /// The children of each interior node of the shallow tree, best of the last pass first.
@@ -77,6 +79,7 @@ impl<'a, L: Listener> Master<'a, L> {
         Master {
             board: task.board.clone(),
             history: task.history.to_vec(),
+            lines: task.settings.multipv.clamp(1, allowed.len().max(1)),
             pure: task.settings.options.pure,
             table: LeafTable::new(processors),
             orders: HashMap::new(),
@@ -122,11 +125,11 @@ impl<'a, L: Listener> Master<'a, L> {
         self.dirty = false;
         let ahead = AHEAD.min(self.max_depth - self.depth);
         let mut pass = Pass { table: &mut self.table, orders: &mut self.orders, allowed: &self.allowed, pure: self.pure, ahead, hashes: self.history.clone(), moves: Vec::new(), nodes: 0, uncertain: 0, order: 0, out: Vec::new() };
-        let (score, pv) = pass.visit(&self.board, self.depth, -INFINITY, INFINITY);
+        let lines = pass.root(&self.board, self.depth, self.lines);
         let (uncertain, nodes, out) = (pass.uncertain, pass.nodes, pass.out);
         self.nodes += nodes;
         if uncertain == 0 {
-            self.iteration_done(score, pv, total_nodes + nodes, seldepth);
+            self.iteration_done(lines, total_nodes + nodes, seldepth);
         }
         out
     }
@@ -144,22 +147,25 @@ impl<'a, L: Listener> Master<'a, L> {
         moved.into_iter().map(|id| (self.table.owner(id), AphidMessage::Leaf { leaf: id, problem: Box::new(self.table.problem(id).clone()) })).collect()
     }
 
-    fn iteration_done(&mut self, score: i32, pv: Vec<Move>, nodes: u64, seldepth: usize) {
+    fn iteration_done(&mut self, lines: Vec<Line>, nodes: u64, seldepth: usize) {
         let time_ms = (now_ms() - self.start) as u64;
-        let info = Info {
-            depth: self.depth,
-            seldepth: seldepth.max(self.depth as usize),
-            multipv: 1,
-            score: Score::from_internal(score),
-            bound: ScoreBound::Exact,
-            nodes,
-            time_ms,
-            nps: nodes * 1000 / time_ms.max(1),
-            hashfull: self.tt.hashfull(),
-            pv: pv.clone(),
-        };
-        self.listener.info(&info);
-        self.result = SearchResult { best: pv.first().copied().or(self.result.best), ponder: pv.get(1).copied(), score, depth: self.depth, nodes, lines: vec![Line { score, pv }] };
+        for (i, line) in lines.iter().enumerate() {
+            let info = Info {
+                depth: self.depth,
+                seldepth: seldepth.max(self.depth as usize),
+                multipv: i + 1,
+                score: Score::from_internal(line.score),
+                bound: ScoreBound::Exact,
+                nodes,
+                time_ms,
+                nps: nodes * 1000 / time_ms.max(1),
+                hashfull: self.tt.hashfull(),
+                pv: line.pv.clone(),
+            };
+            self.listener.info(&info);
+        }
+        let (score, pv) = (lines[0].score, &lines[0].pv);
+        self.result = SearchResult { best: pv.first().copied().or(self.result.best), ponder: pv.get(1).copied(), score, depth: self.depth, nodes, lines };
         if self.iterations_over() {
             self.finished = true;
         } else {
@@ -225,18 +231,62 @@ struct Pass<'p> {
 }
 
 impl Pass<'_> {
-    /// The fail-soft value of `board` searched to `depth` within `alpha..beta`, from its
-    /// side to move, and its best line.
+    /// The root searched to `depth` for its `lines` best moves (MultiPV): each root move
+    /// is searched with a window whose lower end is the `lines`-th best value so far, so
+    /// every value above it is exact. The lines found, best first (at least one).
+    fn root(&mut self, board: &Board, depth: i32, lines: usize) -> Vec<Line> {
+        self.nodes += 1;
+        let children = self.children(board);
+        self.hashes.push(board.hash());
+        let mut found: Vec<Line> = Vec::with_capacity(children.len());
+        let mut scored: Vec<(Move, i32)> = Vec::with_capacity(children.len());
+        for &mv in &children {
+            let alpha = if found.len() >= lines { found[lines - 1].score } else { -INFINITY };
+            let value = self.child(board, mv, depth, alpha, INFINITY, &mut scored);
+            if value.0 > alpha || found.is_empty() {
+                let at = found.partition_point(|l| l.score >= value.0);
+                found.insert(at, Line { score: value.0, pv: value.1 });
+            }
+        }
+        self.hashes.pop();
+        self.remember_order(&children, scored);
+        found.truncate(lines);
+        found
+    }
+
+    /// Move `mv` of the node `board` (at the current path) searched within the node's
+    /// window `alpha..beta`: its value from the node's side and the line it starts. Its
+    /// value is added to `scored`.
+    fn child(&mut self, board: &Board, mv: Move, depth: i32, alpha: i32, beta: i32, scored: &mut Vec<(Move, i32)>) -> (i32, Vec<Move>) {
+        let mut child = board.clone();
+        child.play_unchecked(mv);
+        let extension = i32::from(!child.checkers().is_empty() && self.moves.len() < MAX_PLY / 2);
+        self.moves.push(mv);
+        let (value, below) = self.visit(&child, depth - 1 + extension, -beta, -alpha);
+        self.moves.pop();
+        scored.push((mv, -value));
+        (-value, std::iter::once(mv).chain(below).collect())
+    }
+
+    /// The next pass at the current path tries the best of this one first; the moves not
+    /// reached keep their order.
+    fn remember_order(&mut self, children: &[Move], mut scored: Vec<(Move, i32)>) {
+        scored.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        let rest = children.iter().copied().filter(|m| !scored.iter().any(|(s, _)| s == m));
+        let order = scored.iter().map(|&(m, _)| m).chain(rest).collect();
+        self.orders.insert(self.moves.clone(), order);
+    }
+
+    /// The fail-soft value of `board` (below the root) searched to `depth` within
+    /// `alpha..beta`, from its side to move, and its best line.
     fn visit(&mut self, board: &Board, depth: i32, mut alpha: i32, beta: i32) -> (i32, Vec<Move>) {
         self.nodes += 1;
         let ply = self.moves.len();
-        if ply > 0 {
-            if board.halfmove_clock() >= 100 || has_insufficient_material(board) || self.is_repetition(board) {
-                return (0, Vec::new());
-            }
-            if ply >= MASTER_PLIES || depth <= 0 {
-                return self.leaf(board, depth.max(0), alpha, beta);
-            }
+        if board.halfmove_clock() >= 100 || has_insufficient_material(board) || self.is_repetition(board) {
+            return (0, Vec::new());
+        }
+        if ply >= MASTER_PLIES || depth <= 0 {
+            return self.leaf(board, depth.max(0), alpha, beta);
         }
         let children = self.children(board);
         if children.is_empty() {
@@ -246,17 +296,9 @@ impl Pass<'_> {
         let (mut best, mut line) = (-INFINITY, Vec::new());
         let mut scored: Vec<(Move, i32)> = Vec::with_capacity(children.len());
         for &mv in &children {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            let extension = i32::from(!child.checkers().is_empty() && ply < MAX_PLY / 2);
-            self.moves.push(mv);
-            let (value, below) = self.visit(&child, depth - 1 + extension, -beta, -alpha);
-            self.moves.pop();
-            let value = -value;
-            scored.push((mv, value));
+            let (value, below) = self.child(board, mv, depth, alpha, beta, &mut scored);
             if value > best {
-                best = value;
-                line = std::iter::once(mv).chain(below).collect();
+                (best, line) = (value, below);
             }
             alpha = alpha.max(value);
             if alpha >= beta {
@@ -264,11 +306,7 @@ impl Pass<'_> {
             }
         }
         self.hashes.pop();
-        // The next pass tries the best of this one first; the moves not reached keep their order.
-        scored.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
-        let rest = children.iter().copied().filter(|m| !scored.iter().any(|(s, _)| s == m));
-        let order = scored.iter().map(|&(m, _)| m).chain(rest).collect();
-        self.orders.insert(self.moves.clone(), order);
+        self.remember_order(&children, scored);
         (best, line)
     }
 
