@@ -57,13 +57,11 @@ fn pure_aphid_returns_the_serial_value_and_its_helpers_search_leaves() {
         for depth in [3, 5] {
             let (serial, _) = run(&mut Threads::default(), Algorithm::Serial, 1, game, depth);
             for processors in [2, 4] {
-                let mut sim = Sim::new(presets::CLASSROOM, Kind::Full, processors, 1).unwrap();
-                let machines: [(&str, &mut dyn FnMut() -> (SearchResult, Vec<u64>)); 2] = [
-                    ("simulator", &mut || run(&mut sim, Algorithm::Aphid, processors, game, depth)),
-                    ("threads", &mut || run(&mut Threads::default(), Algorithm::Aphid, processors, game, depth)),
-                ];
-                for (machine, search) in machines {
-                    let (result, nodes) = search();
+                for machine in ["simulator", "threads"] {
+                    let (result, nodes) = match machine {
+                        "simulator" => run(&mut Sim::new(presets::CLASSROOM, Kind::Full, processors, 1).unwrap(), Algorithm::Aphid, processors, game, depth),
+                        _ => run(&mut Threads::default(), Algorithm::Aphid, processors, game, depth),
+                    };
                     let case = format!("position {i} depth {depth} on {processors} processors ({machine})");
                     assert_eq!(result.score, serial.score, "{case}");
                     assert_eq!(result.depth, depth, "{case}");

@@ -250,12 +250,12 @@ pub fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut Vec<Searcher>, 
     if algorithm == Algorithm::Tdsab {
         return tdsab::search(machine, &mut searchers[..local], &tables, &task, control, listener, counters);
     }
-    let helpers_stop = OwnLines(Control::default());
     if algorithm == Algorithm::Aphid {
         let summing = SummingListener { inner: listener, counters };
-        let result = aphid::search(machine, &mut searchers[..local], &tables, &task, control, &helpers_stop, threads, summing);
+        let result = aphid::search(machine, &mut searchers[..local], &tables, &task, control, threads, summing);
         return with_total_nodes(result, counters, threads);
     }
+    let helpers_stop = OwnLines(Control::default());
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let summing = SummingListener { inner: listener, counters };
     if let Some(policy) = algorithm.split_policy() {

@@ -20,6 +20,7 @@
 //!   would", over their part of the APHID table.
 //! - the JPDC abstract: APHID "yields better speedups than synchronous search methods for
 //!   an Othello and a checkers program and comparable speedups on two chess programs".
+//!
 //! The full text (its leaf allocation, load balancing and windows) was not at hand; where
 //! the sources above are silent the rules below are ours, and say so.
 //!
@@ -75,7 +76,7 @@ mod slave;
 mod table;
 
 use super::program::{forward_tree_events, pass_accesses};
-use super::SummingListener;
+use super::{OwnLines, SummingListener};
 use crate::machine::{Activity, Counters, Machine, Processor, Program};
 use crate::search::{Control, Listener, NoReports, SearchResult, Searcher, Task, TreePath};
 use crate::tt::Tables;
@@ -86,8 +87,10 @@ use slave::{Slave, SlaveStep};
 /// One APHID search of `task` on the processors of `machine`, those of this process
 /// searching with `searchers` (see `Machine::local_processors`); processor 0's reports go
 /// to `summing`.
-pub(super) fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut [Searcher], tables: &Tables, task: &Task<'_>, control: &Control, helpers_stop: &Control, processors: usize, summing: SummingListener<'_>) -> SearchResult {
+pub(super) fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut [Searcher], tables: &Tables, task: &Task<'_>, control: &Control, processors: usize, summing: SummingListener<'_>) -> SearchResult {
     let counters = summing.counters;
+    let stop = OwnLines(Control::default());
+    let helpers_stop: &Control = &stop;
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let master = Master::new(task, processors, tables.of_processor(0), control, summing);
     let mut main = AphidProgram { master: Some(master), slave: Slave::new(&mut main_searcher[0], task.settings.options), helpers_stop, counters: Some(counters) };
