@@ -1,6 +1,6 @@
 //! APHID's master (processor 0): iterative deepening whose every iteration is a series of
-//! passes over the top [`MASTER_PLIES`] plies, each pass a fail-soft principal variation
-//! search that takes its leaves' values from the APHID table ([`LeafTable`]). A pass that met an
+//! passes over the top [`MASTER_PLIES`] plies, each pass a plain fail-soft alpha-beta
+//! that takes its leaves' values from the APHID table ([`LeafTable`]). A pass that met an
 //! uncertain leaf asks that leaf's owner for it (a WANT with the pass's window) and is
 //! repeated once new values have come; the first pass that met none ends the iteration.
 //!
@@ -14,7 +14,7 @@ use super::table::{LeafTable, Verdict};
 use crate::chess::{has_insufficient_material, legal_moves};
 use crate::clock::now_ms;
 use crate::tt::TranspositionTable;
-use crate::search::{is_tactical, Budget, Control, Info, Limits, Line, Listener, Score, ScoreBound, SearchResult, Task, INFINITY, MATE, MAX_PLY};
+use crate::search::{Budget, Control, Info, Limits, Line, Listener, Score, ScoreBound, SearchResult, Task, INFINITY, MATE, MAX_PLY};
 use cozy_chess::{Board, Move};
 use std::collections::HashMap;
 
@@ -32,11 +32,6 @@ const MAX_DEPTH: i32 = 100;
 /// an earlier rule for windows (the run of `table::NARROW_ASKS`): time-to-depth speedup
 /// 0.64 / 1.56 at 4 / 16 processors with one ply, 0.64 / 1.49 with none.
 const AHEAD: i32 = 1;
-
-/// Moves of a shallow-tree node before the late ones, which outside pure mode are searched
-/// a ply shallower first (the serial searcher reduces late moves by more: the master's
-/// reductions only spare its slaves the leaves the serial tree would barely look at).
-const LATE_MOVE: usize = 3;
 
 /// Steps of processor 0 between two looks at the clock.
 const CLOCK_INTERVAL: u32 = 64;
@@ -248,13 +243,12 @@ impl Pass<'_> {
         self.hashes.push(board.hash());
         let mut found: Vec<Line> = Vec::with_capacity(children.len());
         let mut scored: Vec<(Move, i32)> = Vec::with_capacity(children.len());
-        for (index, &mv) in children.iter().enumerate() {
+        for &mv in &children {
             let alpha = if found.len() >= lines { found[lines - 1].score } else { -INFINITY };
-            let (value, line) = self.search_move(board, mv, index, depth, alpha, INFINITY);
-            scored.push((mv, value));
-            if value > alpha || found.is_empty() {
-                let at = found.partition_point(|l| l.score >= value);
-                found.insert(at, Line { score: value, pv: line });
+            let value = self.child(board, mv, depth, alpha, INFINITY, &mut scored);
+            if value.0 > alpha || found.is_empty() {
+                let at = found.partition_point(|l| l.score >= value.0);
+                found.insert(at, Line { score: value.0, pv: value.1 });
             }
         }
         self.hashes.pop();
@@ -263,37 +257,17 @@ impl Pass<'_> {
         found
     }
 
-    /// Move `mv`, the `index`-th of the node `board` (at the current path), searched within
-    /// the node's window `alpha..beta` as principal variation search does: the first with
-    /// the window, the others with a zero window first (and, without pure mode, late quiet
-    /// moves a ply shallower, as the serial searcher reduces them), searched again with the
-    /// window when they beat alpha. Its value from the node's side and the line it starts.
-    fn search_move(&mut self, board: &Board, mv: Move, index: usize, depth: i32, alpha: i32, beta: i32) -> (i32, Vec<Move>) {
-        if index == 0 || alpha <= -INFINITY {
-            return self.child(board, mv, depth, 0, alpha, beta);
-        }
-        let late_quiet = !self.pure && index >= LATE_MOVE && depth >= 3 && board.checkers().is_empty() && !is_tactical(board, mv);
-        let reduction = i32::from(late_quiet);
-        let probe = self.child(board, mv, depth, reduction, alpha, alpha + 1);
-        if probe.0 > alpha && (reduction > 0 || probe.0 < beta) {
-            self.child(board, mv, depth, 0, alpha, beta)
-        } else {
-            probe
-        }
-    }
-
-    /// Move `mv` of the node `board` searched `reduction` plies shallower than its depth
-    /// (none for a move that gives check, which is extended) within the node's window
-    /// `alpha..beta`: its value from the node's side and the line it starts.
-    fn child(&mut self, board: &Board, mv: Move, depth: i32, reduction: i32, alpha: i32, beta: i32) -> (i32, Vec<Move>) {
+    /// Move `mv` of the node `board` (at the current path) searched within the node's
+    /// window `alpha..beta`: its value from the node's side and the line it starts. Its
+    /// value is added to `scored`.
+    fn child(&mut self, board: &Board, mv: Move, depth: i32, alpha: i32, beta: i32, scored: &mut Vec<(Move, i32)>) -> (i32, Vec<Move>) {
         let mut child = board.clone();
         child.play_unchecked(mv);
-        let gives_check = !child.checkers().is_empty();
-        let extension = i32::from(gives_check && self.moves.len() < MAX_PLY / 2);
-        let reduction = if gives_check { 0 } else { reduction };
+        let extension = i32::from(!child.checkers().is_empty() && self.moves.len() < MAX_PLY / 2);
         self.moves.push(mv);
-        let (value, below) = self.visit(&child, depth - 1 + extension - reduction, -beta, -alpha);
+        let (value, below) = self.visit(&child, depth - 1 + extension, -beta, -alpha);
         self.moves.pop();
+        scored.push((mv, -value));
         (-value, std::iter::once(mv).chain(below).collect())
     }
 
@@ -324,9 +298,8 @@ impl Pass<'_> {
         self.hashes.push(board.hash());
         let (mut best, mut line) = (-INFINITY, Vec::new());
         let mut scored: Vec<(Move, i32)> = Vec::with_capacity(children.len());
-        for (index, &mv) in children.iter().enumerate() {
-            let (value, below) = self.search_move(board, mv, index, depth, alpha, beta);
-            scored.push((mv, value));
+        for &mv in &children {
+            let (value, below) = self.child(board, mv, depth, alpha, beta, &mut scored);
             if value > best {
                 (best, line) = (value, below);
             }

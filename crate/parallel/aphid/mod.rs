@@ -63,9 +63,8 @@
 //!   search a leaf far more cheaply than its exact value; the price is a second search
 //!   when a later pass gives the leaf another window, bounded as the invariants say.
 //! - d′ is fixed at two plies for chess (35² leaves); the paper chose d′ per game.
-//! - The master's shallow tree is a fail-soft principal variation search over the legal
-//!   moves, ordered by the last pass's values; of the serial searcher's pruning it keeps
-//!   only a one-ply reduction of late quiet moves (outside pure mode). MultiPV
+//! - The master's shallow tree is a plain fail-soft alpha-beta over the legal moves,
+//!   ordered by the last pass's values, without the serial searcher's pruning. MultiPV
 //!   searches each root move with the window's lower end at the k-th best value so far,
 //!   so the k best values are exact (the serial driver searches the lines one by one).
 //! - Processor 0 is master and slave at once (the paper ran the master beside a slave on
