@@ -516,3 +516,46 @@ fn a_processor_waiting_on_the_relay_link_blocks_until_a_frame_comes() {
     }
     assert!(waits <= 50, "{waits} waits of at most 10 ms for a frame 100 ms away");
 }
+
+/// APHID over a class of `meshmate join` processes: in pure mode the serial value at 2 and
+/// 4 processors, the students' leaf values reaching processor 0 (RESULT messages); and a
+/// student killed mid-search has its leaves searched by the others, the value unchanged.
+#[test]
+fn aphid_over_the_class_gives_the_serial_value_and_survives_a_lost_student() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(3_000);
+    let mut lecturer = Lecturer::open(&relay);
+    let limits = Limits { depth: Some(4), ..Limits::default() };
+    let boards = positions(3);
+    let serial_scores: Vec<i32> = boards.iter().map(|b| serial(b, &limits, &pure()).score).collect();
+    let mut students = Students::join(&relay, &lecturer.code(), 1);
+    lecturer.cluster.link_mut().wait_for_members(1, Duration::from_secs(20)).unwrap();
+    for size in [2, 4] {
+        if size == 4 {
+            students.0.append(&mut Students::join(&relay, &lecturer.code(), 2).0);
+            lecturer.cluster.link_mut().wait_for_members(3, Duration::from_secs(20)).unwrap();
+        }
+        for (i, board) in boards.iter().enumerate() {
+            let (processors, result) = lecturer.search(Algorithm::Aphid, board, &limits, &pure());
+            assert_eq!(processors, size);
+            assert_eq!(result.score, serial_scores[i], "position {i}, APHID on {size} processors of the class");
+            assert!(lecturer.counters.snapshot()[0].received[MessageKind::Result.index()] > 0, "position {i}: the students reported leaf values");
+        }
+    }
+    let board = &boards[1];
+    let deep = Limits { depth: Some(7), ..Limits::default() };
+    let serial_deep = serial(board, &deep, &pure());
+    let watcher = std::thread::spawn({
+        let pid = students.0[0].id();
+        move || {
+            std::thread::sleep(Duration::from_millis(300));
+            Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap();
+        }
+    });
+    let started = std::time::Instant::now();
+    let (_, result) = lecturer.search(Algorithm::Aphid, board, &deep, &pure());
+    watcher.join().unwrap();
+    assert!(started.elapsed() > Duration::from_millis(300), "the search outlived the student's end ({:?})", started.elapsed());
+    assert_eq!(result.score, serial_deep.score, "the class's value with a student lost");
+    assert!(lecturer.counters.snapshot()[0].received[MessageKind::Lost.index()] >= 1, "processor 0 heard of the lost student");
+}

@@ -335,3 +335,35 @@ fn speedup_runs_under_mpirun_as_on_threads() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("error: --threads 3: a parallel search on the cluster uses all 2 ranks"), "{refused:?}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// APHID over MPI: in pure mode the serial value at 2 and 4 ranks, and in a `speedup` run
+/// rank 1 is handed leaves (WORK) and reports their values (RESULT).
+#[test]
+fn aphid_gives_the_serial_value_over_mpi_and_its_slaves_report_leaves() {
+    let _job = one_job_at_a_time();
+    let positions: Vec<(Board, Vec<&str>)> = positions().into_iter().step_by(2).collect();
+    let expected: Vec<String> = positions.iter().map(|(board, moves)| serial_score(board, moves, PURE_DEPTH)).collect();
+    for ranks in [2, 4] {
+        let mut e = start(ranks);
+        e.handshake();
+        e.send("setoption name Pure value true");
+        check_pure_values(&mut e, &["aphid"], &positions, &expected, ranks, "local");
+        e.quit(QUIT_WITHIN);
+    }
+    let (dir, suite) = common::bratko_kopec_file("cluster-aphid", "bk2.epd", 2);
+    let json = dir.join("rows.json");
+    let out = Command::new("mpirun")
+        .args(["--oversubscribe", "--allow-run-as-root", "-np", "2", env!("CARGO_BIN_EXE_meshmate-cluster"), "speedup", "--algo", "aphid", "--depth", "5", "--hash", "4", "--suite"])
+        .arg(&suite)
+        .args(["--json", json.to_str().unwrap()])
+        .output()
+        .expect("mpirun starts");
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let rows: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let parallel: Vec<&serde_json::Value> = rows.as_array().unwrap().iter().filter(|r| r["threads"] == 2).collect();
+    assert_eq!(parallel.len(), 2, "{rows}");
+    for row in parallel {
+        assert!(row["messages"]["work"].as_u64() > Some(0) && row["messages"]["result"].as_u64() > Some(0), "{row}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

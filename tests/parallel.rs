@@ -40,7 +40,7 @@ fn on_one_thread_every_algorithm_searches_the_serial_tree() {
     // Deep enough that moves back into positions on the searcher's own path are met at
     // nodes that mark the busy table.
     let limits = Limits { depth: Some(12), ..Limits::default() };
-    let algorithms: Vec<Algorithm> = Algorithm::ALL.into_iter().filter(|&a| !matches!(a, Algorithm::Serial | Algorithm::Tdsab | Algorithm::Jamboree)).collect();
+    let algorithms: Vec<Algorithm> = Algorithm::ALL.into_iter().filter(|&a| !matches!(a, Algorithm::Serial | Algorithm::Tdsab | Algorithm::Aphid | Algorithm::Jamboree)).collect();
     let bratko_kopec = parse_epd_file(&common::shared_data("bratko-kopec.epd")).unwrap();
     for (i, board) in bratko_kopec.iter().map(|e| &e.board).enumerate().step_by(3) {
         assert_like_serial(board, &limits, &SearchSettings::default(), &algorithms, 1..=1, |r| (r.score, r.nodes), &format!("position {i}"));

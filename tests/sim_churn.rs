@@ -57,7 +57,7 @@ fn pure_searches_on_a_class_that_loses_processors_give_the_serial_value() {
     let preset = presets::CLASSROOM;
     for (i, board) in boards.iter().enumerate() {
         let serial = serial_score(board);
-        for algorithm in [Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::PvSplit] {
+        for algorithm in [Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::PvSplit, Algorithm::Aphid] {
             let mut sim = Sim::new(preset, preset.net, PROCESSORS, 1).unwrap();
             // The processor that gets work first leaves just as it arrives, so that its owner
             // must search it again; then so does the other in the run that follows: processor

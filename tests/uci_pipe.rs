@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 const PATIENCE: Duration = Duration::from_secs(60);
 
 /// Every value of the `Algorithm` option.
-const ALGORITHMS: [&str; 8] = ["serial", "pvsplit", "ybwc", "jamboree", "dts", "tdsab", "lazysmp", "abdada"];
+const ALGORITHMS: [&str; 9] = ["serial", "pvsplit", "ybwc", "jamboree", "dts", "tdsab", "aphid", "lazysmp", "abdada"];
 
 /// The engine, started as a GUI starts it.
 fn start() -> Engine {

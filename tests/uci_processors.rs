@@ -69,7 +69,7 @@ fn while_they_search_every_processor_shows_a_legal_line_from_the_root() {
 
 #[test]
 fn info_lines_count_the_nodes_of_every_processor() {
-    for algorithm in ["pvsplit", "ybwc", "jamboree", "dts", "tdsab", "lazysmp", "abdada"] {
+    for algorithm in ["pvsplit", "ybwc", "jamboree", "dts", "tdsab", "aphid", "lazysmp", "abdada"] {
         let commands = ["setoption name Threads value 2", &format!("setoption name Algorithm value {algorithm}"), "position startpos moves e2e4 c7c5 g1f3", "go depth 11"];
         let (engine, host) = engine_after(&commands);
         await_bestmove(&host);

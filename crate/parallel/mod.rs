@@ -8,8 +8,10 @@
 //!   another processor is searching), one program for both ([`program`]);
 //! - the work-splitting algorithms of the classic papers, where processors hand each
 //!   other subtrees by messages ([`split`], with one policy per algorithm: [`ybwc`],
-//!   [`pvsplit`], [`jamboree`], [`dts`]); and TDSAB ([`tdsab`]), where nodes travel to
-//!   the processor holding their table entry.
+//!   [`pvsplit`], [`jamboree`], [`dts`]); TDSAB ([`tdsab`]), where nodes travel to
+//!   the processor holding their table entry; and APHID ([`aphid`]), where processor 0
+//!   searches the top plies again and again over the values its slaves report, and
+//!   nobody waits for a reply.
 //!
 //! Invariants every algorithm keeps:
 //! - processor 0 reports and decides; the others stop when it is done;
@@ -28,6 +30,7 @@
 //! search would order them.
 
 mod abdada;
+mod aphid;
 mod dts;
 mod jamboree;
 mod lazysmp;
@@ -81,11 +84,13 @@ pub enum Algorithm {
     Abdada,
     /// TDSAB: MTD(f) over transposition-driven scheduling.
     Tdsab,
+    /// APHID: the top plies searched again and again over the slaves' reported leaves.
+    Aphid,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order the option lists them.
-    pub const ALL: [Algorithm; 9] = [Algorithm::Serial, Algorithm::PvSplit, Algorithm::Ybwc, Algorithm::YbwcAll, Algorithm::Jamboree, Algorithm::Dts, Algorithm::Tdsab, Algorithm::LazySmp, Algorithm::Abdada];
+    pub const ALL: [Algorithm; 10] = [Algorithm::Serial, Algorithm::PvSplit, Algorithm::Ybwc, Algorithm::YbwcAll, Algorithm::Jamboree, Algorithm::Dts, Algorithm::Tdsab, Algorithm::Aphid, Algorithm::LazySmp, Algorithm::Abdada];
 
     /// Variants for special machines, named on the command line and in the Lab but not
     /// offered by the UCI option.
@@ -105,6 +110,7 @@ impl Algorithm {
             Algorithm::LazySmp => "lazysmp",
             Algorithm::Abdada => "abdada",
             Algorithm::Tdsab => "tdsab",
+            Algorithm::Aphid => "aphid",
         }
     }
 
@@ -120,6 +126,7 @@ impl Algorithm {
             Algorithm::Jamboree => "Jamboree (StarTech): value the first child, test the rest in parallel with zero windows",
             Algorithm::Dts => "Dynamic tree splitting (Cray Blitz): idle processors ask for HELP and choose a split point",
             Algorithm::Tdsab => "TDSAB: MTD(f), each node searched at the processor holding its table entry",
+            Algorithm::Aphid => "APHID: processor 0 searches the top plies again and again over leaf values its slaves report, nobody waiting for a reply",
             Algorithm::LazySmp => "Lazy SMP: independent iterative deepening over the shared table",
             Algorithm::Abdada => "ABDADA: as Lazy SMP, and positions another processor is searching are deferred",
         }
@@ -149,7 +156,7 @@ impl Algorithm {
             Algorithm::LazySmp => Some("lazysmp: its processors share their work through one table in shared memory; a table per process shares nothing"),
             Algorithm::Abdada => Some("abdada: its processors defer moves through a busy table in shared memory"),
             Algorithm::Dts => Some("dts: Cray Blitz's processors read each other's tree state and history in shared memory"),
-            Algorithm::Serial | Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable | Algorithm::Ybwc | Algorithm::YbwcAll | Algorithm::Jamboree | Algorithm::Tdsab => None,
+            Algorithm::Serial | Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable | Algorithm::Ybwc | Algorithm::YbwcAll | Algorithm::Jamboree | Algorithm::Tdsab | Algorithm::Aphid => None,
         }
     }
 
@@ -172,7 +179,7 @@ impl Algorithm {
             Algorithm::YbwcAll => Some(&ybwc_all::POLICY),
             Algorithm::Jamboree => Some(&jamboree::POLICY),
             Algorithm::Dts => Some(&dts::POLICY),
-            Algorithm::Serial | Algorithm::Tdsab | Algorithm::LazySmp | Algorithm::Abdada => None,
+            Algorithm::Serial | Algorithm::Tdsab | Algorithm::Aphid | Algorithm::LazySmp | Algorithm::Abdada => None,
         }
     }
 }
@@ -243,6 +250,11 @@ pub fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut Vec<Searcher>, 
     if algorithm == Algorithm::Tdsab {
         return tdsab::search(machine, &mut searchers[..local], &tables, &task, control, listener, counters);
     }
+    if algorithm == Algorithm::Aphid {
+        let summing = SummingListener { inner: listener, counters };
+        let result = aphid::search(machine, &mut searchers[..local], &tables, &task, control, threads, summing);
+        return with_total_nodes(result, counters, threads);
+    }
     let helpers_stop = OwnLines(Control::default());
     let (main_searcher, helper_searchers) = searchers.split_at_mut(1);
     let summing = SummingListener { inner: listener, counters };
@@ -267,8 +279,8 @@ pub fn search<Mach: Machine>(machine: &mut Mach, searchers: &mut Vec<Searcher>, 
             abdada::share_busy_table(&mut main_searcher[0], &mut helper_searchers[..local - 1]);
             abdada::depth_offset
         }
-        Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable | Algorithm::Ybwc | Algorithm::YbwcAll | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab => {
-            unreachable!("TDSAB and the work-splitting algorithms returned above")
+        Algorithm::PvSplit | Algorithm::PvSplitAware | Algorithm::PvSplitAvailable | Algorithm::Ybwc | Algorithm::YbwcAll | Algorithm::Jamboree | Algorithm::Dts | Algorithm::Tdsab | Algorithm::Aphid => {
+            unreachable!("TDSAB, APHID and the work-splitting algorithms returned above")
         }
     };
     let deepest = OwnLines(Deepest::default());
@@ -354,6 +366,9 @@ pub fn help<R: Remote>(remote: &mut R, helper: &mut Helper, task: &[u8]) -> Resu
     if job.task.algorithm == Algorithm::Tdsab {
         let mut program = tdsab::helper(&mut helper.searcher, &helper.table, &work);
         remote.serve(&mut program, &job.stop);
+    } else if job.task.algorithm == Algorithm::Aphid {
+        let mut program = aphid::helper(&mut helper.searcher, &work, &job.stop);
+        remote.serve(&mut program, &job.stop);
     } else if let Some(policy) = job.task.algorithm.split_policy() {
         let mut program = SplitProgram::helper(&mut helper.searcher, &helper.table, policy, &work, &job.stop);
         remote.serve(&mut program, &job.stop);
@@ -368,7 +383,7 @@ pub fn help<R: Remote>(remote: &mut R, helper: &mut Helper, task: &[u8]) -> Resu
 /// and [`Rank::end_search`], until processor 0 quits or is gone. Its program runs in
 /// slices of about `slice_ms`, awaiting `pause` between them (see
 /// [`Rank::serve_in_slices`]); `starting(rank, task)` is told of each search first. It
-/// runs the work-splitting algorithms, those a class offers.
+/// runs the work-splitting algorithms and APHID, those a class offers.
 pub async fn help_in_slices<L: Link, F: Future<Output = ()>>(rank: &mut Rank<L>, helper: &mut Helper, slice_ms: f64, mut pause: impl FnMut(bool) -> F, mut starting: impl FnMut(&Rank<L>, &[u8])) -> Result<(), String> {
     loop {
         let task = loop {
@@ -383,7 +398,10 @@ pub async fn help_in_slices<L: Link, F: Future<Output = ()>>(rank: &mut Rank<L>,
         if job.task.algorithm == Algorithm::Tdsab {
             return Err("tdsab's processors serve a table for each other, which a processor that pauses cannot".to_string());
         }
-        if let Some(policy) = job.task.algorithm.split_policy() {
+        if job.task.algorithm == Algorithm::Aphid {
+            let mut program = aphid::helper(&mut helper.searcher, &job.work(), &job.stop);
+            rank.serve_in_slices(&mut program, &job.stop, slice_ms, &mut pause).await;
+        } else if let Some(policy) = job.task.algorithm.split_policy() {
             let mut program = SplitProgram::helper(&mut helper.searcher, &helper.table, policy, &job.work(), &job.stop);
             rank.serve_in_slices(&mut program, &job.stop, slice_ms, &mut pause).await;
         }

@@ -1,7 +1,7 @@
 //! Every parallel message as a machine's [`Payload`], in one place: its kind for the
 //! counters, and its bytes for machines whose processors share no memory
 //! (`machine::cluster`). The work-splitting algorithms' [`Message`], TDSAB's
-//! [`TdsMessage`], and the [`HelperTask`] from which a processor in another process
+//! [`TdsMessage`], APHID's [`AphidMessage`], and the [`HelperTask`] from which a processor in another process
 //! builds its program. No paper: the papers' machines had their own message formats.
 //!
 //! Invariants: decoding what was encoded gives the message back, field for field (the
@@ -9,6 +9,7 @@
 //! message — an unknown variant, a short or overlong body — decode to a [`WireError`],
 //! never a panic. A field added to a message is added here, to both directions.
 
+use super::aphid::message::{AphidMessage, LeafProblem, LeafValue, Want};
 use super::message::Message;
 use super::tdsab::job::{Job, Target, TdsMessage};
 use super::Algorithm;
@@ -305,6 +306,94 @@ impl Payload for TdsMessage {
     }
 }
 
+/// A remaining depth from another processor: within the searcher's plies.
+fn remaining_depth(depth: i32) -> Result<i32, WireError> {
+    (0..MAX_PLY as i32).contains(&depth).then_some(depth).ok_or_else(|| WireError(format!("depth {depth} out of range")))
+}
+
+fn encode_want(want: &Want, w: &mut Writer<'_>) {
+    w.i32(want.depth);
+    w.i32(want.alpha);
+    w.i32(want.beta);
+    w.i32(want.most);
+    w.u32(want.order);
+}
+
+fn decode_want(r: &mut Reader<'_>) -> Result<Want, WireError> {
+    let (depth, alpha, beta, most, order) = (remaining_depth(r.i32()?)?, r.i32()?, r.i32()?, remaining_depth(r.i32()?)?, r.u32()?);
+    let (alpha, beta) = window(alpha, beta)?;
+    Ok(Want { depth, alpha, beta, most, order })
+}
+
+impl Payload for AphidMessage {
+    fn kind(&self) -> MessageKind {
+        match self {
+            AphidMessage::Leaf { .. } => MessageKind::Work,
+            AphidMessage::Want { .. } => MessageKind::NewBound,
+            AphidMessage::Value { .. } => MessageKind::Result,
+            AphidMessage::Lost => MessageKind::Lost,
+        }
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        let mut w = Writer(out);
+        match self {
+            AphidMessage::Leaf { leaf, problem } => {
+                w.u8(0);
+                w.u32(*leaf);
+                w.board(&problem.board);
+                w.u64s(&problem.path);
+                w.mvs(&problem.moves);
+                encode_want(&problem.want, &mut w);
+            }
+            AphidMessage::Want { leaf, want } => {
+                w.u8(1);
+                w.u32(*leaf);
+                encode_want(want, &mut w);
+            }
+            AphidMessage::Value { leaf, value } => {
+                w.u8(2);
+                w.u32(*leaf);
+                w.i32(value.depth);
+                w.i32(value.alpha);
+                w.i32(value.beta);
+                w.i32(value.value);
+                w.mvs(&value.pv);
+            }
+            // Only the machine tells a loss: a tag `decode` refuses, so no peer forges one.
+            AphidMessage::Lost => w.u8(3),
+        }
+    }
+
+    fn lost(_processor: usize) -> Option<Self> {
+        Some(AphidMessage::Lost)
+    }
+
+    fn decode(bytes: &[u8]) -> Result<Self, WireError> {
+        let mut r = Reader::new(bytes);
+        let message = match tag(&mut r, 3, "APHID message")? {
+            0 => {
+                let (leaf, board, path, moves) = (r.u32()?, r.board()?, r.u64s()?, r.mvs()?);
+                // The leaf's distance from the root is its number of moves: a ply the
+                // searcher's stack holds, as for any subproblem.
+                if !(1..MAX_PLY).contains(&moves.len()) || path.len() > 2 * MAX_PLY + 100 {
+                    return Err(WireError(format!("leaf {} plies deep, path of {} out of range", moves.len(), path.len())));
+                }
+                AphidMessage::Leaf { leaf, problem: Box::new(LeafProblem { board, path, moves, want: decode_want(&mut r)? }) }
+            }
+            1 => AphidMessage::Want { leaf: r.u32()?, want: decode_want(&mut r)? },
+            _ => {
+                let leaf = r.u32()?;
+                let (depth, alpha, beta, value, pv) = (remaining_depth(r.i32()?)?, r.i32()?, r.i32()?, score(r.i32()?, "value")?, r.mvs()?);
+                let (alpha, beta) = window(alpha, beta)?;
+                AphidMessage::Value { leaf, value: LeafValue { depth, alpha, beta, value, pv } }
+            }
+        };
+        r.finish()?;
+        Ok(message)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,6 +466,29 @@ mod tests {
         ] {
             round_trip(m);
         }
+    }
+
+    /// APHID's messages come back field for field, and forged ones are refused.
+    #[test]
+    fn aphid_messages_come_back_as_sent_and_forged_ones_are_refused() {
+        let mv = |text: &str| text.parse().unwrap();
+        let want = Want { depth: 5, alpha: -30, beta: -29, most: 6, order: 17 };
+        let problem = LeafProblem { board: board(), path: vec![7, 8, 9], moves: vec![mv("e2e4"), mv("d7d5")], want };
+        let value = LeafValue { depth: 5, alpha: -30, beta: -29, value: -29_990, pv: vec![mv("e2a6")] };
+        for m in [AphidMessage::Leaf { leaf: 3, problem: Box::new(problem.clone()) }, AphidMessage::Want { leaf: u32::MAX, want }, AphidMessage::Value { leaf: 0, value: value.clone() }] {
+            round_trip(m);
+        }
+        let forged = |m: AphidMessage| {
+            let mut bytes = Vec::new();
+            m.encode(&mut bytes);
+            AphidMessage::decode(&bytes)
+        };
+        assert!(forged(AphidMessage::Leaf { leaf: 1, problem: Box::new(LeafProblem { moves: vec![], ..problem.clone() }) }).is_err(), "a leaf at the root");
+        assert!(forged(AphidMessage::Want { leaf: 1, want: Want { depth: -1, ..want } }).is_err());
+        assert!(forged(AphidMessage::Want { leaf: 1, want: Want { alpha: 5, beta: 5, ..want } }).is_err());
+        assert!(forged(AphidMessage::Value { leaf: 1, value: LeafValue { value: i32::MAX, ..value.clone() } }).is_err());
+        assert!(forged(AphidMessage::Value { leaf: 1, value: LeafValue { depth: 1 << 20, ..value } }).is_err());
+        assert!(forged(AphidMessage::Lost).is_err(), "a loss is the machine's word, never a peer's");
     }
 
     /// A peer of a class may send anything: values out of the searcher's range are

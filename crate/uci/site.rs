@@ -25,7 +25,7 @@ impl Site {
         match self {
             Site::Threads => None,
             #[cfg(feature = "cluster")]
-            Site::Cluster(_) => algorithm.needs_shared_memory().map(|why| format!("{why}: on the cluster use ybwc, jamboree, pvsplit or tdsab")),
+            Site::Cluster(_) => algorithm.needs_shared_memory().map(|why| format!("{why}: on the cluster use ybwc, jamboree, pvsplit, tdsab or aphid")),
         }
     }
 

@@ -310,10 +310,10 @@ fn cannot_take_part(e: String) {
 pub fn class_lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<(), JsValue> {
     let algorithm = Algorithm::from_name(algorithm).ok_or_else(|| JsValue::from_str(&format!("unknown algorithm '{algorithm}'")))?;
     if let Some(why) = algorithm.needs_shared_memory() {
-        return Err(JsValue::from_str(&format!("{why}: a class runs ybwc, jamboree or pvsplit")));
+        return Err(JsValue::from_str(&format!("{why}: a class runs ybwc, jamboree, pvsplit or aphid")));
     }
     if algorithm == Algorithm::Tdsab {
-        return Err(JsValue::from_str("tdsab cannot yet go on without a lost processor: a class runs ybwc, jamboree or pvsplit"));
+        return Err(JsValue::from_str("tdsab cannot yet go on without a lost processor: a class runs ybwc, jamboree, pvsplit or aphid"));
     }
     if !(1..=64).contains(&depth) {
         return Err(JsValue::from_str(&format!("depth {depth} is not from 1 to 64")));
