@@ -234,7 +234,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     assert.equal(await readQr(page), link, 'the QR code reads as the link');
     assert.match(await page.textContent('.class-status'), /Nobody has joined yet/);
     const menu = await page.locator('.class-form [name="class-algorithm"] option').evaluateAll((options) => options.map((o) => `${o.value}${o.disabled ? ' (disabled)' : ''}`));
-    assert.deepEqual(menu, ['ybwc', 'ybwc-all', 'jamboree', 'pvsplit', 'dts (disabled)'], 'DTS is shown but not offered: its processors need shared memory');
+    assert.deepEqual(menu, ['ybwc', 'ybwc-all', 'jamboree', 'pvsplit', 'aphid', 'dts (disabled)'], 'DTS is shown but not offered: its processors need shared memory');
     assert.equal(await page.isEnabled('[data-class="start"]'), true);
   });
 

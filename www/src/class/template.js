@@ -9,6 +9,7 @@ export const CLASS_ALGORITHMS = [
   ['ybwc-all', 'YBWC-ALL (hybrid with DTS\'s ALL-node rule)'],
   ['jamboree', 'Jamboree (StarTech)'],
   ['pvsplit', 'PV-splitting (Marsland)'],
+  ['aphid', 'APHID (asynchronous, Brockington)'],
 ];
 /** Shown but not offered, with why (crate/parallel `Algorithm::needs_shared_memory`). */
 const SHARED_MEMORY_ONLY = [['dts', 'DTS (Cray Blitz): needs shared memory', "Cray Blitz's processors read each other's tree state in shared memory; a class's tabs share none"]];
