@@ -6,58 +6,30 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RelayConnection } from '../engine/class-connection.js';
-import { NodeWebSocket, startProxy, startRelay } from './class-relay.mjs';
+import { NodeWebSocket, eventLog, startProxy, startRelay } from './class-relay.mjs';
 
 /** The relay's --lost-after-ms here: three beats. */
 const LOST_AFTER_MS = 3000;
 
 /**
- * Opens a membership (`hello`: create or join) at `url`; what it hears is kept in order:
- * `events` of {type, ...} (the relay's control messages, and 'dropped', 'resumed',
- * 'closed' with its reason), and `next(type)` waits for the next one of a type.
+ * Opens a membership (`hello`: create or join) at `url`; what it hears is kept in an
+ * eventLog: the relay's control messages, and {type: 'dropped' | 'resumed' | 'closed' |
+ * 'unreachable'} for what the connection itself reports.
  */
 function member(url, hello) {
-  const events = [];
-  const waiters = [];
-  const hear = (event) => {
-    events.push(event);
-    for (const w of waiters.splice(0)) if (!w(event)) waiters.push(w);
-  };
+  const log = eventLog();
   const connection = new RelayConnection({
     url,
     hello,
-    onControl: hear,
+    onControl: log.hear,
     onFrame: () => {},
-    onError: (message) => hear({ type: 'unreachable', message }),
-    onDropped: () => hear({ type: 'dropped' }),
-    onResumed: () => hear({ type: 'resumed' }),
-    onClosed: (reason) => hear({ type: 'closed', reason }),
+    onError: (message) => log.hear({ type: 'unreachable', message }),
+    onDropped: () => log.hear({ type: 'dropped' }),
+    onResumed: () => log.hear({ type: 'resumed' }),
+    onClosed: (reason) => log.hear({ type: 'closed', reason }),
     WebSocket: NodeWebSocket,
   });
-  let seen = 0;
-  /** The next event of `type` after those already taken, within 20 s. */
-  const next = (type, where = () => true) =>
-    new Promise((resolve, reject) => {
-      const look = (event) => {
-        if (event.type !== type || !where(event)) return false;
-        clearTimeout(timer);
-        resolve(event);
-        return true;
-      };
-      const timer = setTimeout(() => reject(new Error(`no ${type} within 20 s: ${JSON.stringify(events)}`)), 20000);
-      const found = events.slice(seen).find((e) => e.type === type && where(e));
-      if (found) {
-        seen = events.indexOf(found) + 1;
-        clearTimeout(timer);
-        return resolve(found);
-      }
-      waiters.push((event) => {
-        const taken = look(event);
-        if (taken) seen = events.indexOf(event) + 1;
-        return taken;
-      });
-    });
-  return { connection, events, next };
+  return { connection, events: log.events, next: log.next };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

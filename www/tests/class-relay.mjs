@@ -91,3 +91,88 @@ export function startProxy(port, { holdAnswerMs = 0 } = {}) {
     );
   });
 }
+
+/** Frame kinds (crate/machine/frame.rs `FrameKind`), as their first byte says. */
+export const FRAME = { program: 0, start: 1, finished: 2, done: 3 };
+
+/**
+ * A client of the relay written by hand, as a misbehaving or foreign one would be: it says
+ * `hello` (create or join) when its socket opens and beats every second. Its control
+ * messages are kept as an eventLog's (`events`, `next`); `onFrame({from, kind,
+ * search, body})` hears each data frame; `send(to, kind, search, body)` sends one;
+ * `closed` resolves with the close's {code, reason}.
+ */
+export function rawClient(url, hello, onFrame = () => {}) {
+  const socket = new NodeWebSocket(url);
+  socket.binaryType = 'arraybuffer';
+  const log = eventLog();
+  let beat = null;
+  socket.onopen = () => {
+    socket.send(JSON.stringify(hello));
+    beat = setInterval(() => socket.send('{"type":"beat"}'), 1000);
+  };
+  socket.onmessage = ({ data }) => {
+    if (typeof data === 'string') return log.hear(JSON.parse(data));
+    const bytes = new Uint8Array(data);
+    const view = new DataView(data);
+    onFrame({ from: view.getUint16(0, true), kind: bytes[2], search: view.getUint32(3, true), body: bytes.subarray(7) });
+  };
+  const closed = new Promise((resolve) => {
+    socket.onclose = ({ code, reason }) => {
+      clearInterval(beat);
+      resolve({ code, reason: String(reason) });
+    };
+  });
+  return {
+    events: log.events,
+    next: log.next,
+    closed,
+    control: (message) => socket.send(JSON.stringify(message)),
+    send(to, kind, search, body) {
+      const bytes = new Uint8Array(7 + body.length);
+      const view = new DataView(bytes.buffer);
+      view.setUint16(0, to, true);
+      bytes[2] = kind;
+      view.setUint32(3, search, true);
+      bytes.set(body, 7);
+      socket.send(bytes);
+    },
+    close: () => socket.close(1000, 'done'),
+  };
+}
+
+/**
+ * What a client heard, in order: `hear(event)` keeps one ({type, ...}); `next(type, where,
+ * ms)` resolves with the next one of `type` (and `where`) after those already taken, or
+ * fails after `ms`.
+ */
+export function eventLog() {
+  const events = [];
+  const waiters = new Set();
+  let taken = 0;
+  return {
+    events,
+    hear(event) {
+      events.push(event);
+      for (const look of waiters) look();
+    },
+    next(type, where = () => true, ms = 60000) {
+      return new Promise((resolve, reject) => {
+        const look = () => {
+          const i = events.findIndex((e, j) => j >= taken && e.type === type && where(e));
+          if (i < 0) return;
+          taken = i + 1;
+          waiters.delete(look);
+          clearTimeout(timer);
+          resolve(events[i]);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(look);
+          reject(new Error(`no ${type} within ${ms} ms: ${JSON.stringify(events).slice(0, 2000)}`));
+        }, ms);
+        waiters.add(look);
+        look();
+      });
+    },
+  };
+}

@@ -9,10 +9,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
-import { NATIVE, RESULTS, collectErrors, launchBrowser, startServer, stopChild } from './browser.mjs';
+import { NATIVE, RESULTS, collectErrors, launchBrowser, startServer } from './browser.mjs';
+import { startRelay } from './class-relay.mjs';
 import { readScore, uciScoreText, whiteScoreText } from '../src/class/classFormat.js';
 import { defaultRelayUrl, isClassHash, joinLink, lecturerToken, readClassHash } from '../src/class/classLink.js';
 import { deBruijnLayout } from '../src/lab/layouts.js';
@@ -27,28 +28,6 @@ const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const ITALIAN = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
 /** Kiwipete: a wide middlegame, so a depth-6 search lasts long enough to lose a student in. */
 const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
-
-/** Starts `meshmate relay` on a free port; resolves with its ws:// URL, the lecturer's token it printed, and a stopper. */
-async function startRelay() {
-  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run ./build.sh build`);
-  const child = spawn(NATIVE, ['relay', '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const [url, token] = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the relay did not start within 10 s: ${stderr}`)), 10000);
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /relay listening on (ws:\/\/\S+)\nlecturer token (\w+)\n/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve([m[1], m[2]]);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the relay exited with ${code}: ${stderr}`)));
-  });
-  return { url, token, stop: () => stopChild(child) };
-}
 
 /**
  * The native serial engine's value of `fen` at `depth` in Pure mode: `meshmate` as a UCI
@@ -115,6 +94,34 @@ const mostFlying = (page, ms) =>
   );
 const rows = (page) =>
   page.locator('.class-processors tbody tr').evaluateAll((trs) => trs.map((tr) => ({ processor: Number(tr.dataset.processor), state: tr.dataset.state, who: tr.children[1].textContent, nodes: Number(tr.children[2].dataset.nodes) })));
+
+/** Starts a search from the lecturer's form and waits until it has begun; returns its number. */
+async function search(page, { algorithm, depth, fen, pure = true, network = '' }) {
+  const before = Number((await page.getAttribute('.class-view', 'data-search')) ?? 0);
+  await page.selectOption('.class-form [name="class-algorithm"]', algorithm);
+  await page.selectOption('.class-form [name="class-network"]', network);
+  await page.fill('.class-form [name="class-depth"]', String(depth));
+  await page.fill('.class-form [name="class-fen"]', fen);
+  await page.setChecked('.class-form [name="class-pure"]', pure);
+  await page.click('[data-class="start"]');
+  await page.waitForFunction((n) => Number(document.querySelector('.class-view').dataset.search ?? 0) > n, before, { timeout: SEARCH_MS });
+  return before + 1;
+}
+
+/** The result of search `searchNumber` on the lecturer's page, once it is in (and no error shown). */
+async function result(page, searchNumber) {
+  await page.waitForFunction(
+    (n) => {
+      const view = document.querySelector('.class-view');
+      return view.dataset.search === String(n) && view.dataset.searching === 'false' && document.querySelector('.class-result').dataset.score;
+    },
+    searchNumber,
+    { timeout: SEARCH_MS },
+  );
+  const error = await page.locator('.class-error').evaluate((el) => (el.hidden ? null : el.textContent));
+  assert.equal(error, null, 'the lecturer sees no error');
+  return page.locator('.class-result').evaluate((el) => ({ score: el.dataset.score, bestmove: el.dataset.bestmove, text: el.textContent }));
+}
 
 describe('the class\'s links and scores (no browser)', () => {
   const page = new URL('https://school.example/meshmate/?lang=en#class');
@@ -193,33 +200,6 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
 
   /** Waits until the lecturer's page shows `count` members, the lecturer included. */
   const membersShown = (page, count) => page.waitForFunction((n) => document.querySelectorAll('.class-members li').length === n, count, { timeout: JOIN_MS });
-
-  /** Starts a search from the lecturer's form and waits for its result; returns it. */
-  async function search(page, { algorithm, depth, fen, pure = true, network = '' }) {
-    const before = Number((await page.getAttribute('.class-view', 'data-search')) ?? 0);
-    await page.selectOption('.class-form [name="class-algorithm"]', algorithm);
-    await page.selectOption('.class-form [name="class-network"]', network);
-    await page.fill('.class-form [name="class-depth"]', String(depth));
-    await page.fill('.class-form [name="class-fen"]', fen);
-    await page.setChecked('.class-form [name="class-pure"]', pure);
-    await page.click('[data-class="start"]');
-    await page.waitForFunction((n) => Number(document.querySelector('.class-view').dataset.search ?? 0) > n, before, { timeout: SEARCH_MS });
-    return before + 1;
-  }
-
-  async function result(page, searchNumber) {
-    await page.waitForFunction(
-      (n) => {
-        const view = document.querySelector('.class-view');
-        return view.dataset.search === String(n) && view.dataset.searching === 'false' && document.querySelector('.class-result').dataset.score;
-      },
-      searchNumber,
-      { timeout: SEARCH_MS },
-    );
-    const error = await page.locator('.class-error').evaluate((el) => (el.hidden ? null : el.textContent));
-    assert.equal(error, null, 'the lecturer sees no error');
-    return page.locator('.class-result').evaluate((el) => ({ score: el.dataset.score, bestmove: el.dataset.bestmove, text: el.textContent }));
-  }
 
   test('the lecturer creates a class; its link and QR code name the session', { timeout: JOIN_MS }, async () => {
     const page = await open('lecturer', `${app.server.url}#class?lecturer=${app.relay.token}`);
