@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { NATIVE, RESULTS, collectErrors, launchBrowser, startServer } from './browser.mjs';
-import { startRelay } from './class-relay.mjs';
+import { FRAME, rawClient, startProxy, startRelay } from './class-relay.mjs';
 import { readScore, uciScoreText, whiteScoreText } from '../src/class/classFormat.js';
 import { defaultRelayUrl, isClassHash, joinLink, lecturerToken, readClassHash } from '../src/class/classLink.js';
 import { deBruijnLayout } from '../src/lab/layouts.js';
@@ -628,5 +628,140 @@ describe('the Class view without cross-origin isolation', () => {
     assert.match(await page.textContent('.class-error'), /not a session code/);
     assert.equal(await page.getAttribute('.class-view', 'data-role'), 'none');
     await context.close();
+  });
+});
+
+describe('a class no connection can break', () => {
+  // The pages reach the relay through a line the test can cut (a TCP proxy behind
+  // www/serve.mjs, as a network between the page and the relay): cutting it is what a
+  // failed Wi-Fi does to the lecturer's socket. Hand-written clients (class-relay.mjs
+  // rawClient) play a hostile member and a foreign lecturer, straight at the relay.
+  const app = { relay: null, line: null, server: null, plainServer: null, browser: null };
+  const contexts = [];
+  const native = new Map();
+  const pages = {};
+
+  before(async () => {
+    app.relay = await startRelay();
+    app.line = await startProxy(app.relay.port);
+    app.server = await startServer(['--relay', `127.0.0.1:${app.line.port}`]);
+    app.plainServer = await startServer(['--relay', `127.0.0.1:${app.line.port}`, '--no-isolation']);
+    app.browser = await launchBrowser();
+    for (const depth of [5, 7]) native.set(depth, await nativeScore(KIWIPETE, depth));
+  });
+  after(async () => {
+    await app.browser?.close();
+    await app.server?.stop();
+    await app.plainServer?.stop();
+    await app.line?.stop();
+    await app.relay?.stop();
+  });
+
+  async function open(url, { isolated = true } = {}) {
+    const context = await app.browser.newContext({ viewport: VIEWPORT });
+    if (!isolated) await context.addInitScript(() => (window.coi = { shouldRegister: () => false }));
+    contexts.push(context);
+    const page = await context.newPage();
+    page.errors = collectErrors(page);
+    await page.goto(url);
+    return page;
+  }
+
+  test('the lecturer creates a class through the line; two students join', { timeout: 3 * JOIN_MS }, async () => {
+    pages.lecturer = await open(`${app.server.url}#class?lecturer=${app.relay.token}`);
+    await pages.lecturer.click('[data-class="create"]');
+    await pages.lecturer.waitForSelector('.class-link', { timeout: JOIN_MS });
+    pages.link = await pages.lecturer.getAttribute('.class-link', 'href');
+    assert.equal(app.line.connections.length, 1, 'the lecturer\'s socket is the line\'s first connection');
+    pages.students = [await open(pages.link), await open(pages.link)];
+    for (const page of pages.students) await page.waitForFunction(() => document.querySelector('.class-heading').textContent === 'Waiting for the lecturer', null, { timeout: JOIN_MS });
+    await pages.lecturer.waitForFunction(() => document.querySelectorAll('.class-members li').length === 3, null, { timeout: JOIN_MS });
+  });
+
+  test('a member that garbles its DONE is expelled: the value is the serial one, and the next search runs on the others', { timeout: 3 * SEARCH_MS }, async () => {
+    const { lecturer } = pages;
+    const code = new URL(pages.link).hash.replace(/^#class\?code=/, '');
+    // Honest but for its DONE: it asks for no work and answers every request with NO-WORK
+    // (tag 2 of crate/parallel/wire.rs), then sends a DONE cut short after FINISHED.
+    const hostile = rawClient(app.relay.url, { type: 'join', code }, ({ from, kind, search, body }) => {
+      if (kind === FRAME.program && body[0] === 0) hostile.send(from, FRAME.program, search, [2]);
+      if (kind === FRAME.finished) hostile.send(0, FRAME.done, search, [1, 2, 3]);
+    });
+    await hostile.next('joined');
+    await lecturer.waitForFunction(() => document.querySelectorAll('.class-members li').length === 4, null, { timeout: JOIN_MS });
+    const number = await search(lecturer, { algorithm: 'ybwc', depth: 5, fen: KIWIPETE });
+    const { processor, processors } = await hostile.next('search');
+    assert.equal(processors, 4);
+    const closed = await hostile.closed;
+    assert.equal(closed.code, 1008);
+    assert.match(closed.reason, /^expelled by the owner: processor \d sent unreadable counters/);
+    const got = await result(lecturer, number);
+    assert.equal(got.score, native.get(5), `the value with the hostile member (${got.text}) is the serial one`);
+    await lecturer.waitForSelector(`.class-processors tr[data-processor="${processor}"][data-state="lost"]`, { timeout: SEARCH_MS });
+    await lecturer.waitForFunction(() => document.querySelectorAll('.class-members li').length === 3, null, { timeout: JOIN_MS });
+
+    const next = await search(lecturer, { algorithm: 'ybwc', depth: 5, fen: KIWIPETE });
+    const again = await result(lecturer, next);
+    assert.equal(again.score, native.get(5));
+    assert.deepEqual((await rows(lecturer)).map((r) => r.who), ['you (lecturer)', 'member 1', 'member 2'], 'the next search runs on the lecturer and its students');
+    for (const page of pages.students) await page.waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), next, { timeout: SEARCH_MS });
+  });
+
+  test('the lecturer\'s connection cut during a search: the students are told it is away, the tab resumes, and the class searches on', { timeout: 3 * SEARCH_MS }, async () => {
+    const { lecturer, students } = pages;
+    await lecturer.evaluate(() => {
+      window.phasesSeen = [document.querySelector('.class-view').dataset.phase];
+      new MutationObserver(() => {
+        const phase = document.querySelector('.class-view').dataset.phase;
+        if (phase !== window.phasesSeen.at(-1)) window.phasesSeen.push(phase);
+      }).observe(document.querySelector('.class-view'), { attributes: true, attributeFilter: ['data-phase'] });
+    });
+    const number = await search(lecturer, { algorithm: 'ybwc', depth: 7, fen: KIWIPETE });
+    await students[0].waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), number, { timeout: SEARCH_MS });
+    assert.equal(await lecturer.getAttribute('.class-view', 'data-searching'), 'true', 'the search runs as the line is cut: it must, for the cut to end something');
+    app.line.cut(app.line.connections[0]);
+
+    for (const page of students) {
+      await page.waitForFunction(() => document.querySelector('.class-heading').textContent === 'The lecturer\'s connection dropped', null, { timeout: JOIN_MS });
+      assert.match(await page.textContent('.class-status'), /^The lecturer's connection dropped: the class waits up to 30 s for it to come back \(until \d\d:\d\d:\d\d\)/);
+    }
+    await students[0].screenshot({ path: join(RESULTS, 'class-student-lecturer-away.png') });
+    await lecturer.waitForFunction(() => /^The class is back\./.test(document.querySelector('.class-status').textContent), null, { timeout: JOIN_MS });
+    assert.deepEqual(await lecturer.evaluate(() => window.phasesSeen), ['open', 'reconnecting', 'open']);
+    const got = await result(lecturer, number);
+    assert.equal(got.score, native.get(7), `processor 0 finished the search the relay ended alone, with the serial value (${got.text})`);
+    assert.match(await lecturer.textContent('.class-status'), new RegExp(`^The class is back\\. The relay ended search ${number} for the students when the connection dropped: your processor finished it alone\\. 2 students joined`));
+    await lecturer.screenshot({ path: join(RESULTS, 'class-lecturer-resumed.png'), fullPage: true });
+    assert.ok(app.line.connections.length >= 4, 'the lecturer came back on a new connection');
+
+    const next = await search(lecturer, { algorithm: 'ybwc', depth: 5, fen: KIWIPETE });
+    assert.equal((await result(lecturer, next)).score, native.get(5));
+    assert.deepEqual((await rows(lecturer)).map((r) => r.who), ['you (lecturer)', 'member 1', 'member 2'], 'the class is intact');
+    for (const page of students) {
+      await page.waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), next, { timeout: SEARCH_MS });
+      assert.notEqual(await heading(page), 'The lecturer\'s connection dropped');
+    }
+    for (const page of [lecturer, ...students]) assert.deepEqual(page.errors, []);
+  });
+
+  test('a tab that cannot take part in a search leaves the class, in either build', { timeout: 3 * JOIN_MS }, async () => {
+    // A lecturer of another make, whose task no tab can read.
+    const owner = rawClient(app.relay.url, { type: 'create', token: app.relay.token });
+    const { code } = await owner.next('created');
+    const students = [await open(`${app.server.url}#class?code=${code}`), await open(`${app.plainServer.url}#class?code=${code}`, { isolated: false })];
+    await owner.next('members', (m) => m.members.length === 3, JOIN_MS);
+    owner.control({ type: 'start' });
+    const { search: number } = await owner.next('search');
+    for (const p of [1, 2]) owner.send(p, FRAME.start, number, [0xff]);
+    const lost = [(await owner.next('lost')).processor, (await owner.next('lost')).processor];
+    assert.deepEqual(lost.sort(), [1, 2], 'each tab closed its membership');
+    await owner.next('members', (m) => m.members.length === 1);
+    for (const page of students) {
+      await page.waitForSelector('.class-error:not([hidden])', { timeout: JOIN_MS });
+      assert.match(await page.textContent('.class-error'), /cannot take part in the class's searches, so it left the class/);
+      assert.equal(await page.getAttribute('.class-view', 'data-phase'), 'closed');
+    }
+    owner.close();
+    for (const context of contexts) await context.close();
   });
 });
