@@ -711,15 +711,20 @@ describe('a class no connection can break', () => {
     const { lecturer, students } = pages;
     await lecturer.evaluate(() => {
       window.phasesSeen = [document.querySelector('.class-view').dataset.phase];
+      window.phaseSince = {};
       new MutationObserver(() => {
         const phase = document.querySelector('.class-view').dataset.phase;
-        if (phase !== window.phasesSeen.at(-1)) window.phasesSeen.push(phase);
+        if (phase === window.phasesSeen.at(-1)) return;
+        window.phasesSeen.push(phase);
+        window.phaseSince[phase] = Date.now();
       }).observe(document.querySelector('.class-view'), { attributes: true, attributeFilter: ['data-phase'] });
     });
+    const startedAt = Date.now();
     const number = await search(lecturer, { algorithm: 'ybwc', depth: 7, fen: KIWIPETE });
     await students[0].waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), number, { timeout: SEARCH_MS });
     assert.equal(await lecturer.getAttribute('.class-view', 'data-searching'), 'true', 'the search runs as the line is cut: it must, for the cut to end something');
     app.line.cut(app.line.connections[0]);
+    const cutAt = Date.now();
 
     for (const page of students) {
       await page.waitForFunction(() => document.querySelector('.class-heading').textContent === 'The lecturer\'s connection dropped', null, { timeout: JOIN_MS });
@@ -727,9 +732,12 @@ describe('a class no connection can break', () => {
     }
     await students[0].screenshot({ path: join(RESULTS, 'class-student-lecturer-away.png') });
     await lecturer.waitForFunction(() => /^The class is back\./.test(document.querySelector('.class-status').textContent), null, { timeout: JOIN_MS });
+    const since = await lecturer.evaluate(() => window.phaseSince);
+    console.log(`# class figure: the lecturer's view said reconnecting ${since.reconnecting - cutAt} ms and was back ${since.open - cutAt} ms after its connection was cut`);
     assert.deepEqual(await lecturer.evaluate(() => window.phasesSeen), ['open', 'reconnecting', 'open']);
     const got = await result(lecturer, number);
     assert.equal(got.score, native.get(7), `processor 0 finished the search the relay ended alone, with the serial value (${got.text})`);
+    console.log(`# class figure: ybwc depth 7 kiwipete, the lecturer's connection cut ${cutAt - startedAt} ms in, finished by processor 0 alone ${Date.now() - startedAt} ms after its start: ${got.score}`);
     assert.match(await lecturer.textContent('.class-status'), new RegExp(`^The class is back\\. The relay ended search ${number} for the students when the connection dropped: your processor finished it alone\\. 2 students joined`));
     await lecturer.screenshot({ path: join(RESULTS, 'class-lecturer-resumed.png'), fullPage: true });
     assert.ok(app.line.connections.length >= 4, 'the lecturer came back on a new connection');
