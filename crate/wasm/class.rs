@@ -19,7 +19,7 @@ use crate::machine::Counters;
 use crate::parallel::Helper;
 use serde::Serialize;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicI32, AtomicU32, AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex};
 use wasm_bindgen::prelude::*;
 #[cfg(target_feature = "atomics")]
@@ -50,6 +50,15 @@ enum Outgoing {
     /// The search is over: the worker tells the relay `{"type":"end"}`.
     #[serde(rename = "end")]
     End,
+    /// Processor 0 has the relay cut processor `processor` off (it broke the search's end):
+    /// the worker tells the relay `{"type":"expel",...}`.
+    #[serde(rename = "expel")]
+    Expel { processor: usize, reason: String },
+    /// This tab cannot be a processor of the class: the worker shows `message` and closes
+    /// its membership, as a native `meshmate join` ends, rather than stay on every roster
+    /// as a processor that never answers.
+    #[serde(rename = "leave")]
+    Leave { message: String },
     /// The position of the search this student's tab takes part in.
     #[serde(rename = "position")]
     Position { fen: String },
@@ -61,7 +70,8 @@ enum Outgoing {
     #[cfg(target_feature = "atomics")]
     #[serde(rename = "result")]
     Result { bestmove: Option<String>, score: String, depth: i32, nodes: u64, ms: f64 },
-    /// Something went wrong on the pool thread.
+    /// Something went wrong on the lecturer's pool thread (threaded build).
+    #[cfg(target_feature = "atomics")]
     #[serde(rename = "error")]
     Error { message: String },
 }
@@ -86,6 +96,9 @@ struct Tab {
     processor: AtomicUsize,
     processors: AtomicUsize,
     search: AtomicU32,
+    /// Whether the tab's membership is over (the session closed, or its socket is gone for
+    /// good): a student's processor then stops waiting for searches.
+    gone: AtomicBool,
     /// The counters of the search this tab runs or ran (for [`class_activity`]).
     counters: Mutex<Option<Arc<Counters>>>,
 }
@@ -97,6 +110,7 @@ static TAB: Tab = Tab {
     processor: AtomicUsize::new(usize::MAX),
     processors: AtomicUsize::new(0),
     search: AtomicU32::new(0),
+    gone: AtomicBool::new(false),
     counters: Mutex::new(None),
 };
 
@@ -144,6 +158,12 @@ impl Link for TabLink {
         TAB.search.load(SeqCst)
     }
 
+    /// Processor 0 has the relay cut `processor` off: it is lost, and on no later roster.
+    fn expel(&mut self, processor: usize, why: &str) -> bool {
+        TAB.push(Outgoing::Expel { processor, reason: why.to_string() });
+        true
+    }
+
     fn search_over(&mut self) {
         TAB.push(Outgoing::End);
     }
@@ -159,9 +179,12 @@ pub fn class_signal() -> js_sys::Int32Array {
 }
 
 /// The relay's `search` message: this tab is processor `processor` of `processors` in
-/// search `search`.
+/// search `search`. What is still queued belongs to earlier searches (the relay sends the
+/// roster before any frame of its search) and is dropped: a loss among it names a
+/// processor that may be somebody else now.
 #[wasm_bindgen(js_name = classRoster)]
 pub fn class_roster(search: u32, processor: u32, processors: u32) {
+    TAB.arrivals.lock().unwrap_or_else(|e| e.into_inner()).clear();
     TAB.search.store(search, SeqCst);
     TAB.processors.store(processors as usize, SeqCst);
     TAB.processor.store(processor as usize, SeqCst);
@@ -185,16 +208,29 @@ pub fn class_lost(search: u32, processor: u32) {
     }
 }
 
-/// The connection to the relay is gone, or the lecturer left: for this tab's helper,
-/// processor 0 is gone.
-#[wasm_bindgen(js_name = classClosed)]
-pub fn class_closed() {
-    TAB.arrive(Arrival::Lost(0));
+/// The connection to the relay is gone, and with it this tab's part in the running
+/// search (the relay ends a search whose processor 0 dropped, and tells every other
+/// participant it lost processor 0). A student's processor hears processor 0 lost; with
+/// `for_good` (the session closed, or no way back) it then stops waiting for searches.
+/// The lecturer's processor 0 hears every other processor lost, so that it finishes the
+/// search alone instead of waiting for answers that cannot come; its own connection
+/// dropping is not the end of its search, nor of the class, which its tab resumes.
+#[wasm_bindgen(js_name = classDisconnected)]
+pub fn class_disconnected(for_good: bool) {
+    if for_good {
+        TAB.gone.store(true, SeqCst);
+    }
+    if TAB.processor.load(SeqCst) == 0 {
+        (1..TAB.processors.load(SeqCst)).for_each(|p| TAB.arrive(Arrival::Lost(p)));
+    } else {
+        TAB.arrive(Arrival::Lost(0));
+    }
 }
 
 /// Everything for the worker since the last call, oldest first: `{class: 'frame', bytes}`
-/// to send, `{class: 'end'}` for the relay, `{class: 'info' | 'result' | 'error', ...}`
-/// for the page.
+/// to send, `{class: 'end'}` and `{class: 'expel', processor, reason}` for the relay,
+/// `{class: 'leave', message}` (close the membership), `{class: 'info' | 'result' |
+/// 'position' | 'error', ...}` for the page.
 #[wasm_bindgen(js_name = classTake)]
 pub fn class_take() -> JsValue {
     let taken = std::mem::take(&mut *TAB.outgoing.lock().unwrap_or_else(|e| e.into_inner()));
@@ -224,18 +260,21 @@ pub fn class_activity() -> JsValue {
 }
 
 /// A student's tab: takes part in every search of the class, on a pool thread, until
-/// the connection is gone.
+/// the membership is over. Processor 0 lost between searches (the lecturer's connection
+/// dropped; it may resume) is not the end of it.
 #[cfg(target_feature = "atomics")]
 #[wasm_bindgen(js_name = classServe)]
 pub fn class_serve() {
     rayon::spawn(|| {
         let Some((mut rank, mut helper)) = student() else { return };
-        while let Order::Search(task) = rank.next_order() {
-            starting(&rank, &task);
-            if let Err(e) = help(&mut rank, &mut helper, &task) {
-                return cannot_take_part(e);
+        while !TAB.gone.load(SeqCst) {
+            while let Order::Search(task) = rank.next_order() {
+                starting(&rank, &task);
+                if let Err(e) = help(&mut rank, &mut helper, &task) {
+                    return cannot_take_part(e);
+                }
+                rank.end_search();
             }
-            rank.end_search();
         }
     });
 }
@@ -255,7 +294,6 @@ const SLICE_MS: f64 = 10.0;
 #[wasm_bindgen(js_name = classServe)]
 pub fn class_serve(pause: js_sys::Function) {
     wasm_bindgen_futures::spawn_local(async move {
-        let Some((mut rank, mut helper)) = student() else { return };
         let pause = |waiting: bool| {
             let promise = pause.call1(&JsValue::NULL, &JsValue::from_bool(waiting)).ok().and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
             async move {
@@ -264,8 +302,12 @@ pub fn class_serve(pause: js_sys::Function) {
                 }
             }
         };
-        if let Err(e) = crate::parallel::help_in_slices(&mut rank, &mut helper, SLICE_MS, &pause, starting).await {
-            cannot_take_part(e);
+        let Some((mut rank, mut helper)) = student() else { return pause(false).await };
+        while !TAB.gone.load(SeqCst) {
+            if let Err(e) = crate::parallel::help_in_slices(&mut rank, &mut helper, SLICE_MS, &pause, starting).await {
+                cannot_take_part(e);
+                break;
+            }
         }
         // What the last slice queued, the error included, goes out at one more pause.
         pause(false).await;
@@ -276,13 +318,13 @@ pub fn class_serve(pause: js_sys::Function) {
 /// page) where it cannot be one.
 fn student() -> Option<(Rank<TabLink>, Helper)> {
     let Some(rank) = Rank::new(TabLink) else {
-        TAB.push(Outgoing::Error { message: "this tab is processor 0".into() });
+        cannot_take_part("this tab is processor 0".into());
         return None;
     };
     match Helper::new(TABLE_MIB) {
         Ok(helper) => Some((rank, helper)),
-        Err(message) => {
-            TAB.push(Outgoing::Error { message });
+        Err(e) => {
+            cannot_take_part(e);
             None
         }
     }
@@ -297,8 +339,10 @@ fn starting(rank: &Rank<TabLink>, task: &[u8]) {
     }
 }
 
+/// This tab cannot be a processor (`e` says why): it leaves the class.
 fn cannot_take_part(e: String) {
-    TAB.push(Outgoing::Error { message: format!("this tab cannot take part in the search: {e}") });
+    TAB.gone.store(true, SeqCst);
+    TAB.push(Outgoing::Leave { message: format!("this tab cannot take part in the class's searches, so it left the class: {e}") });
 }
 
 /// The lecturer's tab, after the relay's roster (`classRoster` with processor 0): searches

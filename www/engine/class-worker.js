@@ -1,6 +1,7 @@
 // The class worker: this tab's end of a class session (docs/class.md), where the tabs of
-// an online lecture are the processors of one search. It holds the WebSocket to the relay
-// (its protocol: crate/relay/mod.rs) and the wasm engine, which runs the processor
+// an online lecture are the processors of one search. It holds the tab's membership at the
+// relay (class-connection.js: the WebSocket, its beats, the lecturer's resume; the protocol:
+// crate/relay/mod.rs) and the wasm engine, which runs the processor
 // (crate/wasm/class.rs): a student's tab the helper program of every search, the
 // lecturer's tab processor 0. A cross-origin isolated tab runs the threaded build, whose
 // pool thread runs the processor; any other tab runs the single build, whose processor
@@ -12,7 +13,10 @@
 //   pvsplit; network: a crate/net name the relay routes by, or absent) |
 //   {class:'leave'}.
 // Worker → page: {class:'created', code, member} | {class:'joined', member} |
-//   {class:'waiting'} | {class:'members', members} | {class:'search', search, processor,
+//   {class:'waiting'} | {class:'members', members} | {class:'away', withinMs, at} (a
+//   student: the lecturer's connection dropped at `at`, ms since the epoch; the class waits
+//   withinMs for it) | {class:'reconnecting'} | {class:'resumed'} (the lecturer's socket
+//   failed; the relay took it back) | {class:'search', search, processor,
 //   processors, members, network, drawing} (drawing: the lecturer's, labNetwork's, or null) | {class:'position', fen} (a student's search) |
 //   {class:'activity', processors:[{nodes, busy}]} |
 //   {class:'info', depth, score, nodes, pv, line} | {class:'result', bestmove, score, depth,
@@ -21,8 +25,8 @@
 //
 // Usage: new Worker(new URL('engine/class-worker.js', document.baseURI), { type: 'module' })
 
-/** How often the relay hears that this tab lives (its --lost-after-ms is 10 s by default). */
-const BEAT_MS = 1000;
+import { RelayConnection } from './class-connection.js';
+
 /** How often the processors' activity is posted during a search. */
 const ACTIVITY_MS = 250;
 /** Fallback poll period of the outgoing queue where Atomics.waitAsync is missing. */
@@ -33,8 +37,12 @@ const WAITING_PAUSE_MS = 50;
 
 /** @type {any} the wasm module, once loaded */
 let wasm = null;
-/** @type {WebSocket|null} */
-let socket = null;
+/** @type {RelayConnection|null} this tab's membership of the class */
+let connection = null;
+/** Whether a search of this tab's runs at the relay, as far as the tab heard: frames, `end`
+ * and `expel` go out only then (a search the relay ended when the lecturer's socket dropped
+ * is over there, whatever processor 0 still sends). */
+let running = false;
 /** 'lecturer' or 'student', once the page said which. */
 let role = null;
 /** The lecturer's search request, waiting for the relay's roster. */
@@ -81,55 +89,53 @@ self.onmessage = async ({ data }) => {
       role = 'student';
       return connect(data.url, { type: 'join', code: String(data.code ?? '') });
     case 'start':
-      if (role !== 'lecturer' || !socket) return fail('only the lecturer starts a search, once the class is created');
+      if (role !== 'lecturer' || !connection?.connected) return fail('only the lecturer starts a search, once the class is created');
       pendingStart = data;
-      return send(data.network ? { type: 'start', network: String(data.network) } : { type: 'start' });
+      return connection.send(data.network ? { type: 'start', network: String(data.network) } : { type: 'start' });
     case 'leave':
-      socket?.close(1000, 'left');
+      connection?.leave();
       return undefined;
     default:
       return fail(`unknown request ${JSON.stringify(data)}`);
   }
 };
 
-function send(message) {
-  if (socket?.readyState === WebSocket.OPEN) socket.send(typeof message === 'string' ? message : JSON.stringify(message));
-}
-
-/** Opens the relay's WebSocket and says `hello` (create or join) once it is open. */
+/** Opens the membership (class-connection.js), which says `hello` (create or join). */
 function connect(url, hello) {
-  if (socket) return fail('this tab is already in a class');
-  try {
-    socket = new WebSocket(url);
-  } catch (error) {
-    return fail(`cannot reach the relay at ${url}: ${error.message}`);
-  }
-  socket.binaryType = 'arraybuffer';
-  socket.onopen = () => send(hello);
-  socket.onmessage = ({ data }) => {
-    if (typeof data === 'string') control(data);
-    else wasm.classDeliver(new Uint8Array(data));
-    wakeProcessor();
-  };
-  socket.onerror = () => fail(`the relay at ${url} cannot be reached`);
-  socket.onclose = ({ reason }) => {
-    wasm.classClosed();
-    wakeProcessor();
-    stopActivity();
-    post({ class: 'closed', reason: reason || 'the connection to the relay is gone' });
-  };
-  const beat = setInterval(() => (socket.readyState === WebSocket.OPEN ? send({ type: 'beat' }) : clearInterval(beat)), BEAT_MS);
+  if (connection) return fail('this tab is already in a class');
+  connection = new RelayConnection({
+    url,
+    hello,
+    onControl: (message) => {
+      control(message);
+      wakeProcessor();
+    },
+    onFrame: (bytes) => {
+      wasm.classDeliver(new Uint8Array(bytes));
+      wakeProcessor();
+    },
+    onError: fail,
+    onDropped: () => {
+      // The relay ends the running search; processor 0 finishes it alone.
+      running = false;
+      wasm.classDisconnected(false);
+      wakeProcessor();
+      post({ class: 'reconnecting' });
+    },
+    onResumed: () => post({ class: 'resumed' }),
+    onClosed: (reason) => {
+      running = false;
+      wasm.classDisconnected(true);
+      wakeProcessor();
+      stopActivity();
+      post({ class: 'closed', reason });
+    },
+  });
   return undefined;
 }
 
 /** One control message of the relay. */
-function control(text) {
-  let message;
-  try {
-    message = JSON.parse(text);
-  } catch {
-    return;
-  }
+function control(message) {
   switch (message.type) {
     case 'created':
       return post({ class: 'created', code: message.code, member: message.member });
@@ -141,6 +147,7 @@ function control(text) {
       }
       return post({ class: 'joined', member: message.member });
     case 'search':
+      running = true;
       wasm.classRoster(message.search, message.processor, message.processors);
       post({ class: 'search', search: message.search, processor: message.processor, processors: message.processors, members: message.members, network: message.network ?? null, drawing: drawing(message) });
       startActivity();
@@ -149,16 +156,16 @@ function control(text) {
     case 'lost':
       wasm.classLost(message.search, message.processor);
       return post({ class: 'lost', search: message.search, processor: message.processor });
-    case 'closed':
-      wasm.classClosed();
-      return post({ class: 'closed', reason: message.reason });
     case 'ended':
+      running = false;
       stopActivity();
       return post({ class: 'ended', search: message.search });
     case 'members':
       return post({ class: 'members', members: message.members });
     case 'waiting':
       return post({ class: 'waiting' });
+    case 'away':
+      return post({ class: 'away', withinMs: message.within_ms, at: Date.now() });
     case 'trace':
       return post({ class: 'trace', events: message.events, dropped: message.dropped });
     case 'error':
@@ -186,7 +193,7 @@ function lead({ algorithm, depth, fen, pure }) {
     wasm.classLead(String(algorithm), Number(depth), String(fen), Boolean(pure));
   } catch (error) {
     fail(String(error?.message ?? error));
-    send({ type: 'end' });
+    connection.send({ type: 'end' });
   }
 }
 
@@ -206,9 +213,14 @@ function stopActivity() {
 function flush() {
   for (const item of wasm.classTake()) {
     if (item.class === 'frame') {
-      if (socket?.readyState === WebSocket.OPEN) socket.send(item.bytes);
+      if (running) connection?.send(item.bytes);
     } else if (item.class === 'end') {
-      send({ type: 'end' });
+      if (running) connection?.send({ type: 'end' });
+    } else if (item.class === 'expel') {
+      if (running) connection?.send({ type: 'expel', processor: item.processor, reason: item.reason });
+    } else if (item.class === 'leave') {
+      fail(item.message);
+      connection?.leave('cannot take part');
     } else {
       post(item);
     }

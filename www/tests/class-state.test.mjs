@@ -3,8 +3,8 @@
 // the page would say of each state (classText.js, classReplay.js `replayReadout`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialState, mapNodes, processorRows, reduce } from '../src/class/classState.js';
-import { ownNodesText, progressText, statusText } from '../src/class/classText.js';
+import { canStart, initialState, mapNodes, processorRows, reduce } from '../src/class/classState.js';
+import { ownNodesText, progressText, statusText, studentHeading } from '../src/class/classText.js';
 import { checkStart } from '../src/class/classForm.js';
 import { Recording } from '../src/class/classRecording.js';
 import { replayReadout } from '../src/class/classReplay.js';
@@ -104,6 +104,41 @@ test('the status line follows the live roster: a lost processor is no longer cou
   assert.match(statusText(s, { isolated: true }), /on 3 of 4 processors/, 'a notice of an earlier search counts nothing');
   s = reduce(s, { class: 'lost', search: 1, processor: 1 });
   assert.match(statusText(s, { isolated: true }), /on 2 of 4 processors \(processors 1, 2 lost\)/);
+});
+
+test('a student is told the lecturer\'s connection dropped, how long the class waits for it, and not once the next search begins', () => {
+  let s = after([{ class: 'begin', role: 'student', relay: 'ws://r', code: 'c' }, { class: 'joined', member: 2 }, { class: 'search', search: 1, processor: 2, processors: 3, members: [0, 1, 2] }]);
+  // As the relay tells it: processor 0 lost, the search ended, then `away`.
+  const at = Date.UTC(2026, 11, 5, 10, 31, 5);
+  s = after([{ class: 'lost', search: 1, processor: 0 }, { class: 'ended', search: 1 }, { class: 'away', withinMs: 30000, at }], s);
+  assert.equal(studentHeading(s), 'The lecturer\'s connection dropped');
+  const until = new Date(at + 30000).toLocaleTimeString('en-GB', { hour12: false });
+  assert.equal(statusText(s, { isolated: true }), `The lecturer's connection dropped: the class waits up to 30 s for it to come back (until ${until}), and ends if it does not.`);
+  const back = reduce(s, { class: 'search', search: 2, processor: 2, processors: 3, members: [0, 1, 2] });
+  assert.deepEqual([back.away, studentHeading(back)], [null, 'Processor 2 of 3'], 'the lecturer is back: it started a search');
+  const gone = reduce(s, { class: 'closed', reason: 'the owner left: its connection dropped and it did not resume within 30000 ms' });
+  assert.deepEqual([gone.away, studentHeading(gone)], [null, 'The lecturer left']);
+});
+
+test('the lecturer\'s socket drops during a search: reconnecting, then back, the ended search said so and finished alone', () => {
+  let s = reduce(lecturerSearching(), { class: 'reconnecting' });
+  assert.equal(s.phase, 'reconnecting');
+  assert.equal(canStart(s), false, 'no search starts while the class is away');
+  assert.equal(statusText(s, { isolated: true }), 'The connection to the relay dropped: reconnecting… The relay ended search 1 for the students when the connection dropped: your processor finishes it alone…');
+  s = reduce(s, { class: 'resumed' });
+  assert.deepEqual([s.phase, s.searching, canStart(s)], ['open', true, false]);
+  assert.equal(statusText(s, { isolated: true }), 'The class is back. The relay ended search 1 for the students when the connection dropped: your processor finishes it alone…');
+  s = reduce(s, { class: 'result', bestmove: 'e2a6', score: 'cp -69', depth: 7, nodes: 9000, ms: 400 });
+  assert.equal(canStart(s), true);
+  assert.equal(statusText(s, { isolated: true }), 'The class is back. The relay ended search 1 for the students when the connection dropped: your processor finished it alone. 3 students joined: the next search runs on 4 processors.');
+  s = reduce(s, { class: 'start', algorithm: 'ybwc', depth: 5, fen: KIWIPETE, pure: true, network: '' });
+  s = reduce(s, { class: 'search', search: 2, processor: 0, processors: 4, members: [0, 1, 2, 3] });
+  assert.equal(statusText(s, { isolated: true }), 'Search 2: ybwc, depth 5, Pure on 4 processors…', 'the next search is the news');
+  // Dropped between searches: nothing was ended.
+  const idle = after([{ class: 'reconnecting' }, { class: 'resumed' }], reduce(s, { class: 'result', bestmove: 'e2a6', score: 'cp 1', depth: 5, nodes: 9, ms: 4 }));
+  assert.equal(statusText(idle, { isolated: true }), 'The class is back. 3 students joined: the next search runs on 4 processors.');
+  const fresh = initialState();
+  assert.equal(reduce(fresh, { class: 'resumed' }), fresh, 'a resume nobody waits for changes nothing');
 });
 
 test('the start form checks what was typed and what the class can run', () => {

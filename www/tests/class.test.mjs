@@ -9,10 +9,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
-import { NATIVE, RESULTS, collectErrors, launchBrowser, startServer, stopChild } from './browser.mjs';
+import { NATIVE, RESULTS, collectErrors, launchBrowser, startServer } from './browser.mjs';
+import { FRAME, rawClient, startProxy, startRelay } from './class-relay.mjs';
 import { readScore, uciScoreText, whiteScoreText } from '../src/class/classFormat.js';
 import { defaultRelayUrl, isClassHash, joinLink, lecturerToken, readClassHash } from '../src/class/classLink.js';
 import { deBruijnLayout } from '../src/lab/layouts.js';
@@ -27,28 +28,6 @@ const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const ITALIAN = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
 /** Kiwipete: a wide middlegame, so a depth-6 search lasts long enough to lose a student in. */
 const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
-
-/** Starts `meshmate relay` on a free port; resolves with its ws:// URL, the lecturer's token it printed, and a stopper. */
-async function startRelay() {
-  assert.ok(existsSync(NATIVE), `${NATIVE} is missing: run ./build.sh build`);
-  const child = spawn(NATIVE, ['relay', '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const [url, token] = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the relay did not start within 10 s: ${stderr}`)), 10000);
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /relay listening on (ws:\/\/\S+)\nlecturer token (\w+)\n/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve([m[1], m[2]]);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the relay exited with ${code}: ${stderr}`)));
-  });
-  return { url, token, stop: () => stopChild(child) };
-}
 
 /**
  * The native serial engine's value of `fen` at `depth` in Pure mode: `meshmate` as a UCI
@@ -115,6 +94,34 @@ const mostFlying = (page, ms) =>
   );
 const rows = (page) =>
   page.locator('.class-processors tbody tr').evaluateAll((trs) => trs.map((tr) => ({ processor: Number(tr.dataset.processor), state: tr.dataset.state, who: tr.children[1].textContent, nodes: Number(tr.children[2].dataset.nodes) })));
+
+/** Starts a search from the lecturer's form and waits until it has begun; returns its number. */
+async function search(page, { algorithm, depth, fen, pure = true, network = '' }) {
+  const before = Number((await page.getAttribute('.class-view', 'data-search')) ?? 0);
+  await page.selectOption('.class-form [name="class-algorithm"]', algorithm);
+  await page.selectOption('.class-form [name="class-network"]', network);
+  await page.fill('.class-form [name="class-depth"]', String(depth));
+  await page.fill('.class-form [name="class-fen"]', fen);
+  await page.setChecked('.class-form [name="class-pure"]', pure);
+  await page.click('[data-class="start"]');
+  await page.waitForFunction((n) => Number(document.querySelector('.class-view').dataset.search ?? 0) > n, before, { timeout: SEARCH_MS });
+  return before + 1;
+}
+
+/** The result of search `searchNumber` on the lecturer's page, once it is in (and no error shown). */
+async function result(page, searchNumber) {
+  await page.waitForFunction(
+    (n) => {
+      const view = document.querySelector('.class-view');
+      return view.dataset.search === String(n) && view.dataset.searching === 'false' && document.querySelector('.class-result').dataset.score;
+    },
+    searchNumber,
+    { timeout: SEARCH_MS },
+  );
+  const error = await page.locator('.class-error').evaluate((el) => (el.hidden ? null : el.textContent));
+  assert.equal(error, null, 'the lecturer sees no error');
+  return page.locator('.class-result').evaluate((el) => ({ score: el.dataset.score, bestmove: el.dataset.bestmove, text: el.textContent }));
+}
 
 describe('the class\'s links and scores (no browser)', () => {
   const page = new URL('https://school.example/meshmate/?lang=en#class');
@@ -193,33 +200,6 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
 
   /** Waits until the lecturer's page shows `count` members, the lecturer included. */
   const membersShown = (page, count) => page.waitForFunction((n) => document.querySelectorAll('.class-members li').length === n, count, { timeout: JOIN_MS });
-
-  /** Starts a search from the lecturer's form and waits for its result; returns it. */
-  async function search(page, { algorithm, depth, fen, pure = true, network = '' }) {
-    const before = Number((await page.getAttribute('.class-view', 'data-search')) ?? 0);
-    await page.selectOption('.class-form [name="class-algorithm"]', algorithm);
-    await page.selectOption('.class-form [name="class-network"]', network);
-    await page.fill('.class-form [name="class-depth"]', String(depth));
-    await page.fill('.class-form [name="class-fen"]', fen);
-    await page.setChecked('.class-form [name="class-pure"]', pure);
-    await page.click('[data-class="start"]');
-    await page.waitForFunction((n) => Number(document.querySelector('.class-view').dataset.search ?? 0) > n, before, { timeout: SEARCH_MS });
-    return before + 1;
-  }
-
-  async function result(page, searchNumber) {
-    await page.waitForFunction(
-      (n) => {
-        const view = document.querySelector('.class-view');
-        return view.dataset.search === String(n) && view.dataset.searching === 'false' && document.querySelector('.class-result').dataset.score;
-      },
-      searchNumber,
-      { timeout: SEARCH_MS },
-    );
-    const error = await page.locator('.class-error').evaluate((el) => (el.hidden ? null : el.textContent));
-    assert.equal(error, null, 'the lecturer sees no error');
-    return page.locator('.class-result').evaluate((el) => ({ score: el.dataset.score, bestmove: el.dataset.bestmove, text: el.textContent }));
-  }
 
   test('the lecturer creates a class; its link and QR code name the session', { timeout: JOIN_MS }, async () => {
     const page = await open('lecturer', `${app.server.url}#class?lecturer=${app.relay.token}`);
@@ -659,5 +639,148 @@ describe('the Class view without cross-origin isolation', () => {
     assert.match(await page.textContent('.class-error'), /not a session code/);
     assert.equal(await page.getAttribute('.class-view', 'data-role'), 'none');
     await context.close();
+  });
+});
+
+describe('a class no connection can break', () => {
+  // The pages reach the relay through a line the test can cut (a TCP proxy behind
+  // www/serve.mjs, as a network between the page and the relay): cutting it is what a
+  // failed Wi-Fi does to the lecturer's socket. Hand-written clients (class-relay.mjs
+  // rawClient) play a hostile member and a foreign lecturer, straight at the relay.
+  const app = { relay: null, line: null, server: null, plainServer: null, browser: null };
+  const contexts = [];
+  const native = new Map();
+  const pages = {};
+
+  before(async () => {
+    app.relay = await startRelay();
+    app.line = await startProxy(app.relay.port);
+    app.server = await startServer(['--relay', `127.0.0.1:${app.line.port}`]);
+    app.plainServer = await startServer(['--relay', `127.0.0.1:${app.line.port}`, '--no-isolation']);
+    app.browser = await launchBrowser();
+    for (const depth of [5, 7]) native.set(depth, await nativeScore(KIWIPETE, depth));
+  });
+  after(async () => {
+    await app.browser?.close();
+    await app.server?.stop();
+    await app.plainServer?.stop();
+    await app.line?.stop();
+    await app.relay?.stop();
+  });
+
+  async function open(url, { isolated = true } = {}) {
+    const context = await app.browser.newContext({ viewport: VIEWPORT });
+    if (!isolated) await context.addInitScript(() => (window.coi = { shouldRegister: () => false }));
+    contexts.push(context);
+    const page = await context.newPage();
+    page.errors = collectErrors(page);
+    await page.goto(url);
+    return page;
+  }
+
+  test('the lecturer creates a class through the line; two students join', { timeout: 3 * JOIN_MS }, async () => {
+    pages.lecturer = await open(`${app.server.url}#class?lecturer=${app.relay.token}`);
+    await pages.lecturer.click('[data-class="create"]');
+    await pages.lecturer.waitForSelector('.class-link', { timeout: JOIN_MS });
+    pages.link = await pages.lecturer.getAttribute('.class-link', 'href');
+    assert.equal(app.line.connections.length, 1, 'the lecturer\'s socket is the line\'s first connection');
+    pages.students = [await open(pages.link), await open(pages.link)];
+    for (const page of pages.students) await page.waitForFunction(() => document.querySelector('.class-heading').textContent === 'Waiting for the lecturer', null, { timeout: JOIN_MS });
+    await pages.lecturer.waitForFunction(() => document.querySelectorAll('.class-members li').length === 3, null, { timeout: JOIN_MS });
+  });
+
+  test('a member that garbles its DONE is expelled: the value is the serial one, and the next search runs on the others', { timeout: 3 * SEARCH_MS }, async () => {
+    const { lecturer } = pages;
+    const code = new URL(pages.link).hash.replace(/^#class\?code=/, '');
+    // Honest but for its DONE: it asks for no work and answers every request with NO-WORK
+    // (tag 2 of crate/parallel/wire.rs), then sends a DONE cut short after FINISHED.
+    const hostile = rawClient(app.relay.url, { type: 'join', code }, ({ from, kind, search, body }) => {
+      if (kind === FRAME.program && body[0] === 0) hostile.send(from, FRAME.program, search, [2]);
+      if (kind === FRAME.finished) hostile.send(0, FRAME.done, search, [1, 2, 3]);
+    });
+    await hostile.next('joined');
+    await lecturer.waitForFunction(() => document.querySelectorAll('.class-members li').length === 4, null, { timeout: JOIN_MS });
+    const number = await search(lecturer, { algorithm: 'ybwc', depth: 5, fen: KIWIPETE });
+    const { processor, processors } = await hostile.next('search');
+    assert.equal(processors, 4);
+    const closed = await hostile.closed;
+    assert.equal(closed.code, 1008);
+    assert.match(closed.reason, /^expelled by the owner: processor \d sent unreadable counters/);
+    const got = await result(lecturer, number);
+    assert.equal(got.score, native.get(5), `the value with the hostile member (${got.text}) is the serial one`);
+    await lecturer.waitForSelector(`.class-processors tr[data-processor="${processor}"][data-state="lost"]`, { timeout: SEARCH_MS });
+    await lecturer.waitForFunction(() => document.querySelectorAll('.class-members li').length === 3, null, { timeout: JOIN_MS });
+
+    const next = await search(lecturer, { algorithm: 'ybwc', depth: 5, fen: KIWIPETE });
+    const again = await result(lecturer, next);
+    assert.equal(again.score, native.get(5));
+    assert.deepEqual((await rows(lecturer)).map((r) => r.who), ['you (lecturer)', 'member 1', 'member 2'], 'the next search runs on the lecturer and its students');
+    for (const page of pages.students) await page.waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), next, { timeout: SEARCH_MS });
+  });
+
+  test('the lecturer\'s connection cut during a search: the students are told it is away, the tab resumes, and the class searches on', { timeout: 3 * SEARCH_MS }, async () => {
+    const { lecturer, students } = pages;
+    await lecturer.evaluate(() => {
+      window.phasesSeen = [document.querySelector('.class-view').dataset.phase];
+      window.phaseSince = {};
+      new MutationObserver(() => {
+        const phase = document.querySelector('.class-view').dataset.phase;
+        if (phase === window.phasesSeen.at(-1)) return;
+        window.phasesSeen.push(phase);
+        window.phaseSince[phase] = Date.now();
+      }).observe(document.querySelector('.class-view'), { attributes: true, attributeFilter: ['data-phase'] });
+    });
+    const startedAt = Date.now();
+    const number = await search(lecturer, { algorithm: 'ybwc', depth: 7, fen: KIWIPETE });
+    await students[0].waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), number, { timeout: SEARCH_MS });
+    assert.equal(await lecturer.getAttribute('.class-view', 'data-searching'), 'true', 'the search runs as the line is cut: it must, for the cut to end something');
+    app.line.cut(app.line.connections[0]);
+    const cutAt = Date.now();
+
+    for (const page of students) {
+      await page.waitForFunction(() => document.querySelector('.class-heading').textContent === 'The lecturer\'s connection dropped', null, { timeout: JOIN_MS });
+      assert.match(await page.textContent('.class-status'), /^The lecturer's connection dropped: the class waits up to 30 s for it to come back \(until \d\d:\d\d:\d\d\)/);
+    }
+    await students[0].screenshot({ path: join(RESULTS, 'class-student-lecturer-away.png') });
+    await lecturer.waitForFunction(() => /^The class is back\./.test(document.querySelector('.class-status').textContent), null, { timeout: JOIN_MS });
+    const since = await lecturer.evaluate(() => window.phaseSince);
+    console.log(`# class figure: the lecturer's view said reconnecting ${since.reconnecting - cutAt} ms and was back ${since.open - cutAt} ms after its connection was cut`);
+    assert.deepEqual(await lecturer.evaluate(() => window.phasesSeen), ['open', 'reconnecting', 'open']);
+    const got = await result(lecturer, number);
+    assert.equal(got.score, native.get(7), `processor 0 finished the search the relay ended alone, with the serial value (${got.text})`);
+    console.log(`# class figure: ybwc depth 7 kiwipete, the lecturer's connection cut ${cutAt - startedAt} ms in, finished by processor 0 alone ${Date.now() - startedAt} ms after its start: ${got.score}`);
+    assert.match(await lecturer.textContent('.class-status'), new RegExp(`^The class is back\\. The relay ended search ${number} for the students when the connection dropped: your processor finished it alone\\. 2 students joined`));
+    await lecturer.screenshot({ path: join(RESULTS, 'class-lecturer-resumed.png'), fullPage: true });
+    assert.ok(app.line.connections.length >= 4, 'the lecturer came back on a new connection');
+
+    const next = await search(lecturer, { algorithm: 'ybwc', depth: 5, fen: KIWIPETE });
+    assert.equal((await result(lecturer, next)).score, native.get(5));
+    assert.deepEqual((await rows(lecturer)).map((r) => r.who), ['you (lecturer)', 'member 1', 'member 2'], 'the class is intact');
+    for (const page of students) {
+      await page.waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), next, { timeout: SEARCH_MS });
+      assert.notEqual(await heading(page), 'The lecturer\'s connection dropped');
+    }
+    for (const page of [lecturer, ...students]) assert.deepEqual(page.errors, []);
+  });
+
+  test('a tab that cannot take part in a search leaves the class, in either build', { timeout: 3 * JOIN_MS }, async () => {
+    // A lecturer of another make, whose task no tab can read.
+    const owner = rawClient(app.relay.url, { type: 'create', token: app.relay.token });
+    const { code } = await owner.next('created');
+    const students = [await open(`${app.server.url}#class?code=${code}`), await open(`${app.plainServer.url}#class?code=${code}`, { isolated: false })];
+    await owner.next('members', (m) => m.members.length === 3, JOIN_MS);
+    owner.control({ type: 'start' });
+    const { search: number } = await owner.next('search');
+    for (const p of [1, 2]) owner.send(p, FRAME.start, number, [0xff]);
+    const lost = [(await owner.next('lost')).processor, (await owner.next('lost')).processor];
+    assert.deepEqual(lost.sort(), [1, 2], 'each tab closed its membership');
+    await owner.next('members', (m) => m.members.length === 1);
+    for (const page of students) {
+      await page.waitForSelector('.class-error:not([hidden])', { timeout: JOIN_MS });
+      assert.match(await page.textContent('.class-error'), /cannot take part in the class's searches, so it left the class/);
+      assert.equal(await page.getAttribute('.class-view', 'data-phase'), 'closed');
+    }
+    owner.close();
+    for (const context of contexts) await context.close();
   });
 });

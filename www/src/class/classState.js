@@ -14,7 +14,8 @@ export function initialState() {
   return {
     /** 'none' (not in a class), 'lecturer' (owns the session), 'student' */
     role: 'none',
-    /** 'idle', 'connecting' (worker starting, socket opening), 'open', 'closed' (the session is over) */
+    /** 'idle', 'connecting' (worker starting, socket opening), 'open', 'reconnecting' (the
+     *  lecturer's socket failed; it resumes), 'closed' (the session is over) */
     phase: 'idle',
     /** the session's code (32 hex digits) once created or joined */
     code: null,
@@ -26,6 +27,12 @@ export function initialState() {
     members: [],
     /** student: joined while a search ran, takes part in the next */
     waiting: false,
+    /** student: the lecturer's connection dropped: {withinMs, at} (the class waits withinMs
+     *  from `at`, ms since the epoch), until the next search or the end */
+    away: null,
+    /** lecturer: its socket failed: {search} (the search the relay ended then, or null),
+     *  from the drop until the next start */
+    dropped: null,
     /** lecturer: the search asked for, until the relay's `search` (or an error) answers:
      *  {algorithm, depth, fen, pure, network} */
     asked: null,
@@ -62,7 +69,7 @@ export function reduce(state, message) {
     case 'start': {
       const { algorithm, depth, fen, pure, network } = message;
       // Searching until the relay's `search` (or an error) says otherwise.
-      return { ...s, asked: { algorithm, depth, fen, pure, network }, result: null, info: null, searching: true, error: null };
+      return { ...s, asked: { algorithm, depth, fen, pure, network }, result: null, info: null, searching: true, error: null, dropped: null };
     }
     case 'problem':
       return { ...s, error: message.message ? { message: message.message, form: Boolean(message.form) } : null };
@@ -74,6 +81,12 @@ export function reduce(state, message) {
       return { ...s, phase: 'open', member: message.member };
     case 'waiting':
       return { ...s, waiting: true };
+    case 'away':
+      return { ...s, away: { withinMs: Number(message.withinMs) || 0, at: Number(message.at) || 0 } };
+    case 'reconnecting':
+      return { ...s, phase: 'reconnecting', dropped: { search: s.searching && s.search ? s.search.search : null } };
+    case 'resumed':
+      return s.phase === 'reconnecting' ? { ...s, phase: 'open' } : s;
     case 'members':
       return { ...s, members: Array.isArray(message.members) ? message.members : [] };
     case 'search':
@@ -120,6 +133,7 @@ function searchBegan(s, message) {
     asked: null,
     searching: true,
     waiting: false,
+    away: null,
     info: null,
     lost: [],
     result: s.role === 'lecturer' ? null : s.result,
@@ -159,7 +173,7 @@ function lost(s, message) {
 function closed(s, reason) {
   // A lecturer is back at the start, where a new class can be created; the reason stays on screen.
   if (s.role === 'lecturer') return { ...initialState(), phase: 'closed', closedReason: reason, error: s.error };
-  return { ...s, phase: 'closed', searching: false, closedReason: reason, note: null, processors: idle(s.processors) };
+  return { ...s, phase: 'closed', searching: false, away: null, closedReason: reason, note: null, processors: idle(s.processors) };
 }
 
 function failed(s, message) {

@@ -13,12 +13,14 @@ export function statusText(s, { isolated }) {
     return 'Create a class, then show your students the link or the QR code.';
   }
   if (s.phase === 'connecting') return s.role === 'lecturer' ? 'Starting the class engine and opening the session at the relay…' : 'Joining the class…';
+  if (s.phase === 'reconnecting') return `The connection to the relay dropped: reconnecting…${endedByRelay(s)}`;
   if (s.phase === 'closed') return s.error ? 'Not in a class.' : `The class is over${s.closedReason ? ` (${s.closedReason})` : ''}.`;
   return s.role === 'student' ? studentStatus(s) : lecturerStatus(s);
 }
 
 function studentStatus(s) {
   const search = s.search;
+  if (s.away) return `The lecturer's connection dropped: the class waits up to ${Math.round(s.away.withinMs / 1000)} s for it to come back (until ${clock(s.away.at + s.away.withinMs)}), and ends if it does not.`;
   if (s.waiting) return 'A search is running: you take part in the next one.';
   if (search && s.searching) {
     const lost = s.lost.length === 0 ? '' : ` ${plural(s.lost.length, 'Processor')} ${s.lost.join(', ')} left: ${s.lost.length === 1 ? 'its' : 'their'} work is searched again.`;
@@ -35,13 +37,32 @@ function lecturerStatus(s) {
   const search = s.search;
   // Asked for, not yet begun: `search` is still the last one.
   if (s.asked) return 'Starting the search…';
+  if (s.dropped) return `The class is back.${endedByRelay(s)}${s.searching ? '' : ` ${classSize(s)}`}`;
   if (s.searching && search) {
     const wired = search.network ? ` wired as ${networkName(search.network)}` : '';
     return `Search ${search.search}: ${describeSearch(search)} on ${liveProcessors(s)}${wired}…`;
   }
+  return classSize(s);
+}
+
+/** "3 students joined: the next search runs on 4 processors." */
+function classSize(s) {
   const students = s.members.filter((m) => m !== 0).length;
   return `${students === 0 ? 'Nobody has joined yet' : `${students} ${plural(students, 'student')} joined`}: the next search runs on ${students + 1} ${plural(students + 1, 'processor')}.`;
 }
+
+/** What became of the search running when the lecturer's socket dropped: the relay ended
+ * it for the students, and processor 0 finishes it alone (or has). */
+function endedByRelay(s) {
+  const ended = s.dropped?.search;
+  if (ended === null || ended === undefined) return '';
+  return s.searching && s.search?.search === ended
+    ? ` The relay ended search ${ended} for the students when the connection dropped: your processor finishes it alone…`
+    : ` The relay ended search ${ended} for the students when the connection dropped: your processor finished it alone.`;
+}
+
+/** A time of day, "10:31:05". */
+const clock = (ms) => new Date(ms).toLocaleTimeString('en-GB', { hour12: false });
 
 /** "4 processors", or "3 of 4 processors (processor 2 lost)" once the roster lost some. */
 function liveProcessors(s) {
@@ -69,6 +90,7 @@ export function progressText(s) {
 export function studentHeading(s) {
   const search = s.search;
   if (s.phase === 'closed') return s.error ? 'Could not join the class' : 'The lecturer left';
+  if (s.away) return 'The lecturer\'s connection dropped';
   if (s.waiting) return 'Waiting for the next search';
   if (search && s.searching) return `Processor ${search.processor} of ${search.processors}`;
   if (search) return 'Waiting for the next search';

@@ -219,7 +219,7 @@ export class ClassView {
     this.el.status.textContent = statusText(s, { isolated: this.isolated });
     this.el.error.hidden = !s.error;
     this.el.error.textContent = s.error?.message ?? '';
-    this.el.create.disabled = s.phase === 'connecting' || (s.role !== 'none' && s.phase === 'open');
+    this.el.create.disabled = s.phase === 'connecting' || (s.role !== 'none' && (s.phase === 'open' || s.phase === 'reconnecting'));
     this.form.render(s);
     if (s.role === 'lecturer') {
       this.lecturer.render(s);
