@@ -14,7 +14,7 @@
 use meshmate::chess::{parse_epd_file, Board};
 use meshmate::machine::cluster::relay::RelayLink;
 use meshmate::machine::frame::{addressed, frame, FrameKind};
-use meshmate::machine::{Cluster, Counters, Threads};
+use meshmate::machine::{Cluster, Counters, MessageKind, Threads};
 use meshmate::parallel::{search, Algorithm, SearchRequest};
 use meshmate::random::Random;
 use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchResult, SearchSettings, Task};
@@ -354,7 +354,7 @@ fn attack_round(url: &str, code: &str, attack: Attack, random: &mut Random) -> R
         round.sent += 1;
         // Each of the first messages goes out alone (most attacks are cut off at the
         // first), then batches of 64, as fast as a flood goes.
-        if round.sent < 64 || round.sent % 64 == 0 {
+        if round.sent < 64 || round.sent.is_multiple_of(64) {
             if socket.flush().is_err() {
                 break;
             }
@@ -405,7 +405,7 @@ fn strangers(url: &str, stop: &AtomicBool) -> Strangers {
         for i in 0..STRANGERS {
             match connect(url) {
                 Ok(mut socket) => {
-                    if i % 2 == 0 {
+                    if i.is_multiple_of(2) {
                         let _ = socket.send(Message::text(r#"{"type":"beat"}"#));
                     }
                     held.push(socket);
@@ -464,6 +464,8 @@ struct Searched {
     score: i32,
     seconds: f64,
     hung: bool,
+    /// The processors processor 0 heard were lost.
+    losses: u64,
 }
 
 /// Processor 0's end of the class: its machine, table, searchers and counters.
@@ -553,7 +555,8 @@ fn main() {
                     continue;
                 }
             };
-            let run = Searched { algorithm, position, processors, score: result.score, seconds, hung };
+            let losses = lecturer.counters.snapshot()[0].received[MessageKind::Lost.index()];
+            let run = Searched { algorithm, position, processors, score: result.score, seconds, hung, losses };
             println!(
                 "search {:3}: {:?} on BK.{:02}, {} processors: {} (serial {}) in {:.2} s{}",
                 i + 1,
@@ -611,7 +614,9 @@ impl Soak {
         println!("searches: {} in {:.0} s; equal to the serial value: {equal}, different: {}, hung (past {HANG_AFTER:?}): {hung}", runs.len(), self.seconds, runs.len() - equal - hung);
         if let (Some(fewest), Some(most)) = (runs.iter().map(|r| r.processors).min(), runs.iter().map(|r| r.processors).max()) {
             let mean = runs.iter().map(|r| r.processors).sum::<usize>() as f64 / runs.len() as f64;
-            println!("processors a search: {fewest} to {most}, {mean:.1} on average");
+            let losses = runs.iter().map(|r| r.losses).sum::<u64>();
+            let with_losses = runs.iter().filter(|r| r.losses > 0).count();
+            println!("processors a search: {fewest} to {most}, {mean:.1} on average; processor 0 heard {losses} of them lost, in {with_losses} searches");
         }
         if let Some(longest) = runs.iter().max_by(|a, b| a.seconds.total_cmp(&b.seconds)) {
             let mean = runs.iter().map(|r| r.seconds).sum::<f64>() / runs.len() as f64;
