@@ -5,8 +5,9 @@
 //! search) and rejoin at random, a hostile member floods the relay with what no honest
 //! processor sends, and strangers open connections without joining. A benchmark, not a
 //! test: it prints what it measured, and exits with an error if a value differs from the
-//! serial one, a search runs past [`HANG_AFTER`], the lecturer's machine faults, or the
-//! relay's peak memory passes [`RSS_BOUND_MIB`].
+//! serial one, a search runs past [`HANG_AFTER`] or cannot start, the lecturer's machine
+//! faults, a member fails, the relay lets a flood past its rate cap or a stranger stay, or
+//! the relay's peak memory passes [`RSS_BOUND_MIB`].
 //!
 //! `cargo run --release --example class-soak [SEARCHES] [MEMBERS] [SECONDS]` (after
 //! `cargo build --release`; 200 searches, 8 members, no search started after 600 s).
