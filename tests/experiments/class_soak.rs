@@ -503,10 +503,38 @@ impl Lecturer {
     }
 }
 
+/// Starts `count` members of the lecturer's class at the relay `url` and waits until the
+/// lecturer sees them all; an error (the members started are ended) if they do not come.
+fn gather(url: &str, lecturer: &mut Lecturer, count: usize) -> Result<Members, String> {
+    let code = lecturer.cluster.link().code().to_string();
+    let mut members = Members(Vec::new());
+    for _ in 0..count {
+        members.0.push(join(url, &code)?);
+    }
+    lecturer.cluster.link_mut().wait_for_members(count, Duration::from_secs(30))?;
+    Ok(members)
+}
+
+/// Ends the run with `why` (what it was asked cannot be done), as a failed soak does not.
+fn refuse(why: &str) -> ! {
+    eprintln!("class-soak: {why}\nusage: class-soak [SEARCHES (200)] [MEMBERS (1-64, 8)] [SECONDS (600)]");
+    std::process::exit(2);
+}
+
+/// The command line's `i`th number, `default` if it has none.
+fn argument(args: &[String], i: usize, default: u64, allowed: Range<u64>) -> u64 {
+    let Some(text) = args.get(i) else { return default };
+    text.parse().ok().filter(|n| allowed.contains(n)).unwrap_or_else(|| refuse(&format!("'{text}': a number in {}..{} expected", allowed.start, allowed.end)))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let number = |i: usize, default: u64| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(default);
-    let (searches, members, seconds) = (number(0, 200) as usize, number(1, 8) as usize, number(2, 600));
+    if args.len() > 3 {
+        refuse("at most three numbers");
+    }
+    let searches = argument(&args, 0, 200, 0..1_000_000) as usize;
+    let members = argument(&args, 1, 8, 1..65) as usize;
+    let seconds = argument(&args, 2, 600, 0..1_000_000);
     let limits = Limits { depth: Some(DEPTH), ..Limits::default() };
     let boards = bratko_kopec();
     println!("class soak at {}: {searches} Pure searches to {DEPTH} plies, {members} members, none started after {seconds} s", commit());
@@ -526,8 +554,13 @@ fn main() {
     let code = link.code().to_string();
     let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
     let mut lecturer = Lecturer { cluster: Cluster::new(link).expect("the owner is processor 0"), tt, searchers: Vec::new(), counters: Counters::new(32) };
-    let class = Members((0..members).map(|_| join(&relay.url, &code).expect("a member joins")).collect());
-    lecturer.cluster.link_mut().wait_for_members(members, Duration::from_secs(30)).expect("every member joined");
+    let class = match gather(&relay.url, &mut lecturer, members) {
+        Ok(class) => class,
+        Err(why) => {
+            drop(relay);
+            refuse(&format!("the class did not gather: {why}"))
+        }
+    };
 
     let (searching, stop) = (AtomicBool::new(false), AtomicBool::new(false));
     let mut peak_rss_kib = at_start_kib;
@@ -574,11 +607,11 @@ fn main() {
             } else if run.score != serial[position] {
                 failures.push(format!("search {}: {algorithm:?} on BK.{:02} gave {}, the serial value is {}", i + 1, POSITIONS.start + position + 1, run.score, serial[position]));
             }
+            runs.push(run);
             if let Some(fault) = lecturer.cluster.fault() {
                 failures.push(format!("search {}: the lecturer's machine faulted: {fault}", i + 1));
                 break;
             }
-            runs.push(run);
         }
         stop.store(true, Relaxed);
         (churning.join().expect("the churn"), attacking.join().expect("the hostile member"), crowding.join().expect("the strangers"))
@@ -587,6 +620,8 @@ fn main() {
     soak.print(&mut failures);
     let memory = RelayMemory { at_start_kib, peak_rss_kib: peak_rss_kib.max(relay.memory_kib("VmRSS")), hwm_kib: relay.memory_kib("VmHWM"), at_end_kib: relay.memory_kib("VmRSS") };
     memory.print(&mut failures);
+    // Exiting skips destructors: the relay is ended first.
+    drop(relay);
     if !failures.is_empty() {
         eprintln!("the soak failed:");
         for failure in &failures {
