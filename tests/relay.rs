@@ -697,29 +697,39 @@ fn strangers_cannot_create_sessions_and_the_lecturer_still_can() {
     assert_eq!(helpers[1].frame(), (0, program(1, b"back")));
 }
 
-/// Connections that never join hold no more than `--max-unjoined` places, and all
-/// connections together no more than `--max-connections`: past either the upgrade is
+/// Connections that never join hold no more than `--max-unjoined` places, and a newer one
+/// takes the oldest one's place (closed, "evicted"): strangers who open connections and say
+/// nothing push each other out, and cannot keep a class's students from joining. All
+/// connections together hold no more than `--max-connections`: past it the upgrade is
 /// refused (503), and a place comes back when its connection goes.
 #[test]
-fn connections_past_the_caps_are_refused_at_the_upgrade() {
+fn strangers_past_the_unjoined_cap_are_evicted_and_connections_past_the_cap_refused() {
     let relay = Relay::start(&["--max-connections", "4", "--max-unjoined", "2", "--lost-after-ms", "60000"]);
-    let idle: Vec<Client> = (0..2).map(|_| relay.connect()).collect();
-    assert_eq!(relay.upgrade(None).err(), Some(503), "a third connection that has not joined");
-    drop(idle);
-    // Their places come back once the relay has seen them go.
-    let deadline = Instant::now() + PATIENCE;
-    let mut owner = loop {
-        match relay.upgrade(None) {
-            Ok(client) => break client,
-            Err(503) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
-            Err(status) => panic!("no place came back: {status}"),
-        }
+    let evicted = |client: &mut Client, who: &str| {
+        let (code, reason) = client.closed();
+        assert!(code == 1008 && reason.contains("evicted"), "{who} gave its place: {code} {reason}");
     };
+    let mut oldest = relay.connect();
+    let mut strangers: Vec<Client> = (0..2).map(|_| relay.connect()).collect();
+    evicted(&mut oldest, "the oldest stranger");
+    // The lecturer and a student still get in past the two strangers holding the cap,
+    // each taking the place of the oldest one.
+    let mut owner = relay.connect();
     owner.send(json!({"type": "create", "token": relay.token}));
     let code = owner.expect("created")["code"].as_str().unwrap().to_string();
     let (_member, _) = relay.join(&code);
-    let _idle = relay.connect();
-    let _another = relay.connect();
+    evicted(&mut strangers[0], "the older stranger, for the lecturer");
+    // Four connections at once at most (a stranger, the lecturer, the student): one more
+    // fills the relay once the evicted strangers are gone, and a fifth is refused.
+    let deadline = Instant::now() + PATIENCE;
+    let mut more = Vec::new();
+    while more.is_empty() {
+        match relay.upgrade(None) {
+            Ok(client) => more.push(client),
+            Err(503) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            Err(status) => panic!("no place came back: {status}"),
+        }
+    }
     assert_eq!(relay.upgrade(None).err(), Some(503), "a fifth connection");
 }
 

@@ -38,7 +38,7 @@ enum Ending {
 pub async fn serve(relay: Arc<Relay>, mut socket: WebSocket, mut ticket: Ticket) {
     let config = &relay.config;
     let mut limits = Limits::new(config.max_rate, config.max_bytes_rate, Instant::now());
-    let Some(mut link) = enter(&relay, &mut socket, &mut limits).await else { return };
+    let Some(mut link) = enter(&relay, &mut socket, &mut limits, &ticket).await else { return };
     ticket.joined();
     if link.member == OWNER {
         // Processor 0 talks to every member: its limits are its own.
@@ -105,11 +105,19 @@ async fn write(socket: &mut WebSocket, link: &mut Link, queued: Queued) -> Resul
 }
 
 /// The first messages: until a `create`, `resume` or `join` succeeds (its link) or the connection
-/// is refused, silent too long or closed (`None`).
-async fn enter(relay: &Arc<Relay>, socket: &mut WebSocket, limits: &mut Limits) -> Option<Link> {
+/// is refused, silent too long, evicted by a newer one or closed (`None`).
+async fn enter(relay: &Arc<Relay>, socket: &mut WebSocket, limits: &mut Limits, ticket: &Ticket) -> Option<Link> {
     let deadline = tokio::time::Instant::now() + relay.config.lost_after;
     loop {
-        let Ok(received) = tokio::time::timeout_at(deadline, socket.recv()).await else {
+        let received = tokio::select! {
+            received = tokio::time::timeout_at(deadline, socket.recv()) => received,
+            () = ticket.evicted() => {
+                let reason = format!("evicted: the relay holds its most connections not yet in a session ({})", relay.config.max_unjoined);
+                close(socket, Closing { code: POLICY, reason, last: None }).await;
+                return None;
+            }
+        };
+        let Ok(received) = received else {
             let reason = format!("silent for more than {} ms", relay.config.lost_after.as_millis());
             close(socket, Closing { code: POLICY, reason, last: None }).await;
             return None;

@@ -4,8 +4,10 @@
 //! student happens to visit, or a stranger with a script, cannot fill the relay or lock
 //! the lecturer out.
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use tokio::sync::Notify;
 
 /// The hosts whose pages may always open the socket: this machine's, on any port (a
 /// lecturer trying things, the tests, `./build.sh serve` on its default address).
@@ -47,20 +49,31 @@ pub fn new_token() -> Result<String, String> {
     Ok(bits.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// The connections the relay holds, and how many of them have not joined a session yet.
+/// The connections the relay holds, and those of them that have not joined a session yet,
+/// oldest first.
 #[derive(Debug)]
 pub struct Doors {
     max_connections: usize,
     max_unjoined: usize,
     connections: AtomicUsize,
-    unjoined: AtomicUsize,
+    unjoined: Mutex<VecDeque<Unjoined>>,
+    next_id: AtomicU64,
+}
+
+/// A connection let in that has not created or joined a session.
+#[derive(Debug)]
+struct Unjoined {
+    id: u64,
+    evict: Arc<Notify>,
 }
 
 /// One connection let in: counted until it is dropped, and as not joined until
-/// [`Ticket::joined`].
+/// [`Ticket::joined`]; until then a newer connection may evict it ([`Ticket::evicted`]).
 #[derive(Debug)]
 pub struct Ticket {
     doors: Arc<Doors>,
+    id: u64,
+    evict: Arc<Notify>,
     joined: bool,
 }
 
@@ -71,31 +84,53 @@ impl Doors {
             max_connections,
             max_unjoined,
             connections: AtomicUsize::new(0),
-            unjoined: AtomicUsize::new(0),
+            unjoined: Mutex::new(VecDeque::new()),
+            next_id: AtomicU64::new(0),
         })
     }
 
-    /// Lets one more connection in, or says which cap it is past.
+    /// Lets one more connection in, or says that the relay holds its most connections.
+    /// Past `max_unjoined` the oldest connection not yet joined is evicted instead of the
+    /// new one refused: an honest client creates or joins as soon as its socket opens, so
+    /// strangers that open connections and say nothing only push each other out, and
+    /// cannot keep a class's students from joining.
     pub fn enter(self: &Arc<Doors>) -> Result<Ticket, String> {
         if self.connections.fetch_add(1, Relaxed) >= self.max_connections {
             self.connections.fetch_sub(1, Relaxed);
             return Err(format!("the relay holds its most connections ({})", self.max_connections));
         }
-        if self.unjoined.fetch_add(1, Relaxed) >= self.max_unjoined {
-            self.unjoined.fetch_sub(1, Relaxed);
-            self.connections.fetch_sub(1, Relaxed);
-            return Err(format!("the relay holds its most connections not yet in a session ({})", self.max_unjoined));
+        let id = self.next_id.fetch_add(1, Relaxed);
+        let evict = Arc::new(Notify::new());
+        let mut unjoined = self.unjoined.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        while unjoined.len() >= self.max_unjoined.max(1) {
+            let Some(oldest) = unjoined.pop_front() else { break };
+            // A permit is kept if the connection is not waiting yet: it sees it at once.
+            oldest.evict.notify_one();
         }
-        Ok(Ticket { doors: self.clone(), joined: false })
+        unjoined.push_back(Unjoined { id, evict: evict.clone() });
+        Ok(Ticket { doors: self.clone(), id, evict, joined: false })
+    }
+
+    /// How many connections are held, and how many of them have not joined.
+    #[cfg(test)]
+    fn counts(&self) -> (usize, usize) {
+        let unjoined = self.unjoined.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).len();
+        (self.connections.load(Relaxed), unjoined)
     }
 }
 
 impl Ticket {
-    /// Its connection created or joined a session.
+    /// Its connection created or joined a session: no newer connection can evict it.
     pub fn joined(&mut self) {
         if !std::mem::replace(&mut self.joined, true) {
-            self.doors.unjoined.fetch_sub(1, Relaxed);
+            let mut unjoined = self.doors.unjoined.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            unjoined.retain(|waiting| waiting.id != self.id);
         }
+    }
+
+    /// Resolves when a newer connection has taken this one's place among those not joined.
+    pub async fn evicted(&self) {
+        self.evict.notified().await
     }
 }
 
@@ -143,17 +178,27 @@ mod tests {
     }
 
     #[test]
-    fn the_doors_count_connections_and_those_not_yet_joined() {
+    fn the_doors_count_connections_and_evict_the_oldest_not_yet_joined() {
         let doors = Doors::new(3, 2);
         let mut first = doors.enter().unwrap();
-        let _second = doors.enter().unwrap();
-        assert!(doors.enter().unwrap_err().contains("not yet in a session (2)"));
-        first.joined();
+        let second = doors.enter().unwrap();
         let third = doors.enter().unwrap();
+        assert_eq!(doors.counts(), (3, 2), "the first was evicted for the third");
         assert!(doors.enter().unwrap_err().contains("most connections (3)"));
-        drop(third);
+        let evicted = |ticket: &Ticket| {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+            runtime.block_on(async { tokio::time::timeout(std::time::Duration::from_millis(50), ticket.evicted()).await.is_ok() })
+        };
+        assert!(evicted(&first), "the oldest not joined is told");
+        assert!(!evicted(&second) && !evicted(&third), "the others stay");
+        first.joined();
+        assert_eq!(doors.counts(), (3, 2));
         drop(first);
-        let _again = doors.enter().unwrap();
-        assert_eq!((doors.connections.load(Relaxed), doors.unjoined.load(Relaxed)), (2, 2));
+        let mut fourth = doors.enter().unwrap();
+        fourth.joined();
+        assert!(evicted(&second), "the second was oldest when the fourth came");
+        assert_eq!(doors.counts(), (3, 1));
+        drop((second, third, fourth));
+        assert_eq!(doors.counts(), (0, 0));
     }
 }
