@@ -55,7 +55,9 @@ unsafe impl Send for MpiLink {}
 
 impl MpiLink {
     /// The world communicator, seen from the calling thread (MPI is initialised with
-    /// multiple-thread support; one thread at a time uses it).
+    /// multiple-thread support; one thread at a time uses it). No `Default`: a link needs
+    /// MPI initialised first, which a default value would hide.
+    #[allow(clippy::new_without_default)]
     pub fn new() -> MpiLink {
         MpiLink { world: SimpleCommunicator::world(), pending: Vec::new() }
     }
