@@ -28,6 +28,10 @@ const NAP: Duration = Duration::from_micros(50);
 /// before its program looks at its clock and stop signal again. A frame wakes it at once.
 const BLOCK: Duration = Duration::from_millis(1);
 
+/// How many unreadable messages a search names on stderr: a hostile member can send
+/// thousands, and a log that holds them all hides everything else.
+const DROPS_NAMED: u32 = 3;
+
 /// A processor during one search.
 pub(super) struct LinkProcessor<'a, L, M> {
     link: &'a mut L,
@@ -42,6 +46,8 @@ pub(super) struct LinkProcessor<'a, L, M> {
     finished: bool,
     /// Processors the link declared lost during this search.
     gone: Vec<usize>,
+    /// Unreadable program messages dropped during this search.
+    dropped: u32,
     /// Its own stream (any seed does: a cluster is not reproducible anyway).
     random: Random,
     last_nodes_report: f64,
@@ -51,7 +57,7 @@ impl<'a, L: Link, M: Payload> LinkProcessor<'a, L, M> {
     pub fn new(link: &'a mut L, search: u32, counters: &'a Counters, stop: Option<&'a Control>) -> Self {
         let (id, count) = (link.rank(), link.size());
         let random = Random::new(0, id);
-        LinkProcessor { link, id, count, search, counters, inbox: VecDeque::new(), stop, finished: false, gone: Vec::new(), random, last_nodes_report: now_ms() }
+        LinkProcessor { link, id, count, search, counters, inbox: VecDeque::new(), stop, finished: false, gone: Vec::new(), dropped: 0, random, last_nodes_report: now_ms() }
     }
 
     /// The processors the link declared lost during this search (they owe no DONE).
@@ -103,7 +109,15 @@ impl<'a, L: Link, M: Payload> LinkProcessor<'a, L, M> {
         match frame.kind {
             FrameKind::Program => match M::decode(&frame.body) {
                 Ok(message) => self.inbox.push_back((frame.from, message)),
-                Err(e) => eprintln!("meshmate: processor {}: a message from processor {} dropped: {e}", self.id, frame.from),
+                Err(e) => {
+                    self.dropped += 1;
+                    if self.dropped <= DROPS_NAMED {
+                        eprintln!("meshmate: processor {}: a message from processor {} dropped: {e}", self.id, frame.from);
+                    }
+                    if self.dropped == DROPS_NAMED {
+                        eprintln!("meshmate: processor {}: further unreadable messages in search {} are dropped unnamed", self.id, self.search);
+                    }
+                }
             },
             FrameKind::TableRequest | FrameKind::TablePut | FrameKind::TableAnswer => self.link.serve_table(&frame),
             FrameKind::Finished => {
