@@ -369,7 +369,9 @@ describe('Lab', () => {
     await page.click('[data-mode="lab"]');
     await setForm(page, { position: 'BK.01' });
     await page.click('[data-lab="threads"]');
-    await page.waitForFunction(() => /finished its search/.test(window.__lab.snapshot().statusText), null, { timeout: 30000 });
+    // The engine first ends Analyse's search and takes the Lab's worker count: on a loaded
+    // CI machine that took more than 30 s once.
+    await page.waitForFunction(() => /finished its search/.test(window.__lab.snapshot().statusText), null, { timeout: 60000 });
     await page.waitForFunction(() => window.__lab.snapshot().totals?.nodes > 0 && window.__lab.snapshot().drawn.processors >= 1, null, { timeout: 30000 });
     assert.deepEqual(errors, []);
   });
