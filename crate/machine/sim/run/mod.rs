@@ -35,13 +35,15 @@ use super::table::{serving_ns, RemoteAccesses, TableMessage};
 use super::trace::{Event, ProcessorState, Trace, NODE_SAMPLE_GROWTH};
 use super::RunReport;
 use crate::machine::offers::OfferBoard;
-use crate::machine::{Activity, Counters, MessageKind, Note, Payload, Processor, Program};
+use crate::machine::{Activity, Counters, MessageKind, Note, Payload, Program};
 use crate::search::TreeEvent;
-use crate::tt::Access;
 use crate::net::{Node, Topology};
 use std::collections::VecDeque;
 
 mod departures;
+mod view;
+
+use view::View;
 
 /// The machine's fixed parts a run uses.
 pub(super) struct Hardware<'h> {
@@ -162,102 +164,6 @@ pub(super) struct Run<'r, 'h, M> {
     /// Losses noticed whose notice still waits for messages of the lost processor:
     /// (lost, receiver, messages from lost to receiver still in flight).
     notices_held: Vec<(usize, usize, usize)>,
-}
-
-/// A program's view of its simulated processor during one step.
-struct View<'v, M> {
-    id: usize,
-    count: usize,
-    mailbox: &'v mut VecDeque<(usize, M)>,
-    outbox: &'v mut Vec<(usize, M)>,
-    notes: &'v mut Vec<Note>,
-    /// Tree events of the step (asked for only while tracing).
-    trees: &'v mut Vec<TreeEvent>,
-    random: &'v mut Random,
-    counters: &'v Counters,
-    remote: &'v mut RemoteAccesses,
-    /// The processor's busy time before this step.
-    busy_ns: u64,
-    /// Messages it took from its mailbox in this step.
-    received: usize,
-    critical_path_nodes: &'v mut Option<u64>,
-    offers: Option<&'v OfferBoard>,
-    /// Cache lines of shared memory the step moved (offer board reads and writes).
-    shared_lines: u64,
-    /// The processors' speeds and background load, and when this step started (for the
-    /// load monitor's predictions).
-    cpus: &'v Cpus,
-    time: u64,
-}
-
-impl<M: Payload> Processor<M> for View<'_, M> {
-    fn id(&self) -> usize {
-        self.id
-    }
-
-    fn count(&self) -> usize {
-        self.count
-    }
-
-    fn send(&mut self, to: usize, message: M) {
-        assert!(to < self.count, "processor {} sent to processor {to} of {}", self.id, self.count);
-        self.counters.count_sent(self.id, message.kind());
-        self.outbox.push((to, message));
-    }
-
-    fn receive(&mut self) -> Option<(usize, M)> {
-        let envelope = self.mailbox.pop_front()?;
-        self.received += 1;
-        self.counters.count_received(self.id, envelope.1.kind());
-        Some(envelope)
-    }
-
-    fn random(&mut self) -> u64 {
-        self.random.next_u64()
-    }
-
-    fn note(&mut self, note: Note) {
-        self.counters.note(self.id, note);
-        self.notes.push(note);
-    }
-
-    fn table_accesses(&mut self, accesses: &[Access]) {
-        self.remote.note(self.id, self.count, accesses);
-    }
-
-    fn tree(&mut self, event: TreeEvent) {
-        self.trees.push(event);
-    }
-
-    fn busy_ns(&self) -> Option<u64> {
-        Some(self.busy_ns)
-    }
-
-    fn predicted_availability(&self, of: usize) -> Option<u32> {
-        self.cpus.predicted_availability(of, self.time)
-    }
-
-    fn report_critical_path(&mut self, nodes: u64) {
-        if self.id == 0 {
-            *self.critical_path_nodes = Some(nodes);
-        }
-    }
-
-    fn post_offer(&mut self, offer: Option<i32>) {
-        if let Some(board) = self.offers {
-            self.shared_lines += u64::from(board.post(self.id, offer));
-        }
-    }
-
-    fn has_offer_board(&self) -> bool {
-        self.offers.is_some()
-    }
-
-    fn best_offer(&mut self) -> Option<(usize, i32)> {
-        let board = self.offers?;
-        self.shared_lines += board.lines();
-        board.best_other(self.id)
-    }
 }
 
 impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
