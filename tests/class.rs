@@ -559,3 +559,56 @@ fn aphid_over_the_class_gives_the_serial_value_and_survives_a_lost_student() {
     assert_eq!(result.score, serial_deep.score, "the class's value with a student lost");
     assert!(lecturer.counters.snapshot()[0].received[MessageKind::Lost.index()] >= 1, "processor 0 heard of the lost student");
 }
+
+/// `meshmate speedup --relay`: the lecturer's process creates the session, waits for its
+/// members and prints the time-to-depth table on the class; at its end the members leave.
+#[test]
+fn speedup_measures_a_class_of_joined_members_and_ends_the_session() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(10_000);
+    let (dir, suite) = common::bratko_kopec_file("class-speedup", "suite.epd", 3);
+    let token = dir.join("token");
+    std::fs::write(&token, &relay.token).unwrap();
+    let mut lecturer = Command::new(env!("CARGO_BIN_EXE_meshmate"))
+        .args(["speedup", "--algo", "ybwc", "--depth", "10", "--members", "2", "--relay", &relay.url])
+        .arg("--suite").arg(&suite).arg("--lecturer-token-file").arg(&token)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = BufReader::new(lecturer.stderr.take().unwrap()).lines().map(Result::unwrap);
+    let created = said.next().expect("the lecturer says the code");
+    let code = created.strip_prefix("class ").and_then(|rest| rest.split(' ').next()).unwrap_or_else(|| panic!("{created}"));
+    let mut students = Students::join(&relay, code, 2);
+    let said = std::thread::spawn(move || said.collect::<Vec<_>>().join("\n"));
+    let output = lecturer.wait_with_output().unwrap();
+    let (table, said) = (String::from_utf8_lossy(&output.stdout), said.join().unwrap());
+    assert!(output.status.success(), "{said}\n{table}");
+    let total = table.lines().find(|l| l.trim_start().starts_with("ybwc") && l.contains("p=3")).unwrap_or_else(|| panic!("no class total:\n{table}"));
+    let messages = table.lines().skip_while(|l| !std::ptr::eq(*l, total)).nth(1).unwrap_or_default();
+    assert!(messages.contains(" work "), "no work went to a member: {total}\n{messages}");
+    assert_eq!(table.lines().filter(|l| l.contains(" ybwc ") && l.contains("     3 ")).count(), 3, "a row per position on 3 processors:\n{table}");
+    for (i, student) in students.0.iter_mut().enumerate() {
+        let ended = (0..200).any(|_| student.try_wait().unwrap().is_some() || { std::thread::sleep(Duration::from_millis(50)); false });
+        assert!(ended, "student {i} still runs after the measurement ended the session");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn speedup_on_a_class_refuses_what_a_class_cannot_run() {
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_meshmate")).arg("speedup").args(["--suite", "x.epd", "--depth", "3"]).args(args).output().unwrap();
+    for (args, why) in [
+        (&["--algo", "lazysmp", "--relay", "ws://127.0.0.1:1/class", "--members", "2", "--lecturer-token-file", "t"][..], "on a class use"),
+        (&["--algo", "ybwc", "--relay", "ws://127.0.0.1:1/class", "--members", "2", "--lecturer-token-file", "t", "--tt", "global"][..], "share no memory"),
+        (&["--algo", "ybwc", "--relay", "ws://127.0.0.1:1/class", "--members", "2", "--lecturer-token-file", "t", "--threads", "2"][..], "ask for 1 or 3"),
+        (&["--algo", "ybwc", "--relay", "ws://127.0.0.1:1/class", "--lecturer-token-file", "t"][..], "--members"),
+        (&["--algo", "ybwc", "--members", "2"][..], "--relay"),
+        (&["--algo", "ybwc", "--relay", "ws://127.0.0.1:1/class", "--members", "2", "--lecturer-token-file", "/nonexistent/token"][..], "/nonexistent/token"),
+    ] {
+        let output = run(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+    }
+}

@@ -31,6 +31,8 @@ pub fn run(cli: Cli) -> i32 {
         }
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Suite(args)) => run_suite(args),
+        #[cfg(feature = "relay")]
+        Some(Command::Speedup(args)) if args.relay.is_some() => crate::class_speedup::speedup_on_class(args),
         Some(Command::Speedup(args)) => speedup_on_threads(args),
         Some(Command::Sim(args)) => run_sim(args),
         Some(Command::Reproduce(args)) => crate::reproduce::run_reproduce(args),
@@ -50,22 +52,24 @@ pub fn run(cli: Cli) -> i32 {
     }
 }
 
+/// The lecturer's token in `file` (`--lecturer-token-file`, for the relay and for
+/// `speedup --relay`).
+#[cfg(feature = "relay")]
+pub fn read_lecturer_token(file: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("--lecturer-token-file {}: {e}", file.display()))?;
+    let token = text.trim();
+    // It travels in links and query strings: characters they need not escape.
+    if token.len() < 16 || !token.chars().all(|c| c.is_ascii_alphanumeric() || "-_.~".contains(c)) {
+        return Err(format!("--lecturer-token-file {}: a token is at least 16 letters, digits, '-', '_', '.' or '~'", file.display()));
+    }
+    Ok(token.to_string())
+}
+
 /// `meshmate relay`: serves until the process is stopped.
 #[cfg(feature = "relay")]
 fn run_relay(args: crate::args::RelayArgs) -> Result<(), String> {
     use std::time::Duration;
-    let lecturer_token = match &args.lecturer_token_file {
-        None => None,
-        Some(file) => {
-            let text = std::fs::read_to_string(file).map_err(|e| format!("--lecturer-token-file {}: {e}", file.display()))?;
-            let token = text.trim();
-            // It travels in links and query strings: characters they need not escape.
-            if token.len() < 16 || !token.chars().all(|c| c.is_ascii_alphanumeric() || "-_.~".contains(c)) {
-                return Err(format!("--lecturer-token-file {}: a token is at least 16 letters, digits, '-', '_', '.' or '~'", file.display()));
-            }
-            Some(token.to_string())
-        }
-    };
+    let lecturer_token = args.lecturer_token_file.as_deref().map(read_lecturer_token).transpose()?;
     meshmate::relay::serve(meshmate::relay::Config {
         listen: args.listen,
         delay: Duration::from_millis(args.delay_ms),
@@ -93,7 +97,7 @@ pub fn speedup_on_threads(args: SpeedupArgs) -> Result<(), String> {
     }
     let tt = Arc::new(TranspositionTable::try_new(args.hash).map_err(|e| e.to_string())?);
     let threads = processor_counts(&args, std::thread::available_parallelism().map_or(1, |n| n.get()));
-    run_speedup(&mut Threads::default(), &tt, args, threads)
+    run_speedup(&mut Threads::default(), &tt, args, threads, &Control::default())
 }
 
 /// `bench`: its first lines are one per position, the progress counts them; the last is

@@ -22,6 +22,7 @@ use meshmate::machine::Cluster;
 use meshmate::parallel::{help, Helper};
 use meshmate::uci::{Engine, Site};
 use speedup::{processor_counts, run_speedup, SpeedupArgs};
+use meshmate::search::Control;
 use std::sync::{Arc, Mutex};
 
 /// meshmate-cluster: meshmate on the ranks of an MPI job (`mpirun -np N meshmate-cluster`).
@@ -115,6 +116,9 @@ fn rank_zero_measures(cluster: Cluster<MpiLink>, args: SpeedupArgs) -> i32 {
 /// refusing what the cluster `site` cannot run.
 fn speedup_on_ranks(site: &Site, args: SpeedupArgs) -> Result<(), String> {
     let Site::Cluster(cluster) = site else { unreachable!("rank 0's site is the cluster") };
+    if args.relay.is_some() {
+        return Err("--relay: a class is measured by `meshmate speedup --relay`, not on MPI ranks".into());
+    }
     let placement = args.tt.unwrap_or(site.default_table());
     if !site.offers_table(placement) {
         return Err(format!("--tt {placement}: ranks share no memory; choose local (a table per rank, TDSAB's own placement for tdsab) or distributed"));
@@ -131,7 +135,7 @@ fn speedup_on_ranks(site: &Site, args: SpeedupArgs) -> Result<(), String> {
         return Err(format!("--threads {p}: a parallel search on the cluster uses all {ranks} ranks (mpirun -np sets them); ask for 1 or {ranks}"));
     }
     let tt = site.table(placement, args.hash).map_err(|e| e.to_string())?;
-    run_speedup(&mut *cluster.lock().unwrap_or_else(|e| e.into_inner()), &tt, args, threads)
+    run_speedup(&mut *cluster.lock().unwrap_or_else(|e| e.into_inner()), &tt, args, threads, &Control::default())
 }
 
 /// A rank other than 0: takes part in rank 0's searches until it says quit.

@@ -12,6 +12,8 @@ macro_rules! native {
 
 native! {
     mod args;
+    #[cfg(feature = "relay")]
+    mod class_speedup;
     mod cli;
     mod datagen;
     mod files;

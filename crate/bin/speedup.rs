@@ -22,6 +22,7 @@ use std::sync::Arc;
 #[command(after_help = "Prints a row per search, then each algorithm's totals: SPE = ΣT(1)/ΣT(p) (speedup), \
 SO = ΣN(p)/ΣN(1) − 1 (search overhead), LD = mean share of time busy (load), and the messages sent.\n\n\
 Examples:\n  meshmate speedup --algo lazysmp,abdada --threads 1,2 --suite ../shared/data/bratko-kopec.epd --depth 12 --rounds 3\n  \
+meshmate speedup --algo ybwc,aphid --suite ../shared/data/bratko-kopec.epd --depth 12 --relay ws://127.0.0.1:8091/class --members 4 --lecturer-token-file target/lecturer-token\n  \
 mpirun -np 2 meshmate-cluster speedup --algo ybwc --suite ../shared/data/bratko-kopec.epd --depth 12 --tt distributed")]
 pub struct SpeedupArgs {
     /// Algorithms to compare with the serial search, separated by commas.
@@ -51,6 +52,17 @@ pub struct SpeedupArgs {
     /// Also write every row as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Measure a class instead of threads: create a session at the relay URL
+    /// (`ws://host:port/class`), print its code, and search on its members.
+    #[arg(long, value_name = "URL", requires_all = ["members", "lecturer_token_file"])]
+    pub relay: Option<String>,
+    /// With --relay: how many members (`meshmate join` processes or tabs) to wait for.
+    #[arg(long, value_name = "N", requires = "relay", value_parser = clap::value_parser!(u16).range(1..MAX_THREADS as i64))]
+    pub members: Option<u16>,
+    /// With --relay: the file holding the relay's lecturer token (the relay prints it;
+    /// `./build.sh serve` keeps it in target/lecturer-token).
+    #[arg(long, value_name = "FILE", requires = "relay")]
+    pub lecturer_token_file: Option<PathBuf>,
 }
 
 /// The processor counts `--threads` asks for, or `every` (all the machine's processors).
@@ -63,15 +75,16 @@ pub fn processor_counts(args: &SpeedupArgs, every: usize) -> Vec<usize> {
 }
 
 /// Measures the plan on `machine` with `threads` processors, the table `tt` emptied
-/// before each search; prints a row per search and the totals, and writes the rows as asked.
-pub fn run_speedup<M: Machine>(machine: &mut M, tt: &Arc<TranspositionTable>, args: SpeedupArgs, threads: Vec<usize>) -> Result<(), String> {
+/// before each search; prints a row per search and the totals of those done before
+/// `control` stopped it, and writes the rows as asked.
+pub fn run_speedup<M: Machine>(machine: &mut M, tt: &Arc<TranspositionTable>, args: SpeedupArgs, threads: Vec<usize>, control: &Control) -> Result<(), String> {
     let boards = suite_boards(&args.suite)?;
     let (algorithms, depth, hash_mib, rounds) = (args.algorithms, args.depth, args.hash, usize::from(args.rounds));
     let plan = SpeedupPlan { algorithms, threads, depth, hash_mib, rounds };
     say!("{:>5} {:>4} {:<8} {:>3} {:>10} {:>12} {:>6} {:>7} {:>5}", "round", "pos", "algo", "p", "ms", "nodes", "SPE", "SO", "LD");
     let parallel_runs = plan.algorithms.iter().filter(|&&a| a != Algorithm::Serial).count() * plan.threads.len();
     let progress = Progress::new(rounds * boards.len() * (1 + parallel_runs), "searches");
-    let rows = measure_speedup_on(machine, tt, &boards, &plan, &Control::default(), &mut |r: &SpeedupRow| {
+    let rows = measure_speedup_on(machine, tt, &boards, &plan, control, &mut |r: &SpeedupRow| {
         progress.step();
         progress.working_on(format!("(round {}, position {})", r.round + 1, r.position + 1));
         progress.println(&format!(

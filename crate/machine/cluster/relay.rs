@@ -54,6 +54,8 @@ pub struct RelayLink {
     /// The live members, as the relay last told the owner.
     members: Vec<u64>,
     closed: Option<String>,
+    /// The owner froze a roster ([`RelayLink::start`]) that no `end` has closed yet.
+    roster_frozen: bool,
 }
 
 impl RelayLink {
@@ -83,7 +85,7 @@ impl RelayLink {
         let (outgoing, to_socket) = channel();
         let (from_socket, incoming) = channel();
         std::thread::Builder::new().name("relay link".into()).spawn(move || hold_socket(socket, to_socket, from_socket)).map_err(|e| e.to_string())?;
-        Ok(RelayLink { outgoing, incoming, held: VecDeque::new(), code: String::new(), member: 0, processor: usize::MAX, processors: 0, search: 0, members: Vec::new(), closed: None })
+        Ok(RelayLink { outgoing, incoming, held: VecDeque::new(), code: String::new(), member: 0, processor: usize::MAX, processors: 0, search: 0, members: Vec::new(), closed: None, roster_frozen: false })
     }
 
     /// The session's code, which students join with.
@@ -125,6 +127,7 @@ impl RelayLink {
             return Err(format!("the relay's roster has {processors} processors; a class has at most {MAX_PROCESSORS} (the relay's --max-members)"));
         }
         self.take_search(&search);
+        self.roster_frozen = true;
         Ok(self.processors)
     }
 
@@ -242,9 +245,12 @@ impl Link for RelayLink {
         self.outgoing.send(Message::text(expel.to_string())).is_ok()
     }
 
-    /// The owner tells the relay the search is over: waiting members join the next.
+    /// The owner tells the relay the search is over: waiting members join the next. A
+    /// search on processor 0 alone (the serial one) froze no roster and ends none.
     fn search_over(&mut self) {
-        let _ = self.outgoing.send(Message::text(json!({ "type": "end" }).to_string()));
+        if std::mem::take(&mut self.roster_frozen) {
+            let _ = self.outgoing.send(Message::text(json!({ "type": "end" }).to_string()));
+        }
     }
 }
 
