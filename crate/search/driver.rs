@@ -1,9 +1,9 @@
 //! Iterative deepening around the searcher: aspiration windows, MultiPV, time and
 //! node limits, `stop` and `ponderhit`, and the per-iteration reports UCI prints.
 
-use super::score::{Score, INFINITY, MATE, MAX_PLY};
+use super::score::{Score, INFINITY, MATE};
 use super::searcher::{Progress, RootMove, SearchOptions, Searcher};
-use super::time::{Budget, Limits};
+use super::time::{Limits, StopRules};
 use crate::chess::legal_moves;
 use crate::clock::now_ms;
 use crate::tt::TranspositionTable;
@@ -49,7 +49,7 @@ impl Control {
         self.ponderhit_at.store(0, Relaxed);
     }
 
-    fn clock_start(&self, search_start: f64) -> f64 {
+    pub(super) fn clock_start(&self, search_start: f64) -> f64 {
         match self.ponderhit_at.load(Relaxed) {
             0 => search_start,
             bits => f64::from_bits(bits),
@@ -152,7 +152,6 @@ impl Default for SearchSettings {
     }
 }
 
-const MAX_DEPTH: i32 = 100;
 const ASPIRATION_DELTA: i32 = 20;
 /// Positions between two looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
@@ -204,8 +203,7 @@ pub struct Deepening {
     root_moves: Vec<Move>,
     restrict: bool,
     lines_wanted: usize,
-    max_depth: i32,
-    budget: Option<Budget>,
+    stops: StopRules,
     depth: i32,
     lines: Vec<Line>,
     alpha: i32,
@@ -213,7 +211,6 @@ pub struct Deepening {
     delta: i32,
     result: SearchResult,
     stage: Stage,
-    start: f64,
     next_check: u64,
     last_root: Option<RootMove>,
     /// Whether the searcher still has to be set up for this search.
@@ -238,7 +235,7 @@ impl Deepening {
             legal.into_iter().filter(|m| limits.searchmoves.contains(m)).collect()
         };
         let lines_wanted = settings.multipv.clamp(1, allowed.len().max(1));
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let stops = StopRules::new(limits, board.side_to_move(), settings.move_overhead);
         Deepening {
             board: board.clone(),
             history: history.to_vec(),
@@ -250,14 +247,12 @@ impl Deepening {
             stage: if allowed.is_empty() { Stage::Done } else { Stage::StartLine },
             allowed,
             lines_wanted,
-            max_depth,
-            budget: limits.budget(board.side_to_move(), settings.move_overhead),
-            depth: first_depth.clamp(1, max_depth),
+            stops,
+            depth: first_depth.clamp(1, stops.max_depth()),
             lines: Vec::with_capacity(lines_wanted),
             alpha: -INFINITY,
             beta: INFINITY,
             delta: ASPIRATION_DELTA,
-            start: now_ms(),
             next_check: 0,
             last_root: None,
             fresh: true,
@@ -441,7 +436,7 @@ impl Deepening {
             self.stage = Stage::Done;
             return true;
         }
-        let next = (deeper.depth + 1 + ahead).min(self.max_depth);
+        let next = (deeper.depth + 1 + ahead).min(self.stops.max_depth());
         if in_progress >= next {
             self.depth = in_progress;
             if in_progress == deeper.depth + 1 && self.lines.is_empty() && self.bound_of(deeper.score) != ScoreBound::Exact {
@@ -462,25 +457,7 @@ impl Deepening {
 
     /// Whether another iteration should not start.
     fn iterations_over(&self, control: &Control) -> bool {
-        if self.depth >= self.max_depth {
-            return true;
-        }
-        // Soft time: an iteration started later would rarely finish.
-        let since_clock_start = now_ms() - control.clock_start(self.start);
-        if !control.pondering() && self.budget.is_some_and(|b| since_clock_start >= b.soft * 0.6) {
-            return true;
-        }
-        if let Some(n) = self.limits.mate {
-            if self.result.score >= MATE - 2 * n as i32 {
-                return true;
-            }
-        }
-        // A proven mate is not improved by searching deeper unless asked to.
-        let mate_plies = MATE - self.result.score.abs();
-        if !self.limits.infinite && mate_plies < MAX_PLY as i32 && self.depth > mate_plies + 2 && self.limits.depth.is_none() {
-            return true;
-        }
-        false
+        self.stops.iterations_over(self.depth, self.result.score, control)
     }
 
     fn report(&self, searcher: &Searcher, tt: &TranspositionTable, multipv: usize, score: i32, bound: ScoreBound, pv: Vec<Move>) -> Info {
@@ -502,7 +479,7 @@ impl Deepening {
     }
 
     fn elapsed(&self) -> f64 {
-        now_ms() - self.start
+        self.stops.elapsed()
     }
 
     /// Checks the node limit at every step, and `stop`, the clock and the soft time
@@ -523,13 +500,8 @@ impl Deepening {
         if control.stopped() {
             return true;
         }
-        let since_clock_start = now_ms() - control.clock_start(self.start);
-        if !control.pondering() {
-            if let Some(b) = self.budget {
-                if since_clock_start >= b.hard {
-                    return true;
-                }
-            }
+        if self.stops.past_hard_time(control) {
+            return true;
         }
         let root = searcher.root_move();
         if root != self.last_root && self.elapsed() > 1000.0 {

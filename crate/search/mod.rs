@@ -20,4 +20,4 @@ pub use score::{Score, INFINITY, MATE, MAX_PLY};
 pub use searcher::{NodeKind, Notice, Progress, RootMove, SearchOptions, Searcher, SplitCandidate, StarTechRules, SplitWindow, Subproblem, TreeEvent, TreePath, MAX_TREE_PLY};
 pub use see::see;
 pub use strength::{Strength, CANDIDATE_LINES, MAX_ELO, MIN_ELO};
-pub use time::{Budget, Limits};
+pub use time::{Budget, Limits, StopRules};

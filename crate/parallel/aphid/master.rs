@@ -12,9 +12,8 @@
 use super::message::{AphidMessage, Want};
 use super::table::{LeafTable, Verdict};
 use crate::chess::{has_insufficient_material, legal_moves};
-use crate::clock::now_ms;
 use crate::tt::TranspositionTable;
-use crate::search::{Budget, Control, Info, Limits, Line, Listener, Score, ScoreBound, SearchResult, Task, INFINITY, MATE, MAX_PLY};
+use crate::search::{Control, Info, Limits, Line, Listener, Score, ScoreBound, SearchResult, StopRules, Task, INFINITY, MATE, MAX_PLY};
 use cozy_chess::{Board, Move};
 use std::collections::HashMap;
 
@@ -25,7 +24,6 @@ use std::collections::HashMap;
 pub(super) const MASTER_PLIES: usize = 2;
 
 /// Deepest iteration (as the serial driver).
-const MAX_DEPTH: i32 = 100;
 
 /// Plies a slave may search a leaf beyond the current iteration (the next iteration's),
 /// when nothing it owns is wanted, as the paper's slaves deepen their leaves. Measured with
@@ -52,12 +50,8 @@ pub(super) struct Master<'a, L: Listener> {
     /// The children of each interior node of the shallow tree, best of the last pass first.
     orders: HashMap<Vec<Move>, Vec<Move>>,
     limits: Limits,
-    max_depth: i32,
-    budget: Option<Budget>,
-    start: f64,
-    /// When the time limit's clock started (later than `start` after a ponderhit).
-    clock_start: f64,
-    was_pondering: bool,
+    stops: StopRules,
+    /// Steps since the search started, to look at the clock every [`CLOCK_INTERVAL`].
     steps: u32,
     control: &'a Control,
     /// Processor 0's table, whose fullness the reports give.
@@ -78,7 +72,6 @@ impl<'a, L: Listener> Master<'a, L> {
     pub(super) fn new(task: &Task<'_>, processors: usize, tt: &'a TranspositionTable, control: &'a Control, listener: L) -> Self {
         let limits = task.limits.clone();
         let allowed: Vec<Move> = legal_moves(task.board).into_iter().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
-        let start = now_ms();
         Master {
             board: task.board.clone(),
             history: task.history.to_vec(),
@@ -86,12 +79,8 @@ impl<'a, L: Listener> Master<'a, L> {
             pure: task.settings.options.pure,
             table: LeafTable::new(processors),
             orders: HashMap::new(),
-            budget: limits.budget(task.board.side_to_move(), task.settings.move_overhead),
-            max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
+            stops: StopRules::new(&limits, task.board.side_to_move(), task.settings.move_overhead),
             limits,
-            start,
-            clock_start: start,
-            was_pondering: control.pondering(),
             steps: 0,
             control,
             tt,
@@ -126,7 +115,7 @@ impl<'a, L: Listener> Master<'a, L> {
     /// (its first pass at the next step) unless the search is over.
     pub(super) fn pass(&mut self, total_nodes: u64, seldepth: usize) -> Vec<Outgoing> {
         self.dirty = false;
-        let ahead = AHEAD.min(self.max_depth - self.depth);
+        let ahead = AHEAD.min(self.stops.max_depth() - self.depth);
         let mut pass = Pass { table: &mut self.table, orders: &mut self.orders, allowed: &self.allowed, pure: self.pure, ahead, hashes: self.history.clone(), moves: Vec::new(), nodes: 0, uncertain: 0, order: 0, out: Vec::new() };
         let lines = pass.root(&self.board, self.depth, self.lines);
         let (uncertain, nodes, out) = (pass.uncertain, pass.nodes, pass.out);
@@ -151,7 +140,7 @@ impl<'a, L: Listener> Master<'a, L> {
     }
 
     fn iteration_done(&mut self, lines: Vec<Line>, nodes: u64, seldepth: usize) {
-        let time_ms = (now_ms() - self.start) as u64;
+        let time_ms = self.stops.elapsed() as u64;
         for (i, line) in lines.iter().enumerate() {
             let info = Info {
                 depth: self.depth,
@@ -179,17 +168,7 @@ impl<'a, L: Listener> Master<'a, L> {
 
     /// Whether another iteration should not start (the serial driver's rules).
     fn iterations_over(&self) -> bool {
-        if self.depth >= self.max_depth {
-            return true;
-        }
-        if !self.control.pondering() && self.budget.is_some_and(|b| now_ms() - self.clock_start >= b.soft * 0.6) {
-            return true;
-        }
-        if self.limits.mate.is_some_and(|n| self.result.score >= MATE - 2 * n as i32) {
-            return true;
-        }
-        let mate_plies = MATE - self.result.score.abs();
-        !self.limits.infinite && self.limits.depth.is_none() && mate_plies < MAX_PLY as i32 && self.depth > mate_plies + 2
+        self.stops.iterations_over(self.depth, self.result.score, self.control)
     }
 
     /// `stop`, the node limit or the hard time limit, once depth 1 is complete.
@@ -204,12 +183,7 @@ impl<'a, L: Listener> Master<'a, L> {
         if !self.steps.is_multiple_of(CLOCK_INTERVAL) {
             return false;
         }
-        let pondering = self.control.pondering();
-        if self.was_pondering && !pondering {
-            self.clock_start = now_ms();
-        }
-        self.was_pondering = pondering;
-        !pondering && self.budget.is_some_and(|b| now_ms() - self.clock_start >= b.hard)
+        self.stops.past_hard_time(self.control)
     }
 }
 

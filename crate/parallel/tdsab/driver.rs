@@ -6,16 +6,14 @@
 use super::job::{Job, Target, TdsMessage};
 use super::worker::{TdsProcessor, Worker};
 use crate::chess::legal_moves;
-use crate::clock::now_ms;
 use crate::eval::evaluate;
 use crate::machine::{broadcast, Activity, Counters, Program};
 use crate::search::Task;
-use crate::search::{Budget, Control, Info, Limits, Line, Listener, Score, ScoreBound, SearchResult, INFINITY, MATE, MAX_PLY};
+use crate::search::{Control, Info, Limits, Line, Listener, Score, ScoreBound, SearchResult, StopRules, INFINITY};
 use crate::tt::Tables;
 use cozy_chess::{Board, Move};
 
 /// Deepest iteration (as the serial driver).
-const MAX_DEPTH: i32 = 100;
 /// The first widening of the MTD(f) window after two passes failed the same way.
 const MIN_STRIDE: i32 = 8;
 /// Steps of processor 0 between two looks at the clock.
@@ -36,12 +34,8 @@ pub(super) struct MainProgram<'a, L: Listener> {
     /// Whether the root must be restricted (MultiPV or `searchmoves`).
     restrict: bool,
     lines_wanted: usize,
-    max_depth: i32,
-    budget: Option<Budget>,
-    start: f64,
-    /// When the time limit's clock started (later than `start` after a ponderhit).
-    clock_start: f64,
-    was_pondering: bool,
+    stops: StopRules,
+    /// Steps since the search started, to look at the clock every [`CLOCK_INTERVAL`].
     steps: u32,
     depth: i32,
     /// Lines finished in this iteration.
@@ -69,12 +63,10 @@ impl<'a, L: Listener> MainProgram<'a, L> {
         let limits = task.limits.clone();
         let allowed: Vec<Move> = legal_moves(task.board).into_iter().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
         let lines_wanted = task.settings.multipv.clamp(1, allowed.len().max(1));
-        let start = now_ms();
         MainProgram {
             worker,
             board: task.board.clone(),
-            budget: limits.budget(task.board.side_to_move(), task.settings.move_overhead),
-            max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
+            stops: StopRules::new(&limits, task.board.side_to_move(), task.settings.move_overhead),
             restrict: lines_wanted > 1 || !limits.searchmoves.is_empty(),
             limits,
             tables,
@@ -84,9 +76,6 @@ impl<'a, L: Listener> MainProgram<'a, L> {
             result: SearchResult { best: allowed.first().copied(), ponder: None, score: 0, depth: 0, nodes: 0, lines: Vec::new() },
             allowed,
             lines_wanted,
-            start,
-            clock_start: start,
-            was_pondering: control.pondering(),
             steps: 0,
             depth: 1,
             lines: Vec::with_capacity(lines_wanted),
@@ -168,7 +157,7 @@ impl<'a, L: Listener> MainProgram<'a, L> {
     fn iteration_done(&mut self, processor: &mut TdsProcessor<'_>) {
         let mut lines = std::mem::take(&mut self.lines);
         lines.sort_by_key(|l| std::cmp::Reverse(l.score));
-        let time_ms = (now_ms() - self.start) as u64;
+        let time_ms = self.stops.elapsed() as u64;
         let nodes = self.worker.nodes();
         for (i, line) in lines.iter().enumerate() {
             let info = Info {
@@ -221,17 +210,7 @@ impl<'a, L: Listener> MainProgram<'a, L> {
 
     /// Whether another iteration should not start (the serial driver's rules).
     fn iterations_over(&self) -> bool {
-        if self.depth >= self.max_depth {
-            return true;
-        }
-        if !self.control.pondering() && self.budget.is_some_and(|b| now_ms() - self.clock_start >= b.soft * 0.6) {
-            return true;
-        }
-        if self.limits.mate.is_some_and(|n| self.result.score >= MATE - 2 * n as i32) {
-            return true;
-        }
-        let mate_plies = MATE - self.result.score.abs();
-        !self.limits.infinite && self.limits.depth.is_none() && mate_plies < MAX_PLY as i32 && self.depth > mate_plies + 2
+        self.stops.iterations_over(self.depth, self.result.score, self.control)
     }
 
     /// `stop`, the node limit or the hard time limit, once depth 1 is complete.
@@ -249,12 +228,7 @@ impl<'a, L: Listener> MainProgram<'a, L> {
         if !self.steps.is_multiple_of(CLOCK_INTERVAL) {
             return false;
         }
-        let pondering = self.control.pondering();
-        if self.was_pondering && !pondering {
-            self.clock_start = now_ms();
-        }
-        self.was_pondering = pondering;
-        !pondering && self.budget.is_some_and(|b| now_ms() - self.clock_start >= b.hard)
+        self.stops.past_hard_time(self.control)
     }
 }
 
