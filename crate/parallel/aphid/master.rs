@@ -23,8 +23,6 @@ use std::collections::HashMap;
 /// slaves busy, few enough that a pass costs little beside one leaf's search.
 pub(super) const MASTER_PLIES: usize = 2;
 
-/// Deepest iteration (as the serial driver).
-
 /// Plies a slave may search a leaf beyond the current iteration (the next iteration's),
 /// when nothing it owns is wanted, as the paper's slaves deepen their leaves. Measured with
 /// an earlier rule for windows (the run of `table::NARROW_ASKS`): time-to-depth speedup

@@ -13,7 +13,6 @@ use crate::search::{Control, Info, Limits, Line, Listener, Score, ScoreBound, Se
 use crate::tt::Tables;
 use cozy_chess::{Board, Move};
 
-/// Deepest iteration (as the serial driver).
 /// The first widening of the MTD(f) window after two passes failed the same way.
 const MIN_STRIDE: i32 = 8;
 /// Steps of processor 0 between two looks at the clock.
