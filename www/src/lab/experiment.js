@@ -96,6 +96,7 @@ export const Experiment = {
     this.stopDevice();
     await this.stopSweep();
     await this.stopScaling();
+    this.stopBreakEven();
     if (!request) {
       const read = this.controls.read();
       if (read.error) {
