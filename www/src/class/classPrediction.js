@@ -9,7 +9,7 @@ import { LabClient } from '../lab/labClient.js';
 
 /** The simulated machine: a class joined through the relay, every frame one hop (a network
  * the lecturer picks routes it over more). */
-export const PREDICTION_PRESET = 'classroom';
+const PREDICTION_PRESET = 'classroom';
 /** The simulator's seed: the same setup, the same prediction. */
 const SEED = 1;
 /** One-way times are kept to this grain, so a probe that moves by less predicts nothing anew. */
@@ -57,27 +57,36 @@ export class Predictor {
     this.client = null;
     /** finished predictions by key */
     this.kept = new Map();
-    /** the setup asked for last (its key and setup) */
+    /** the prediction to make: its key and setup */
     this.wanted = null;
     /** the prediction under way: its key, or null */
     this.running = null;
     /** while true nothing is simulated (a class search or this tab's own is being timed) */
     this.held = false;
+    /** the simulator's deepest search (its catalogue's), once it has loaded */
+    this.maxDepth = null;
+    /** the setup asked for last (predicted once the simulator has loaded) */
+    this.latest = null;
   }
 
   /** Predicts `setup` (see predictionRequest), at once if it is kept, else in the worker
-   * after the prediction under way (which a newer setup makes give up between runs). */
+   * after the prediction under way (which a newer setup makes give up between runs). While
+   * held, nothing is started: not even the worker's load takes the cores of a timed search. */
   async predict(setup) {
-    this.client ??= this.makeClient();
-    let catalogue;
-    try {
-      catalogue = await this.client.start();
-    } catch (e) {
-      this.onPrediction({ key: null, setup, depth: null, rows: [], done: true, error: `the simulator did not load: ${e.message}` });
-      return;
+    this.latest = setup;
+    if (this.maxDepth === null) {
+      if (this.held) return;
+      this.client ??= this.makeClient();
+      try {
+        this.maxDepth = (await this.client.start()).maxDepth;
+      } catch (e) {
+        this.onPrediction({ key: null, setup, depth: null, rows: [], done: true, error: `the simulator did not load: ${e.message}` });
+        return;
+      }
+      if (this.latest !== setup) return;
     }
-    const key = predictionKey(setup, catalogue.maxDepth);
-    this.wanted = { key, setup, maxDepth: catalogue.maxDepth };
+    const key = predictionKey(setup, this.maxDepth);
+    this.wanted = { key, setup };
     const kept = this.kept.get(key);
     if (kept) return this.onPrediction(kept);
     this.pump();
@@ -86,17 +95,17 @@ export class Predictor {
   /** Runs the wanted prediction if none is under way and nothing holds the simulator. */
   async pump() {
     if (this.running || this.held || !this.wanted || this.kept.has(this.wanted.key)) return;
-    const { key, setup, maxDepth } = this.wanted;
+    this.client ??= this.makeClient();
+    const { key, setup } = this.wanted;
     this.running = key;
-    const depth = Math.min(setup.depth, maxDepth);
+    const depth = Math.min(setup.depth, this.maxDepth);
     const rows = [];
     let error = null;
     for (const algorithm of this.algorithms) {
       if (this.wanted?.key !== key || this.held) break;
       try {
-        const { report } = await this.client.run(predictionRequest(algorithm, setup, maxDepth), { replay: false });
-        const [serial, parallel] = [report.rows[0], report.rows.at(-1)];
-        rows.push({ algorithm, speedup: parallel.speedup, serialNs: serial.timeNs, parallelNs: parallel.timeNs });
+        const { report } = await this.client.run(predictionRequest(algorithm, setup, this.maxDepth), { replay: false });
+        rows.push({ algorithm, speedup: report.rows.at(-1).speedup });
       } catch (e) {
         if (this.held) break;
         rows.push({ algorithm, speedup: null, why: e.message });
@@ -121,6 +130,7 @@ export class Predictor {
 
   release() {
     this.held = false;
-    this.pump();
+    if (this.maxDepth === null && this.latest) this.predict(this.latest);
+    else this.pump();
   }
 }
