@@ -31,6 +31,7 @@ export const Experiment = {
     this.charts.resize();
     this.sweepCharts.resize();
     this.scaling.resize();
+    this.breakEven?.resize();
     requestAnimationFrame((t) => this.frame(t));
     if (this.catalogue) return;
     try {
