@@ -15,7 +15,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use crate::chess::parse_fen;
-use crate::machine::sim::{node_kind_index, presets::PRESETS, Event, Sim, TraceSink};
+use crate::machine::sim::{node_kind_index, presets::PRESETS, Event, Preset, Sim, TraceSink};
 use crate::stats::reproduce::{reproduce, Paper, PaperMachine, Report};
 use crate::stats::{simulate_suite, SimRow, SimSuite};
 use crate::machine::MessageKind;
@@ -215,6 +215,23 @@ struct LabRequest {
     /// The period's search: full width, as the papers' programs searched (`Pure`).
     #[serde(default)]
     pure: bool,
+    /// A frame's one-way time over one hop, measured (the Class view's relay), in place of
+    /// the preset's ([`Preset::with_one_way_ns`]); the preset's own when absent.
+    #[serde(default, rename = "oneWayNs")]
+    one_way_ns: Option<u64>,
+}
+
+impl LabRequest {
+    /// `processors` processors of the request's machine: its preset (with the measured
+    /// one-way time, if given) on its network.
+    fn machine(&self, processors: usize) -> Result<Sim, JsError> {
+        let preset = Preset::by_name(&self.preset)?;
+        let preset = match self.one_way_ns {
+            Some(ns) => preset.with_one_way_ns(ns).ok_or_else(|| JsError::new(&format!("a one-way time of {ns} ns is shorter than the {} ns the {} preset holds a link", preset.hop_ns, preset.name)))?,
+            None => preset,
+        };
+        Ok(Sim::new(preset, self.net.parse::<Kind>()?, processors, self.seed)?)
+    }
 }
 
 /// One row of the result table (the serial reference or the p-processor run).
@@ -460,8 +477,8 @@ pub fn lab_simulate(request: JsValue, sink: &js_sys::Function, batch: usize, lin
     }
     let placement: Placement = request.tt.as_deref().map_or(Ok(Placement::Global), str::parse).map_err(|e: String| JsError::new(&e))?;
     let board = parse_fen(&request.fen).map_err(|e| JsError::new(&format!("bad FEN: {e}")))?;
-    let mut serial = Sim::from_names(&request.preset, Some(&request.net), 1, request.seed)?;
-    let mut machine = Sim::from_names(&request.preset, Some(&request.net), request.processors, request.seed)?;
+    let mut serial = request.machine(1)?;
+    let mut machine = request.machine(request.processors)?;
     let stream = if lines { Stream::Lines } else { Stream::Replay };
     let batch = batch.max(1);
     let batcher = Rc::new(RefCell::new(Batcher { sink: sink.clone(), stream, batch, pending: 0, words: Vec::with_capacity(batch * WORDS_PER_EVENT), lines: String::new(), failed: false }));

@@ -109,7 +109,7 @@ new ImportExport({
 });
 
 const lab = new Lab({ root: $('.lab'), currentFen: () => session.game.fenAt(), engine, maxThreads: device.maxThreads });
-const classView = new ClassView({ root: $('.class-view'), isolated: device.isolated });
+const classView = new ClassView({ root: $('.class-view'), isolated: device.isolated, engine: { engine, boot: () => bootEngine() } });
 
 /** The Play engine starts with the first view that uses it: a class's tab (a student's
  * phone) runs only the class's own engine. */

@@ -1,10 +1,12 @@
-// The Class view's state, words, start form and replay readout, without a browser: the
+// The Class view's state, words, start form, replay readout and prediction, without a browser: the
 // reducer (classState.js) fed the class worker's messages as a class sends them, and what
 // the page would say of each state (classText.js, classReplay.js `replayReadout`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canStart, initialState, mapNodes, processorRows, reduce } from '../src/class/classState.js';
-import { ownNodesText, progressText, statusText, studentHeading } from '../src/class/classText.js';
+import { canStart, initialState, mapNodes, measuredSpeedup, oneWayMs, predicts, processorRows, reduce } from '../src/class/classState.js';
+import { measuredText, ownNodesText, predictionAbout, progressText, statusText, studentHeading } from '../src/class/classText.js';
+import { fastest, predictionKey, predictionRequest } from '../src/class/classPrediction.js';
+import { relayHoldMs } from '../src/class/classLatency.js';
 import { checkStart } from '../src/class/classForm.js';
 import { Recording } from '../src/class/classRecording.js';
 import { replayReadout } from '../src/class/classReplay.js';
@@ -170,4 +172,96 @@ test('after a search the replay line shows the search as it ended: every frame, 
   const partway = replayReadout(recording, { t: 1000 + 400000, seen: new Set() }, false);
   assert.deepEqual([partway.text, partway.at, partway.button], ['1 of 2 frames · 0.400 of 0.950 s', 400000, 'Resume']);
   assert.equal(replayReadout(recording, { t: 1000, seen: new Set() }, true).button, 'Pause');
+});
+
+// --- the prediction and the measured speedup (issue 68, goal 4) ------------------------
+
+
+/** The setup of lecturerSearching's search, as the prediction takes it. */
+const SETUP = { processors: 4, depth: 7, fen: KIWIPETE, pure: true, network: '', oneWayMs: 0.5 };
+const ROWS = [
+  { algorithm: 'ybwc', speedup: 0.8 },
+  { algorithm: 'jamboree', speedup: 1.7 },
+  { algorithm: 'aphid', speedup: 1.2 },
+];
+
+test('the one-way time is the probe\'s round trip, plus the relay\'s hold once a search\'s trace showed it', () => {
+  let s = after([{ class: 'begin', role: 'lecturer', relay: 'ws://r' }, { class: 'created', code: 'c0de', member: 0 }]);
+  assert.equal(oneWayMs(s.latency), null, 'nothing measured, nothing predicted');
+  assert.match(predictionAbout(s), /Measuring the round trip/);
+  s = reduce(s, { class: 'latency', probeMs: 0.4 });
+  assert.equal(oneWayMs(s.latency), 0.4, 'up to the relay and down to the receiver: a round trip of the probe');
+  assert.match(predictionAbout(s), /0\.40 ms one-way.*0 until a search's trace shows it/);
+  s = reduce(s, { class: 'latency', holdMs: 10.5, frames: 120 });
+  assert.equal(oneWayMs(s.latency), 10.9);
+  assert.match(predictionAbout(s), /\b11 ms one-way/);
+  assert.match(predictionAbout(s), /median of the last search's 120 frames/);
+  s = reduce(s, { class: 'latency', probeError: 'the relay did not answer within 5 s' });
+  assert.equal(oneWayMs(s.latency), null, 'a failed probe predicts nothing');
+  assert.match(predictionAbout(s), /could not be measured \(the relay did not answer/);
+});
+
+test('the relay\'s hold is the median per hop of the frames\' send to delivery', () => {
+  assert.equal(relayHoldMs([]), null);
+  const delivers = [
+    { t: 10_500, sent: 500, hops: 1 },
+    { t: 30_000, sent: 10_000, hops: 2 },
+    { t: 1_000_000, sent: 0, hops: 1 },
+  ];
+  assert.equal(relayHoldMs(delivers), 10, 'the median, each frame over its hops: an outlier moves it not');
+  const recording = new Recording({ search: 1, processors: 2, network: null });
+  recording.add([{ t: 100, ev: 'send', search: 1, from: 0, to: 1 }, { t: 2100, ev: 'deliver', search: 1, from: 0, to: 1 }], 0);
+  assert.equal(relayHoldMs(recording.delivers), 2, 'read from a recording\'s kept deliveries');
+});
+
+test('the model\'s request: the classroom preset, a table per processor, the depth held to the simulator\'s', () => {
+  const request = predictionRequest('aphid', { ...SETUP, depth: 12, network: 'debruijn', oneWayMs: 11.4567 }, 8);
+  assert.deepEqual(request, { algorithm: 'aphid', net: 'debruijn', processors: 4, preset: 'classroom', tt: 'local', pure: true, fen: KIWIPETE, depth: 8, seed: 1, oneWayNs: 11_460_000 });
+  assert.equal(predictionRequest('ybwc', SETUP, 8).net, 'bus', 'no network: every frame one hop through the relay');
+  assert.equal(predictionKey({ ...SETUP, oneWayMs: 0.501 }, 8), predictionKey(SETUP, 8), 'a probe that moves by less than the grain predicts nothing anew');
+  assert.notEqual(predictionKey({ ...SETUP, processors: 5 }, 8), predictionKey(SETUP, 8));
+});
+
+test('the fastest is the greatest predicted speedup; an algorithm the model could not run is no candidate', () => {
+  assert.equal(fastest(ROWS), 'jamboree');
+  assert.equal(fastest([{ algorithm: 'ybwc', speedup: null }, { algorithm: 'pvsplit', speedup: 0.3 }]), 'pvsplit');
+  assert.equal(fastest([]), null);
+});
+
+test('after a search the measured speedup, this tab alone over the class, stands beside the prediction of that very setup', () => {
+  let s = reduce(lecturerSearching(), { class: 'prediction', key: 'k', setup: SETUP, depth: 7, rows: ROWS, done: true });
+  assert.ok(predicts(s.prediction, s.search), 'the search\'s own size, depth, position, Pure and network');
+  assert.equal(predicts({ setup: { ...SETUP, processors: 3 } }, s.search), false);
+  s = reduce(s, { class: 'result', bestmove: 'e2a6', score: 'cp 20', depth: 7, nodes: 100000, ms: 2000 });
+  assert.equal(measuredSpeedup(s), null, 'no speedup before one tab\'s time is in');
+  s = reduce(s, { class: 'alone', search: 1, state: 'running' });
+  assert.match(measuredText(s), /this tab searches the same position to depth 7 alone/);
+  assert.equal(reduce(s, { class: 'alone', search: 9, state: 'done', ms: 1 }), s, 'a measurement of another search is dropped');
+  s = reduce(s, { class: 'alone', search: 1, state: 'done', ms: 3000, nodes: 90000, depth: 7 });
+  assert.deepEqual(measuredSpeedup(s), { classMs: 2000, aloneMs: 3000, speedup: 1.5 });
+  assert.match(measuredText(s), /Measured speedup 1\.50×; the model predicted 0\.80× at 0\.50 ms one-way\.$/, 'ybwc was searched: its prediction beside it');
+  const later = [
+    { class: 'prediction', key: 'k2', setup: { ...SETUP, depth: 5 }, depth: 5, rows: [{ algorithm: 'ybwc', speedup: 3 }], done: true },
+    { class: 'prediction', key: 'k3', setup: { ...SETUP, oneWayMs: 11 }, depth: 7, rows: [{ algorithm: 'ybwc', speedup: 0.1 }], done: true },
+  ];
+  assert.equal(measuredText(after(later, s)), measuredText(s), 'a later prediction, of another setup or at another latency, does not replace the one the search began with');
+  const unpredicted = after([{ class: 'result', ms: 2000 }, { class: 'alone', search: 1, state: 'done', ms: 3000 }], lecturerSearching());
+  assert.doesNotMatch(measuredText(unpredicted), /predicted/, 'no prediction of the search\'s setup, none beside it');
+  const predictedAfter = reduce(unpredicted, { class: 'prediction', key: 'k4', setup: SETUP, depth: 7, rows: ROWS, done: true });
+  assert.match(measuredText(predictedAfter), /the model predicted 0\.80×/, 'one made after the search (the model waits while it is timed) is put beside it');
+  assert.equal(measuredText(reduce(unpredicted, { class: 'prediction', key: 'k5', setup: SETUP, depth: 7, rows: ROWS, done: false })), measuredText(unpredicted), 'an unfinished one is not');
+  const failed = reduce(s, { class: 'alone', search: 1, state: 'failed', why: 'another search took the Play engine' });
+  assert.equal(measuredSpeedup(failed), null);
+  assert.match(measuredText(failed), /not measured: another search took the Play engine/);
+  const next = reduce(s, { class: 'search', search: 2, processor: 0, processors: 4, members: [0, 1, 2, 3] });
+  assert.equal(next.alone, null, 'the next search starts without the last one\'s measurement');
+});
+
+test('the prediction says what it simulated: the class\'s size, the depth (held to the simulator\'s), the one-way time', () => {
+  let s = after([{ class: 'begin', role: 'lecturer', relay: 'ws://r' }, { class: 'created', code: 'c0de', member: 0 }, { class: 'latency', probeMs: 0.5 }]);
+  s = reduce(s, { class: 'prediction', key: 'k', setup: { ...SETUP, depth: 12 }, depth: 8, rows: ROWS.slice(0, 2), done: false });
+  assert.match(predictionAbout(s), /for 4 processors, depth 8 \(the simulator's deepest in the page; the form asks 12\)/);
+  assert.match(predictionAbout(s), /2 of 5 algorithms done/);
+  s = reduce(s, { class: 'prediction', key: 'k', setup: SETUP, depth: 7, rows: ROWS, done: true });
+  assert.match(predictionAbout(s), /depth 7, 0\.50 ms one-way.*The menu starts on the fastest until you choose/);
 });

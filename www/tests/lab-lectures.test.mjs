@@ -89,15 +89,8 @@ describe('Lab lectures', () => {
       await checkStop(page, await atStop(page, spec.stops.length - 2), spec);
       await page.keyboard.press('ArrowRight');
       await checkStop(page, await atStop(page, spec.stops.length - 1), spec);
-      // The lecture ends on its algorithm's scaling curve, whose last point is the run's speedup.
-      await page.waitForFunction(() => window.__lab.snapshot().scaling.state === 'done', null, { timeout: 120000 });
-      const { scaling } = await snapshot(page);
-      const curve = scaling.curves[spec.settings.algorithm];
-      assert.deepEqual(curve.map((q) => q.p), scaling.counts);
-      assert.equal(curve[curve.length - 1].speedup.toFixed(2), end.lecture.facts.spe, 'the same seed gives the same run at the lecture\'s count');
-      const tableRow = (await snapshot(page)).table.find((r) => r[1] === spec.settings.algorithm && Number(r[2]) === spec.settings.processors);
-      assert.equal(tableRow?.[7], end.lecture.facts.spe, 'the table shows the curve\'s runs, the lecture\'s among them');
-      if (spec.id === LECTURES[0].id) await page.screenshot({ path: join(RESULTS, `lab-lecture-${spec.id}-end.png`) });
+      if (spec.curve?.kind === 'break-even') await checkBreakEven(page, spec, end);
+      else await checkScalingCurve(page, spec, end);
       // F: full screen with presentation's large type; Esc leaves the lecture.
       await page.keyboard.press('f');
       assert.equal((await snapshot(page)).presenting, true);
@@ -112,6 +105,44 @@ describe('Lab lectures', () => {
       );
       assert.deepEqual(errors, []);
     });
+  }
+
+  /** The lecture ends on its algorithm's scaling curve, whose last point is the run's speedup. */
+  async function checkScalingCurve(page, spec, end) {
+    await page.waitForFunction(() => window.__lab.snapshot().scaling.state === 'done', null, { timeout: 120000 });
+    const { scaling } = await snapshot(page);
+    const curve = scaling.curves[spec.settings.algorithm];
+    assert.deepEqual(curve.map((q) => q.p), scaling.counts);
+    assert.equal(curve[curve.length - 1].speedup.toFixed(2), end.lecture.facts.spe, 'the same seed gives the same run at the lecture\'s count');
+    const tableRow = (await snapshot(page)).table.find((r) => r[1] === spec.settings.algorithm && Number(r[2]) === spec.settings.processors);
+    assert.equal(tableRow?.[7], end.lecture.facts.spe, 'the table shows the curve\'s runs, the lecture\'s among them');
+    if (spec.id === LECTURES[0].id) await page.screenshot({ path: join(RESULTS, `lab-lecture-${spec.id}-end.png`) });
+  }
+
+  /**
+   * The latency lecture ends on its break-even chart: every algorithm on every preset at
+   * every depth, the lecture's own run among them with the speedup its end names, and
+   * sentences whose every number is one of the points'.
+   */
+  async function checkBreakEven(page, spec, end) {
+    const { algorithms, presets, depths } = spec.curve;
+    await page.waitForFunction(() => window.__lab.snapshot().breakEven.state === 'done', null, { timeout: 600000 });
+    const { breakEven } = await snapshot(page);
+    assert.equal(breakEven.points.length, algorithms.length * presets.length * depths.length, 'a point for each algorithm, preset and depth');
+    const { algorithm, preset, depth } = spec.settings;
+    const own = breakEven.points.find((q) => q.algorithm === algorithm && q.preset === preset && q.depth === depth);
+    assert.equal(own.speedup.toFixed(2), end.lecture.facts.spe, 'the same seed gives the same run at the lecture\'s depth and preset');
+    assert.equal(own.t1.toFixed(6), (Number(end.lecture.facts.t1) / 1000).toFixed(6), 'its T(1) is the run\'s');
+    for (const d of depths) assert.equal(new Set(breakEven.points.filter((q) => q.depth === d).map((q) => q.t1)).size, 1, 'one laptop\'s time at a depth is the same on every preset');
+    const named = new Set(breakEven.points.flatMap((q) => [q.t1.toFixed(3), q.speedup.toFixed(2), q.searchOverhead.toFixed(2), String(q.depth)]));
+    named.add('1');
+    const numbers = breakEven.text.replace(/classroom(-\d+ms)?/g, '').match(/\d+(?:\.\d+)?/g) ?? [];
+    assert.ok(numbers.length >= presets.length, breakEven.text);
+    for (const number of numbers) assert.ok(named.has(number), `${number} in "${breakEven.text}" is none of the chart's points`);
+    assert.equal(await page.textContent('.lab-break-even-status'), breakEven.text);
+    figures.push(`break-even: ${breakEven.points.map((q) => `${q.algorithm}/${q.preset}/d${q.depth} T1 ${q.t1.toFixed(3)} s SPE ${q.speedup.toFixed(2)}`).join('; ')}`);
+    await page.screenshot({ path: join(RESULTS, `lab-lecture-${spec.id}-end.png`) });
+    await page.locator('.lab-break-even').screenshot({ path: join(RESULTS, `lab-lecture-${spec.id}-chart.png`) });
   }
 
   test('a link to a lecture\'s stop opens that stop; the menu button starts a lecture', { timeout: 180000 }, async (t) => {

@@ -449,6 +449,41 @@ describe('Lab', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a measured one-way time in place of the preset\'s: the 10 ms classroom is the plain one at its one-way time, and a time below the link\'s is refused', { timeout: 120000 }, async (t) => {
+    const { page, errors } = await openLab(t);
+    // The Lab worker itself, as the Class view's prediction drives it (no replay).
+    const runs = await page.evaluate(async () => {
+      const worker = new Worker(new URL('engine/lab-worker.js', document.baseURI), { type: 'module' });
+      let id = 0;
+      const ask = (request) =>
+        new Promise((resolve) => {
+          const mine = ++id;
+          worker.addEventListener('message', function heard({ data }) {
+            if (data.id !== mine || data.type === 'trace') return;
+            worker.removeEventListener('message', heard);
+            resolve(data.type === 'report' ? { hash: data.report.hash, rows: data.report.rows } : { error: data.message });
+          });
+          worker.postMessage({ id: mine, type: 'run', request, replay: false });
+        });
+      await new Promise((resolve) => worker.addEventListener('message', ({ data }) => data.type === 'ready' && resolve(), { once: true }));
+      const base = { algorithm: 'ybwc', net: 'bus', processors: 4, tt: 'local', pure: true, fen: 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1', depth: 4, seed: 1 };
+      const out = {
+        tenMs: await ask({ ...base, preset: 'classroom-10ms' }),
+        measured: await ask({ ...base, preset: 'classroom', oneWayNs: 11459000 }),
+        plain: await ask({ ...base, preset: 'classroom' }),
+        tooShort: await ask({ ...base, preset: 'classroom', oneWayNs: 1000 }),
+      };
+      worker.terminate();
+      return out;
+    });
+    assert.equal(runs.measured.hash, runs.tenMs.hash, 'the same run, event for event');
+    assert.deepEqual(runs.measured.rows, runs.tenMs.rows);
+    assert.notEqual(runs.plain.hash, runs.tenMs.hash, 'the one-way time changes the run');
+    assert.ok(runs.plain.rows[1].timeNs < runs.tenMs.rows[1].timeNs, 'and makes the class slower');
+    assert.match(runs.tooShort.error, /a one-way time of 1000 ns is shorter than the 40000 ns the classroom preset holds a link/);
+    assert.deepEqual(errors, []);
+  });
+
   test('presentation mode: large type and the algorithm explained', { timeout: 120000 }, async (t) => {
     const { page, errors } = await openLab(t);
     const before = await page.evaluate(() => parseFloat(getComputedStyle(document.body).fontSize));

@@ -223,3 +223,30 @@ test('the Lab refuses a simulator whose replay layout is not the one its columns
   assert.throws(() => checkLayout({ ...layout, codes: [...layout.codes, ['probe', 10]] }), /event layout/);
   assert.throws(() => checkLayout(undefined), /event layout/);
 });
+
+test('the break-even chart\'s sentences: where each preset\'s lines reach SPE 1, and what latency did, from the points alone', async () => {
+  const { breakEven, breakEvenText } = await import('../src/lab/breakEven.js');
+  const spec = { algorithms: ['ybwc', 'aphid'], presets: ['classroom', 'classroom-50ms'] };
+  const point = (algorithm, preset, depth, t1, speedup, searchOverhead = 0.1) => ({ algorithm, preset, depth, t1, speedup, searchOverhead });
+  const points = [
+    point('ybwc', 'classroom', 4, 0.01, 0.6),
+    point('ybwc', 'classroom', 5, 0.03, 1.3),
+    point('ybwc', 'classroom', 6, 0.09, 1.6, 0.29),
+    point('aphid', 'classroom', 4, 0.01, 0.2),
+    point('aphid', 'classroom', 5, 0.03, 0.9),
+    point('aphid', 'classroom', 6, 0.09, 1.1, 3.9),
+    point('ybwc', 'classroom-50ms', 6, 0.09, 0.12, 0.01),
+    point('aphid', 'classroom-50ms', 4, 0.01, 0.05),
+    point('aphid', 'classroom-50ms', 6, 0.09, 0.2, 3.1),
+  ];
+  assert.equal(breakEven(points, 'ybwc', 'classroom'), 0.03, 'the first T(1) at which the line reaches 1');
+  assert.equal(breakEven(points, 'aphid', 'classroom'), 0.09);
+  assert.equal(breakEven(points, 'ybwc', 'classroom-50ms'), null);
+  assert.equal(
+    breakEvenText(points, spec),
+    'On classroom the class beats one laptop from T(1) 0.030 s with ybwc, T(1) 0.090 s with aphid. At depth 6 (T(1) 0.090 s) ybwc leads with SPE 1.60. ' +
+      'On classroom-50ms no line reaches SPE 1: the class is slower than one laptop on every search here. At depth 6 (T(1) 0.090 s) aphid leads with SPE 0.20. ' +
+      'From classroom to classroom-50ms, at depth 6: ybwc from 1.60 to 0.12 (search overhead 0.29 to 0.01); aphid from 1.10 to 0.20 (search overhead 3.90 to 3.10).',
+  );
+  assert.equal(breakEvenText([], spec), '');
+});

@@ -427,4 +427,39 @@ impl Preset {
     pub fn by_name(name: &str) -> Result<Preset, SimError> {
         PRESETS.into_iter().find(|p| p.name.eq_ignore_ascii_case(name.trim())).ok_or_else(|| SimError::UnknownPreset(name.to_string()))
     }
+
+    /// This machine with a frame's one-way time over one hop measured elsewhere, as the
+    /// Class view measures its relay (the classroom presets fix 0, 10 or 50 ms injected;
+    /// a real class has its own). The link is held for `hop_ns` as before and the rest is
+    /// latency. `None` when `one_way_ns` is shorter than holding the link, which no
+    /// measurement of this machine can give.
+    pub fn with_one_way_ns(self, one_way_ns: u64) -> Option<Preset> {
+        let latency_ns = one_way_ns.checked_sub(self.hop_ns)?;
+        Some(Preset { latency_ns, ..self })
+    }
+
+    /// A frame's one-way time over one hop, link and latency together.
+    pub fn one_way_ns(&self) -> u64 {
+        self.hop_ns + self.latency_ns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_measured_one_way_time_replaces_the_latency_and_keeps_the_rest() {
+        // The 10 ms preset is the plain one with its own measured one-way time.
+        assert_eq!(CLASSROOM.with_one_way_ns(CLASSROOM_10MS.one_way_ns()).map(|p| p.latency_ns), Some(CLASSROOM_10MS.latency_ns));
+        let measured = CLASSROOM.with_one_way_ns(23_000_000).expect("above the link's time");
+        assert_eq!(measured.one_way_ns(), 23_000_000);
+        assert_eq!(Preset { latency_ns: CLASSROOM.latency_ns, ..measured }, CLASSROOM, "only the latency moves");
+    }
+
+    #[test]
+    fn a_one_way_time_shorter_than_holding_the_link_is_refused() {
+        assert_eq!(CLASSROOM.with_one_way_ns(RELAY_FRAME_NS - 1), None);
+        assert_eq!(CLASSROOM.with_one_way_ns(RELAY_FRAME_NS).map(|p| p.latency_ns), Some(0));
+    }
 }

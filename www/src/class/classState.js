@@ -7,6 +7,12 @@
 //   start {algorithm, depth, fen, pure, network}   the lecturer asked for a search
 //   problem {message, form}     the page found something wrong (message null: it is mended)
 //   note {text}                 a passing word on the status line (text null: gone)
+//   latency {probeMs} | {probeError} | {holdMs, frames}   the lecturer's round trip to the relay (a probe),
+//                               or the relay's hold of a frame per hop (the last search's trace)
+//   prediction {key, setup, depth, rows, done, error}   the classroom model's speedups
+//                               (classPrediction.js), rows [{algorithm, speedup}] as they come
+//   alone {search, state, ms, nodes, depth, why}   this tab searching the last search's
+//                               position alone (state running, done or failed)
 // What the page shows of a state is read from it by classText.js and the parts.
 
 /** A fresh state: nobody in a class. */
@@ -55,6 +61,15 @@ export function initialState() {
     error: null,
     /** a passing word for the status line in place of the usual text, or null */
     note: null,
+    /** lecturer: what was measured of the relay: {probeMs, probeError, holdMs, frames} (null: not yet) */
+    latency: { probeMs: null, probeError: null, holdMs: null, frames: 0 },
+    /** lecturer: the classroom model's prediction shown (classPrediction.js), or null */
+    prediction: null,
+    /** lecturer: the prediction of the running or last search's own setup, the first one
+     * complete (the one shown at its start, if it was), which its measured speedup stands beside */
+    searchPrediction: null,
+    /** lecturer: this tab's search alone of the last search's position and depth, or null */
+    alone: null,
   };
 }
 
@@ -105,12 +120,57 @@ export function reduce(state, message) {
       return closed(s, message.reason ?? null);
     case 'error':
       return failed(s, message.message);
+    case 'latency':
+      return { ...s, latency: measuredLatency(s.latency, message) };
+    case 'prediction': {
+      const prediction = { key: message.key, setup: message.setup, depth: message.depth, rows: message.rows ?? [], done: Boolean(message.done), error: message.error ?? null };
+      const ofSearch = prediction.done && !s.searchPrediction?.done && predicts(prediction, s.search);
+      return { ...s, prediction, searchPrediction: ofSearch ? prediction : s.searchPrediction };
+    }
+    case 'alone':
+      return s.search?.search === message.search ? { ...s, alone: { search: message.search, state: message.state, ms: message.ms ?? null, nodes: message.nodes ?? null, depth: message.depth ?? null, why: message.why ?? null } } : s;
     case 'position':
       // The searched position, where the worker sends it apart from `search`.
       return s.search && typeof message.fen === 'string' ? { ...s, search: { ...s.search, fen: message.fen } } : s;
     default:
       return s;
   }
+}
+
+/** The latency after a measurement: the probe's round trip, or the relay's hold per hop. */
+function measuredLatency(latency, message) {
+  if (Number.isFinite(message.probeMs)) return { ...latency, probeMs: message.probeMs, probeError: null };
+  if (typeof message.probeError === 'string') return { ...latency, probeMs: null, probeError: message.probeError };
+  if (Number.isFinite(message.holdMs)) return { ...latency, holdMs: message.holdMs, frames: Number(message.frames) || 0 };
+  return latency;
+}
+
+/**
+ * A frame's one-way time from one processor to another over one hop, in ms, from what was
+ * measured: up to the relay and down from it (each half the lecturer's probe round trip:
+ * the students' links are taken as the lecturer's) and the relay's hold of a frame (0 until
+ * a search's trace shows it). Null before the probe.
+ */
+export function oneWayMs(latency) {
+  if (!Number.isFinite(latency?.probeMs)) return null;
+  return latency.probeMs + (latency.holdMs ?? 0);
+}
+
+/**
+ * The last search's measured speedup: this tab's time alone over the class's, at the same
+ * position and depth, or null until both are in.
+ */
+export function measuredSpeedup(s) {
+  const classMs = s.result?.ms;
+  if (!s.alone || s.alone.state !== 'done' || !Number.isFinite(classMs) || classMs <= 0 || s.alone.search !== s.search?.search) return null;
+  return { classMs, aloneMs: s.alone.ms, speedup: Math.max(1, s.alone.ms) / classMs };
+}
+
+/** Whether `prediction` was made for the setup of `search` (its size, depth, position, Pure, network). */
+export function predicts(prediction, search) {
+  const setup = prediction?.setup;
+  if (!setup || !search) return false;
+  return setup.processors === search.processors && setup.depth === search.depth && setup.fen === search.fen && Boolean(setup.pure) === Boolean(search.pure) && (setup.network || null) === (search.network || null);
 }
 
 function searchBegan(s, message) {
@@ -137,6 +197,8 @@ function searchBegan(s, message) {
     info: null,
     lost: [],
     result: s.role === 'lecturer' ? null : s.result,
+    alone: null,
+    searchPrediction: predicts(s.prediction, search) ? s.prediction : null,
     processors: Array.from({ length: count }, () => ({ nodes: 0, busy: true, lost: false, line: null })),
   };
 }

@@ -1,8 +1,9 @@
 // What the Class view says of its state (classState.js), in words: the status line, the
 // search's progress, the student's heading and node count. Pure functions of the state,
 // so node tests read them as the page shows them.
-import { formatNodes, readScore, uciScoreText } from './classFormat.js';
-import { CLASS_NETWORKS } from './template.js';
+import { formatMs, formatNodes, readScore, uciScoreText } from './classFormat.js';
+import { measuredSpeedup, oneWayMs } from './classState.js';
+import { CLASS_ALGORITHMS, CLASS_NETWORKS } from './template.js';
 
 /** The status line under the title. */
 export function statusText(s, { isolated }) {
@@ -120,3 +121,52 @@ export function networkName(network) {
 
 /** `word` with an s when `count` is not one. */
 const plural = (count, word) => (count === 1 ? word : `${word}s`);
+
+/** A time in ms with two decimals below 10 ms, whole above. */
+const ms = (t) => (t < 10 ? t.toFixed(2) : t.toFixed(0));
+
+/** A speedup as the prediction panel writes it, "1.63×". */
+export const speedupText = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '–');
+
+/**
+ * What the prediction panel says it shows: the model, the class's size, the depth simulated
+ * and the one-way time, with how each part of it was measured.
+ */
+export function predictionAbout(s) {
+  const latency = s.latency;
+  if (latency.probeError) return `The relay's round trip could not be measured (${latency.probeError}), so there is no prediction.`;
+  const oneWay = oneWayMs(latency);
+  if (oneWay === null) return 'Measuring the round trip to the relay…';
+  const how = `${ms(oneWay)} ms one-way, measured: this tab's round trip to the relay, ${ms(latency.probeMs)} ms (the least of three probes), for a frame's way up to the relay and down to the receiver, plus ${
+    Number.isFinite(latency.holdMs) ? `the relay's hold of a frame, ${ms(latency.holdMs)} ms a hop (the median of the last search's ${latency.frames} frames in its trace)` : "the relay's hold of a frame, 0 until a search's trace shows it"
+  }`;
+  const p = s.prediction;
+  if (!p) return `Predicting with the classroom model at ${how}…`;
+  const size = `${p.setup.processors} ${plural(p.setup.processors, 'processor')}`;
+  const depth = p.depth === p.setup.depth ? `depth ${p.depth}` : `depth ${p.depth} (the simulator's deepest in the page; the form asks ${p.setup.depth})`;
+  const state = p.done ? (s.searching ? '' : ' The menu starts on the fastest until you choose.') : ` Simulating: ${p.rows.length} of ${CLASS_ALGORITHM_COUNT} algorithms done…`;
+  return `The classroom model (the Lab's simulator, in a worker; a native processor's node rate) for ${size}, ${depth}, ${how}.${state}`;
+}
+
+/** The algorithms the panel predicts (the menu's). */
+const CLASS_ALGORITHM_COUNT = CLASS_ALGORITHMS.length;
+
+/** The model's row for the last search's algorithm on its setup ({algorithm, speedup}), or null. */
+export function searchPredicted(s) {
+  const row = s.searchPrediction?.rows.find((r) => r.algorithm === s.search?.algorithm);
+  return row && Number.isFinite(row.speedup) ? row : null;
+}
+
+/** The last search's measured speedup beside its prediction, or what the measurement is doing. */
+export function measuredText(s) {
+  const alone = s.alone;
+  const search = s.search;
+  if (!alone || !search || alone.search !== search.search) return '';
+  if (alone.state === 'running') return `Search ${search.search} is over. Measuring one tab: this tab searches the same position to depth ${search.depth} alone (serial, one thread, from an empty table)…`;
+  if (alone.state === 'failed') return `Search ${search.search}'s speedup was not measured: ${alone.why}.`;
+  const measured = measuredSpeedup(s);
+  if (!measured) return '';
+  const row = searchPredicted(s);
+  const predicted = row ? `; the model predicted ${speedupText(row.speedup)} at ${ms(s.searchPrediction.setup.oneWayMs)} ms one-way` : '';
+  return `Search ${search.search} (${describeSearch(search)}, ${search.processors} ${plural(search.processors, 'processor')}): the class took ${formatMs(measured.classMs)}; this tab alone, serial on one thread from an empty table, took ${formatMs(measured.aloneMs)} to the same depth. Measured speedup ${speedupText(measured.speedup)}${predicted}.`;
+}

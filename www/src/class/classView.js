@@ -14,7 +14,14 @@
 //   classLecturer.js members, progress, result, board      classTable.js    the processors' table
 //   classStudent.js  a student's panel                     classMap.js      the class drawn live
 //   classReplay.js   the last search's replay, over its recording (classRecording.js)
+//   classPrediction.js  the classroom model's speedups (the Lab's simulator in its worker)
+//   classPredictionPanel.js  them, and the measured one    classLatency.js  the relay's, measured
+//   classAlone.js    this tab searching a search's position alone, for the measured speedup
 import './class.css';
+import { AloneSearch } from './classAlone.js';
+import { probeRelay, relayHoldMs } from './classLatency.js';
+import { fastest, Predictor } from './classPrediction.js';
+import { PredictionPanel } from './classPredictionPanel.js';
 import { ClassClient } from './classClient.js';
 import { checkStart, StartForm } from './classForm.js';
 import { Invite } from './classInvite.js';
@@ -23,22 +30,25 @@ import { defaultRelayUrl, isRelayUrl, joinLink, readClassHash } from './classLin
 import { ClassMap } from './classMap.js';
 import { Recording } from './classRecording.js';
 import { ClassReplay } from './classReplay.js';
-import { canStart, initialState, mapNodes, processorRows, reduce } from './classState.js';
+import { canStart, initialState, mapNodes, oneWayMs, processorRows, reduce } from './classState.js';
 import { StudentPanel } from './classStudent.js';
 import { ProcessorTable } from './classTable.js';
 import { statusText } from './classText.js';
-import { classHtml } from './template.js';
+import { CLASS_ALGORITHMS, classHtml } from './template.js';
 
 /** How long a note (e.g. "The link is copied.") stays on the status line. */
 const NOTE_MS = 4000;
+/** How long the form rests before the prediction follows what was typed. */
+const PREDICT_AFTER_MS = 400;
 
 export class ClassView {
   /**
-   * @param {{ root: HTMLElement, isolated: boolean, location?: Location }} options
+   * @param {{ root: HTMLElement, isolated: boolean, location?: Location, engine?: {engine: object, boot: () => void} }} options
    *   isolated: whether the page is cross-origin isolated (a lecturer's tab needs threads;
-   *   a student's runs the single build otherwise)
+   *   a student's runs the single build otherwise); engine: the Play engine and how to
+   *   start it, with which the lecturer's tab times a search's position alone
    */
-  constructor({ root, isolated, location = window.location }) {
+  constructor({ root, isolated, location = window.location, engine = null }) {
     this.root = root;
     this.isolated = isolated;
     this.location = location;
@@ -57,6 +67,13 @@ export class ClassView {
     this.replay = new ClassReplay(root, this.map);
     /** lecturer: the trace of the running or last search, kept for its replay */
     this.recording = null;
+    this.predictionPanel = new PredictionPanel($('.class-prediction'), CLASS_ALGORITHMS);
+    this.predictor = new Predictor({ algorithms: CLASS_ALGORITHMS.map(([a]) => a), onPrediction: (p) => this.predicted(p) });
+    this.alone = engine ? new AloneSearch(engine) : null;
+    /** whether the lecturer chose the algorithm: the menu then stays where it was put */
+    this.algorithmChosen = false;
+    this.form.form.elements['class-algorithm'].addEventListener('change', () => (this.algorithmChosen = true));
+    this.form.form.addEventListener('input', () => this.schedulePrediction());
     this.client = new ClassClient({ onMessage: (message) => this.dispatch(message) });
     this.el.create.addEventListener('click', () => this.create());
     for (const button of root.querySelectorAll('[data-class="leave"]')) button.addEventListener('click', () => this.leave());
@@ -123,6 +140,69 @@ export class ClassView {
     this.client.post({ class: 'start', ...rest, ...(network ? { network } : {}) });
   }
 
+  // --- the prediction and the measured speedup ------------------------------------------
+
+  /** Predicts the class as the form and the roster have it, once they rest. */
+  schedulePrediction() {
+    clearTimeout(this.predictTimer);
+    this.predictTimer = setTimeout(() => this.predictForm(), PREDICT_AFTER_MS);
+  }
+
+  predictForm() {
+    const s = this.state;
+    if (s.role !== 'lecturer' || s.phase !== 'open' || s.searching) return;
+    const oneWay = oneWayMs(s.latency);
+    const checked = checkStart(this.form.values(), s.members.length);
+    if (oneWay === null || checked.error) return;
+    const { algorithm, ...setup } = checked.request;
+    this.predictor.predict({ ...setup, processors: s.members.length, oneWayMs: oneWay });
+  }
+
+  /** The prediction of the running search's own setup (kept, if it was shown before the start). */
+  predictSearch() {
+    const s = this.state;
+    const oneWay = oneWayMs(s.latency);
+    if (oneWay === null) return;
+    const { processors, depth, fen, pure, network } = s.search;
+    this.predictor.predict({ processors, depth, fen, pure, network: network ?? '', oneWayMs: oneWay });
+  }
+
+  /** A prediction came (or grew by an algorithm): shown, and the menu on the fastest unless chosen. */
+  predicted(prediction) {
+    this.dispatch({ class: 'prediction', ...prediction });
+    const best = prediction.done ? fastest(prediction.rows) : null;
+    if (best && !this.algorithmChosen && !this.state.searching) this.form.form.elements['class-algorithm'].value = best;
+  }
+
+  /** The lecturer's round trip to the relay, by the probe (classLatency.js). */
+  async probe(relay) {
+    try {
+      const probeMs = await probeRelay(relay);
+      if (this.state.relay === relay) this.dispatch({ class: 'latency', probeMs });
+    } catch (e) {
+      if (this.state.relay === relay) this.dispatch({ class: 'latency', probeError: e.message });
+    }
+  }
+
+  /** The search is over: this tab searches its position alone for the measured speedup,
+   * the simulator still held so that nothing else takes the cores meanwhile. */
+  async measureAlone() {
+    const { search, fen, depth, pure } = this.state.search;
+    if (!this.alone) {
+      this.dispatch({ class: 'alone', search, state: 'failed', why: 'this page has no engine of its own to search alone' });
+      this.predictor.release();
+      return;
+    }
+    this.dispatch({ class: 'alone', search, state: 'running' });
+    const timed = await this.alone.search({ fen, depth, pure });
+    if (timed.why) this.dispatch({ class: 'alone', search, state: 'failed', why: timed.why });
+    else this.dispatch({ class: 'alone', search, state: 'done', ...timed });
+    if (!this.state.searching) {
+      this.predictor.release();
+      this.schedulePrediction();
+    }
+  }
+
   note(text) {
     this.dispatch({ class: 'note', text });
     clearTimeout(this.noteTimer);
@@ -158,9 +238,21 @@ export class ClassView {
         break;
       case 'created':
         this.invite.show(joinLink(this.location, s.code, s.relay));
+        this.probe(s.relay);
+        break;
+      case 'members':
+      case 'latency':
+        if (s.role === 'lecturer') this.schedulePrediction();
+        break;
+      case 'start':
+        // The class's time is measured: the simulator gives the cores back.
+        this.predictor.hold();
+        this.alone?.stop();
         break;
       case 'search':
         if (s.role === 'lecturer') {
+          this.predictor.hold();
+          this.predictSearch();
           const { search, processors, members, network, fen, algorithm, depth, pure } = s.search;
           this.recording = new Recording({ search, processors, members, network, fen, algorithm, depth, pure });
           this.replay.offer(null);
@@ -174,13 +266,22 @@ export class ClassView {
         this.map.settle();
         this.replay.offer(this.recording);
         this.showBoards();
+        if (s.role !== 'lecturer') break;
+        if (message.class === 'result' && before.searching && s.search && Number.isFinite(s.result?.ms)) this.measureAlone();
+        else if (!this.alone?.running) {
+          this.predictor.release();
+          this.schedulePrediction();
+        }
         break;
       case 'trace':
         if (!Array.isArray(message.events)) break;
         this.recording?.add(message.events, performance.now());
         this.map.trace(message.events);
         // Frames of a search that is over still arrive (the relay sends its trace every 100 ms).
-        if (!s.searching) this.replay.offer(this.recording);
+        if (!s.searching) {
+          this.replay.offer(this.recording);
+          this.noteRelayHold();
+        }
         break;
       case 'position':
         this.showBoards();
@@ -189,8 +290,17 @@ export class ClassView {
     }
   }
 
+  /** The relay's hold of a frame as the last search's kept trace has it, once it has more frames. */
+  noteRelayHold() {
+    const delivers = this.recording?.delivers ?? [];
+    if (delivers.length === 0 || delivers.length === this.state.latency.frames) return;
+    const holdMs = relayHoldMs(delivers);
+    if (holdMs !== null) this.dispatch({ class: 'latency', holdMs, frames: delivers.length });
+  }
+
   /** No class or search to show any more (the class is left, over, or begun anew). */
   forget() {
+    this.alone?.stop();
     this.clearBoards();
     this.recording = null;
     this.replay.offer(null);
@@ -223,6 +333,7 @@ export class ClassView {
     this.form.render(s);
     if (s.role === 'lecturer') {
       this.lecturer.render(s);
+      this.predictionPanel.render(s);
       this.table.render(processorRows(s), s.search?.fen);
       const nodes = mapNodes(s);
       this.map.setNodes(nodes);

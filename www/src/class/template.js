@@ -64,6 +64,15 @@ export function classHtml() {
           <label class="check wide" title="No TT cutoffs, null move or reductions: every algorithm must return exactly the serial minimax value"><input name="class-pure" type="checkbox" /> Pure (exact minimax value)</label>
           <button type="submit" class="primary wide" data-class="start" disabled>Start</button>
         </form>
+        <section class="panel class-prediction lecturer-only" aria-label="Which algorithm: predicted and measured speedup">
+          <h3>Speedup over one tab</h3>
+          <table>
+            <thead><tr><th>Algorithm</th><th title="The classroom model's T(1)/T(p) for this class, position and depth">Predicted</th><th title="The last search: this tab's time alone over the class's">Measured</th></tr></thead>
+            <tbody></tbody>
+          </table>
+          <p class="class-prediction-about"></p>
+          <p class="class-measured"></p>
+        </section>
       </div>
       <div class="class-stage">
         <h2 class="class-heading student-only" aria-live="polite"></h2>

@@ -31,6 +31,7 @@ export const Experiment = {
     this.charts.resize();
     this.sweepCharts.resize();
     this.scaling.resize();
+    this.breakEven?.resize();
     requestAnimationFrame((t) => this.frame(t));
     if (this.catalogue) return;
     try {
@@ -96,6 +97,7 @@ export const Experiment = {
     this.stopDevice();
     await this.stopSweep();
     await this.stopScaling();
+    this.stopBreakEven();
     if (!request) {
       const read = this.controls.read();
       if (read.error) {

@@ -28,6 +28,7 @@ export const Input = {
       e.currentTarget.setAttribute('aria-pressed', String(on));
       this.charts?.resize();
       this.sweepCharts?.resize();
+      this.breakEven?.resize();
     });
     for (const preset of PRESETS) on(presetButton(preset), () => this.reproduce(preset));
     on('threads', () => (this.threads && !this.threads.ended ? this.stopThreads() : this.watchThreads()));
@@ -121,5 +122,6 @@ export const Input = {
     if (!on && document.fullscreenElement) document.exitFullscreen().catch(() => {});
     this.charts?.resize();
     this.sweepCharts?.resize();
+    this.breakEven?.resize();
   },
 };

@@ -35,9 +35,16 @@ const n = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 /** Counters at a stop, as a sentence's tail (all of them the run's own). */
 const sofar = (f) => `So far ${n(f.nodes, 'node')} searched, ${n(f.messages, 'message')} sent, ${f.busy} of ${f.processors} processors busy.`;
 
+/** The latency lecture's run: YBWC on eight processors behind the relay with ten
+ * milliseconds injected, the period's full-width search (bigger trees, so deeper searches
+ * take long enough to matter). Its chart repeats the search on the three classroom presets
+ * at shallower depths and this one, for three algorithms. */
+const LATENCY_RUN = { algorithm: 'ybwc', net: 'bus', processors: 8, preset: 'classroom-10ms', tt: 'local', search: 'period', position: 'BK.02', depth: 6, seed: 1 };
+
 /**
  * Each lecture: its id (for the address), title, the experiment it runs (the form's fields)
- * and its stops, each `{ on, kind?, title, text(facts) }`.
+ * and its stops, each `{ on, kind?, title, text(facts) }`; it ends on its algorithm's
+ * scaling curve, or with `curve` on the chart that names (the break-even chart).
  */
 export const LECTURES = [
   {
@@ -248,6 +255,39 @@ export const LECTURES = [
         text: (f) => `At ${f.t} ms P${f.p} leaves «${f.path}» with the table's answer. This sharing is all of Lazy SMP's cooperation. ${sofar(f)}`,
       },
       END,
+    ],
+  },
+  {
+    id: 'latency',
+    title: 'Latency: when the class beats one laptop',
+    settings: LATENCY_RUN,
+    curve: { kind: 'break-even', algorithms: ['ybwc', 'jamboree', 'aphid'], presets: ['classroom', 'classroom-10ms', 'classroom-50ms'], depths: [LATENCY_RUN.depth - 2, LATENCY_RUN.depth - 1, LATENCY_RUN.depth] },
+    stops: [
+      {
+        on: 'send',
+        kind: 'work-request',
+        title: 'A request crosses the relay',
+        text: (f) =>
+          `At ${f.t} ms P${f.p}, a student's laptop, asks for work. Every frame of a class passes the relay, and on this preset the relay holds each for ten milliseconds: ` +
+          `the answer is a round trip away, and a laptop searches tens of thousands of nodes in that time. On a Transputer the same request cost less than one node. ${sofar(f)}`,
+      },
+      {
+        on: 'send',
+        kind: 'work',
+        title: 'Work given away, a round trip late',
+        text: (f) =>
+          `At ${f.t} ms P${f.p} gives work away: ${n(f['work-request'], 'request')} went out before it and ${f['no-work']} came back empty, each after a round trip through the relay. ` +
+          `YBWC's helper now searches a young brother, and the owner of the split point may wait a round trip for its value. Work pays for its journey only if it takes many round trips to search. ${sofar(f)}`,
+      },
+      {
+        on: 'end',
+        title: 'The end: the class against one laptop',
+        text: (f) =>
+          `The search ends at ${f.tp} ms. One laptop needed ${f.t1} ms for ${n(f.n1, 'node')}; the class of ${f.processors} needed ${f.tp} ms for ${n(f.np, 'node')}: speedup ${f.spe}, load ${f.ld}, with ${n(f.messages, 'message')} through the relay. ` +
+          'The chart on the right runs YBWC, Jamboree and APHID again on the three classroom presets (no delay, ten and fifty milliseconds) at this depth and shallower ones, against the seconds one laptop takes: ' +
+          'where a line crosses the one-laptop line, the class wins. Synchronous splitting waits a round trip for every value it gives away, so a line rises only as searches grow longer than many round trips; ' +
+          "APHID's master never waits for a reply (a leaf not back yet is an estimate, searched again on the next pass), so latency costs it stale leaves instead of idle time, and coarse jobs (giving away only subtrees worth several round trips) cut the round trips the synchronous methods wait.",
+      },
     ],
   },
 ];

@@ -51,6 +51,13 @@ export function initialState() {
     scalingRun: null,
     scalingState: 'idle',
     scalingToken: 0,
+    /** The latency lecture's break-even chart (breakEven.js): its chart, points, state
+     * (idle, running, done), sentences, and a token that cancels it. */
+    breakEven: null,
+    breakEvenPoints: [],
+    breakEvenState: 'idle',
+    breakEvenText: '',
+    breakEvenToken: 0,
     /** The lecture in progress (a Lecture), or null. */
     lecture: null,
     /** The real threads view, or null: its search (an engine job), whether that ended,
@@ -88,6 +95,7 @@ export function snapshot(lab) {
     table: lab.tableRows,
     lecture: lab.lecture?.snapshot() ?? null,
     scaling: { state: lab.scalingState, curves: lab.scaling?.plotted() ?? {}, counts: lab.scaling?.counts ?? [], rows: lab.scalingRows },
+    breakEven: { state: lab.breakEvenState, points: lab.breakEvenPoints, text: lab.breakEvenText },
     kindCounts: pb instanceof Playback ? Object.fromEntries(pb.kinds.map((k, i) => [k, pb.kindCounts[i]])) : null,
     presenting: document.body.classList.contains('lab-presenting'),
     sweep: { state: lab.sweepState, points: lab.sweepPoints, fit: lab.sweepCharts?.fit ?? null, plotted: lab.sweepCharts?.plotted() ?? null },

@@ -64,6 +64,13 @@ export function labHtml() {
       </div>
       <div class="lab-side">
         <div class="lab-charts"></div>
+        <section class="panel lab-break-even" aria-label="Break-even chart" hidden>
+          <h3>Break-even: the class against one laptop</h3>
+          <p class="lab-break-even-help">SPE against T(1), the seconds one processor takes, one point per depth; colour: the algorithm; dash: the preset (solid no delay, long dashes 10 ms, short 50 ms). Simulated without replay.</p>
+          <progress class="lab-break-even-progress" max="1" value="0"></progress>
+          <p class="lab-break-even-status" role="status"></p>
+          <div class="lab-charts lab-break-even-chart"></div>
+        </section>
         <section class="panel lab-scaling" aria-label="Scaling curve">
           <h3>Scaling curve</h3>
           <p class="lab-scaling-help">SPE against p = 1, 2, 4, … up to the form's processors, for each algorithm ticked, on the form's machine and position (simulated without replay).</p>
