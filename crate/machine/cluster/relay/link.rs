@@ -9,8 +9,8 @@
 //! frames to read between (a read timeout would hold each send for a kernel tick, 8-12 ms
 //! here, whatever timeout is asked).
 
-use super::link::{Arrival, Link};
-use super::MAX_PROCESSORS;
+use crate::machine::cluster::link::{Arrival, Link};
+use crate::machine::cluster::MAX_PROCESSORS;
 use crate::machine::frame::{addressed, Frame};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
