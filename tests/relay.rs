@@ -901,3 +901,14 @@ fn a_native_owner_cut_off_resumes_and_its_class_searches_on() {
         }
     }
 }
+
+/// A relay that takes the connection and never answers the WebSocket handshake is an
+/// error in time, not a hang: the native link's way in (and the owner's tries to resume)
+/// once waited on it forever.
+#[test]
+fn a_relay_that_never_answers_the_handshake_is_an_error_not_a_hang() {
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}/class", silent.local_addr().unwrap());
+    let refused = meshmate::machine::cluster::relay::RelayLink::join(&url, "code").err().expect("no class there");
+    assert!(refused.contains(&url), "{refused}");
+}

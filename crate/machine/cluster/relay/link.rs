@@ -13,7 +13,7 @@ use super::client::{Client, Hello, Transmit, Update};
 use crate::machine::cluster::link::{Arrival, Link};
 use crate::machine::cluster::MAX_PROCESSORS;
 use std::collections::VecDeque;
-use std::net::TcpStream;
+use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 use tungstenite::protocol::frame::coding::CloseCode;
@@ -23,6 +23,9 @@ use tungstenite::Message;
 /// How long the socket's thread waits for something to send before it looks for frames
 /// to read again.
 const READ_SLICE: Duration = Duration::from_micros(200);
+
+/// How long opening a socket to the relay (connection and handshake) may take.
+const OPEN_WITHIN: Duration = Duration::from_secs(5);
 
 /// How long a control request (create, join, start) waits for the relay's answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(10);
@@ -260,11 +263,15 @@ impl Link for RelayLink {
     }
 }
 
-/// A socket to the relay at `url`, its handshake done, that does not block.
+/// A socket to the relay at `url`, its handshake done within [`OPEN_WITHIN`] (a relay that
+/// does not answer is an error, not a hang: the owner's tries to resume go on), that does
+/// not block.
 fn open(url: &str) -> Result<Socket, String> {
     let address = url.strip_prefix("ws://").and_then(|rest| rest.split('/').next()).ok_or_else(|| format!("{url}: not a ws:// address"))?;
-    let stream = TcpStream::connect(address).map_err(|e| format!("{address}: {e}"))?;
+    let resolved = address.to_socket_addrs().map_err(|e| format!("{address}: {e}"))?.next().ok_or_else(|| format!("{address}: no address"))?;
+    let stream = TcpStream::connect_timeout(&resolved, OPEN_WITHIN).map_err(|e| format!("{address}: {e}"))?;
     let _ = stream.set_nodelay(true);
+    stream.set_read_timeout(Some(OPEN_WITHIN)).map_err(|e| e.to_string())?;
     let (socket, _) = tungstenite::client(url, stream).map_err(|e| format!("{url}: {e}"))?;
     socket.get_ref().set_nonblocking(true).map_err(|e| e.to_string())?;
     Ok(socket)
