@@ -806,3 +806,109 @@ fn all_queues_together_stay_under_the_relays_bound() {
     let (_, _, trace) = relay.trace(&code);
     assert!(trace.lines().any(|l| l.contains(r#""ev":"refused""#) && l.contains("cannot keep up")), "{trace}");
 }
+
+/// A TCP line between clients and the relay that the test cuts as a network would: no
+/// close frame, the connections simply gone.
+struct Line {
+    port: u16,
+    /// Both ends of each connection through it, for [`Line::cut`].
+    connections: std::sync::Arc<std::sync::Mutex<Vec<TcpStream>>>,
+    /// How many connections it has carried.
+    carried: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Line {
+    /// A line to the relay at `address` (host:port), carrying every connection made to it.
+    fn to(address: &str) -> Line {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let line = Line { port, connections: Default::default(), carried: Default::default() };
+        let (connections, carried, address) = (line.connections.clone(), line.carried.clone(), address.to_string());
+        std::thread::spawn(move || {
+            for near in listener.incoming().map_while(Result::ok) {
+                let Ok(far) = TcpStream::connect(&address) else { continue };
+                carried.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let pipe = |mut from: TcpStream, mut to: TcpStream| {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    })
+                };
+                pipe(near.try_clone().unwrap(), far.try_clone().unwrap());
+                pipe(far.try_clone().unwrap(), near.try_clone().unwrap());
+                connections.lock().unwrap().extend([near, far]);
+            }
+        });
+        line
+    }
+
+    fn url(&self) -> String {
+        format!("ws://127.0.0.1:{}/class", self.port)
+    }
+
+    /// Cuts every connection through the line.
+    fn cut(&self) {
+        for stream in self.connections.lock().unwrap().drain(..) {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
+/// A native lecturer (`RelayLink`) whose connection is cut during a search comes back
+/// as the tab's lecturer does: its processor 0 hears its student lost and finishes alone,
+/// the link resumes the session with its token on a new connection, and the class's next
+/// search runs on the same members. Before, the class ended with the owner's connection.
+#[test]
+fn a_native_owner_cut_off_resumes_and_its_class_searches_on() {
+    use meshmate::machine::cluster::link::{Arrival, Link};
+    use meshmate::machine::cluster::relay::RelayLink;
+    let relay = Relay::start(&["--lost-after-ms", "5000"]);
+    let line = Line::to(&relay.address);
+    let mut owner = RelayLink::create(&line.url(), &relay.token).expect("a session through the line");
+    let (mut student, _) = relay.join(owner.code());
+    owner.wait_for_members(1, PATIENCE).unwrap();
+    assert_eq!(owner.start(), Ok(2));
+    student.expect("search");
+
+    line.cut();
+    assert_eq!(student.expect("lost")["processor"], 0);
+    assert_eq!(student.expect("ended")["search"], 1);
+    assert_eq!(student.expect("away")["within_ms"], 30_000);
+    let deadline = Instant::now() + PATIENCE;
+    while !matches!(owner.receive(), Some(Arrival::Lost(1))) {
+        assert!(Instant::now() < deadline, "processor 0 hears its student lost");
+        owner.await_arrival(Duration::from_millis(50));
+    }
+    // Refused while the link resumes (at most a try a second), then the same class.
+    let processors = loop {
+        match owner.start() {
+            Ok(processors) => break processors,
+            Err(e) => assert!(Instant::now() < deadline, "not resumed in time: {e}"),
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!((processors, owner.closed()), (2, None));
+    let search = student.expect("search");
+    assert_eq!((&search["search"], &search["members"]), (&json!(2), &json!([0, 1])));
+    assert!(line.carried.load(std::sync::atomic::Ordering::SeqCst) >= 2, "it came back on a new connection");
+    assert!(student.send_frame(0, &program(2, b"still here")));
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        match owner.receive() {
+            Some(Arrival::Frame(frame)) => break assert_eq!((frame.from, frame.body.as_slice()), (1, &b"still here"[..])),
+            Some(Arrival::Lost(p)) => panic!("processor {p} lost in search 2"),
+            None => assert!(Instant::now() < deadline && owner.await_arrival(Duration::from_millis(50))),
+        }
+    }
+}
+
+/// A relay that takes the connection and never answers the WebSocket handshake is an
+/// error in time, not a hang: the native link's way in (and the owner's tries to resume)
+/// once waited on it forever.
+#[test]
+fn a_relay_that_never_answers_the_handshake_is_an_error_not_a_hang() {
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}/class", silent.local_addr().unwrap());
+    let refused = meshmate::machine::cluster::relay::RelayLink::join(&url, "code").err().expect("no class there");
+    assert!(refused.contains(&url), "{refused}");
+}

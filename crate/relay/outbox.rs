@@ -16,7 +16,7 @@
 //! memory never grows with a slow tab, nor with many. What may be left out (the owner's trace) goes
 //! in only while less than half the bound waits, so it never overflows it.
 
-use super::trace::Event;
+use super::protocol::Event;
 use axum::extract::ws::Message;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -297,7 +297,7 @@ impl Drop for Inbox {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relay::trace::Ev;
+    use crate::relay::protocol::Ev;
 
     /// A frame due at once leaves at once: a timer would hold it until the timer wheel's
     /// next tick (tokio's timers tick in milliseconds), and with no injected delay that

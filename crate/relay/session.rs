@@ -10,8 +10,8 @@
 //! search; once the session is closed it has no members and refuses every call.
 
 use super::outbox::{Closing, Outbox, Overflow};
-use super::protocol::{address, Notice, Request, ADDRESS};
-use super::trace::{Ev, Event, Trace};
+use super::protocol::{address, Ev, Event, Notice, Request, ADDRESS};
+use super::trace::Trace;
 use super::Config;
 use crate::net::{Kind, Topology};
 use std::collections::BTreeMap;
@@ -225,7 +225,7 @@ impl Session {
             search: Some(search.number),
             from: Some(from as u16),
             to: Some(header.to as u16),
-            kind: Some(header.kind.name()),
+            kind: Some(header.kind.name().into()),
             bytes: Some(message.len() as u32),
             hops: hops.map(|h| h as u16),
             ..Event::new(Ev::Send)
@@ -323,14 +323,14 @@ impl Session {
         };
         state.searches += 1;
         let number = state.searches;
-        let name = network.as_ref().map(|net| net.kind().name());
+        let name = network.as_ref().map(|net| net.kind().name().to_string());
         for (processor, member) in roster.iter().enumerate() {
             if let Some(m) = state.members.get_mut(member) {
                 m.processor = Some(processor);
             }
             state.tell(
                 *member,
-                &Notice::Search { search: number, processor, processors, members: roster.clone(), network: name },
+                &Notice::Search { search: number, processor, processors, members: roster.clone(), network: name.clone() },
             );
         }
         self.record(Event { search: Some(number), processors: Some(processors as u16), ..Event::new(Ev::Start) });

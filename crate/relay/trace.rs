@@ -4,7 +4,7 @@
 //! latest [`KEPT`] events kept in memory for `GET /class/<code>/trace`: a long class never
 //! grows the relay's memory past that.
 
-use serde::Serialize;
+use super::protocol::Event;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -15,82 +15,6 @@ pub const KEPT: usize = 200_000;
 
 /// The most events one batch to the owner carries; the rest are counted, not streamed.
 const BATCH: usize = 20_000;
-
-/// What happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Ev {
-    /// A member joined (the owner at creation).
-    Join,
-    /// A member left: closed, cut off or silent.
-    Leave,
-    /// A participant of the running search was lost.
-    Lost,
-    /// A search started.
-    Start,
-    /// A search ended.
-    End,
-    /// The relay accepted a frame.
-    Send,
-    /// The relay handed a frame to the receiver's socket.
-    Deliver,
-    /// A message refused; its sender is cut off.
-    Refused,
-}
-
-/// One event; the fields that do not apply are left out of the JSON.
-#[derive(Clone, Debug, Serialize)]
-pub struct Event {
-    /// Microseconds since the session was created, stamped when recorded.
-    pub t: u64,
-    /// What happened.
-    pub ev: Ev,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub member: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub search: Option<u32>,
-    /// The processor lost.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub processor: Option<u16>,
-    /// A search's processor count (at its start).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub processors: Option<u16>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub from: Option<u16>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub to: Option<u16>,
-    /// A frame's kind (`FrameKind::name`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<&'static str>,
-    /// A frame's length on the wire, address included.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bytes: Option<u32>,
-    /// A frame's route length on the search's virtual network.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hops: Option<u16>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
-impl Event {
-    /// An event of kind `ev` with no fields yet (struct update syntax fills them).
-    pub fn new(ev: Ev) -> Event {
-        Event {
-            t: 0,
-            ev,
-            member: None,
-            search: None,
-            processor: None,
-            processors: None,
-            from: None,
-            to: None,
-            kind: None,
-            bytes: None,
-            hops: None,
-            reason: None,
-        }
-    }
-}
 
 /// A session's events: kept, pending for the owner's next batch, and written to a file.
 pub struct Trace {
@@ -179,6 +103,7 @@ pub fn lines(events: &[Event]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::relay::protocol::Ev;
 
     #[test]
     fn the_trace_keeps_the_latest_events_and_batches_what_is_new() {

@@ -37,7 +37,6 @@ pub const MAX_PROCESSORS: usize = 256;
 #[cfg(feature = "cluster")]
 pub mod mpi;
 mod processor;
-#[cfg(all(feature = "relay", not(target_arch = "wasm32")))]
 pub mod relay;
 
 use super::drive::{drive, Drive};
