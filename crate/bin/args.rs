@@ -75,8 +75,12 @@ pub struct JoinArgs {
     /// Take part as a browser tab without shared memory does: on one thread, searching
     /// in slices of MS milliseconds between looks at the relay (the default searches on
     /// a thread of its own while the link's thread listens).
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..=1000), conflicts_with = "threads")]
     pub slices: Option<u32>,
+    /// Search each job the lecturer's processors give on N threads over this process's
+    /// table (the job's own search, and N-1 Lazy SMP helpers filling the table beside it).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=meshmate::parallel::MAX_THREADS as i64))]
+    pub threads: u32,
 }
 
 /// `relay`.
