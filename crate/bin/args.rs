@@ -334,6 +334,11 @@ pub struct SimArgs {
     /// silent instead. Machines of P processors or fewer keep all theirs.
     #[arg(long, value_name = "P@MS[:silent]", value_delimiter = ',', value_parser = departure, conflicts_with_all = ["bench", "signature"])]
     pub depart: Vec<Departure>,
+    /// Cores of each member but processor 0 on the classroom presets (1, 2 or 4): a member
+    /// searching each job on K threads (`join --threads K`) searches Lazy SMP's measured
+    /// speedup on K threads faster (crate/machine/sim/member_cores.rs).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64), conflicts_with_all = ["bench", "signature"])]
+    pub cores_per_member: u16,
     /// Print the rows and fits as JSON instead of the table.
     #[arg(long)]
     pub json: bool,
