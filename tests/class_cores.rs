@@ -113,6 +113,7 @@ fn a_member_with_two_threads_searches_its_jobs_on_both_and_pure_mode_stays_seria
                 *sum += n;
             }
         }
+        println!("{algorithm:?}, BK 2-4 to 6 plies, pure: the member's nodes by thread {by_thread:?}");
         assert!(by_thread.iter().all(|&n| n > 0), "{algorithm:?}: each of the member's threads searched: {by_thread:?}");
     }
 }
