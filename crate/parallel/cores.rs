@@ -294,3 +294,44 @@ impl<P: Program> Program for OnCores<'_, P> {
         self.program.line()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{NodeKind, INFINITY};
+    use cozy_chess::Board;
+
+    fn job(depth: i32) -> Subproblem {
+        Subproblem { board: Board::default(), path: Vec::new(), alpha: -INFINITY, beta: INFINITY, depth, ply: 0, kind: NodeKind::Pv, line: TreePath::default(), killers: Default::default() }
+    }
+
+    #[test]
+    fn no_threads_or_too_many_is_an_error() {
+        assert!(Cores::new(0).err().is_some_and(|e| e.contains("1 to 64")));
+        assert!(Cores::new(MAX_THREADS + 1).is_err());
+    }
+
+    #[test]
+    fn helpers_follow_the_newest_open_job_and_settle_stops_even_a_search_that_would_not_end() {
+        let table = Arc::new(TranspositionTable::try_new(1).unwrap());
+        let mut cores = Cores::new(2).unwrap();
+        cores.start_search(&table, SearchOptions::default());
+        let newest = |cores: &Cores| cores.shared.lock().jobs.last().map(|&(key, _)| key);
+        let generation = |cores: &Cores| cores.shared.generation.load(Ordering::Acquire);
+        cores.begin(1, &job(40));
+        cores.begin(2, &job(40));
+        let on_two = generation(&cores);
+        cores.end(1);
+        assert_eq!((newest(&cores), generation(&cores)), (Some(2), on_two), "an older job's end leaves the helpers where they are");
+        cores.end(2);
+        assert_eq!((newest(&cores), generation(&cores)), (None, on_two + 1), "the newest job's end stops them");
+        // A 40-ply search of the start position does not end: only the settle stops it.
+        cores.begin(3, &job(40));
+        while cores.nodes() == 0 {
+            std::thread::yield_now();
+        }
+        cores.settle();
+        let state = cores.shared.lock();
+        assert_eq!((state.searching, state.jobs.len()), (0, 0));
+    }
+}
