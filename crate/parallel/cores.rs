@@ -22,9 +22,8 @@
 //!   its search first waits until every helper has stopped ([`Cores::settle`]), within a
 //!   few hundred nodes, so that its count is whole.
 
-use super::lazysmp;
 use crate::machine::{Activity, Processor, Program};
-use crate::search::{SearchOptions, Searcher, StarTechRules, Subproblem, TreePath, MAX_PLY};
+use crate::search::{SearchOptions, Subproblem, TreePath};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -32,14 +31,6 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 /// The most threads a processor searches with: far more cores than any laptop or tab
 /// has, and few enough that a typing slip (`--threads 1000`) is refused, not obeyed.
 pub const MAX_THREADS: usize = 64;
-
-/// Nodes a helper searches between two looks at whether its job has changed (a few tens
-/// of microseconds), and between two updates of its node count.
-const NODES_PER_LOOK: u32 = 256;
-
-/// Plies a helper searches beyond the job's depth at most: the job is long over before a
-/// search that deep ends.
-const MAX_PLIES_AHEAD: i32 = 6;
 
 /// A node count on a cache line of its own (each helper writes its own often).
 #[repr(align(128))]
@@ -110,7 +101,7 @@ impl Cores {
         let threads = (0..helpers)
             .map(|i| {
                 let shared = shared.clone();
-                std::thread::Builder::new().name(format!("meshmate core {}", i + 1)).spawn(move || help(&shared, i)).map_err(|e| format!("cannot start a helper thread: {e}"))
+                std::thread::Builder::new().name(format!("meshmate core {}", i + 1)).spawn(move || helper::help(&shared, i)).map_err(|e| format!("cannot start a helper thread: {e}"))
             })
             .collect::<Result<Vec<_>, String>>()?;
         // In the browser a wasm module starts no thread: the helpers take workers of the
@@ -122,7 +113,7 @@ impl Cores {
             }
             for i in 0..helpers {
                 let shared = shared.clone();
-                rayon::spawn(move || help(&shared, i));
+                rayon::spawn(move || helper::help(&shared, i));
             }
         }
         #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
@@ -206,64 +197,81 @@ impl Drop for Cores {
     }
 }
 
-/// Helper `index`'s life: waits for a job, searches it until the job changes, again.
-fn help(shared: &Shared, index: usize) {
-    let mut searcher: Option<Searcher> = None;
-    let mut seen = 0;
-    loop {
-        let mut state = shared.lock();
-        while state.generation == seen && !state.quit {
-            state = shared.changed.wait(state).unwrap_or_else(|e| e.into_inner());
-        }
-        if state.quit {
-            return;
-        }
-        seen = state.generation;
-        let (Some((_, job)), Some(table)) = (state.jobs.last().cloned(), state.table.clone()) else { continue };
-        let options = state.options;
-        state.searching += 1;
-        drop(state);
-        let searcher = searcher.get_or_insert_with(|| Searcher::new(table.clone()));
-        searcher.set_table(table);
-        searcher.set_options(options);
-        searcher.set_startech_rules(StarTechRules::OFF);
-        search_until_changed(shared, index, searcher, &job, seen);
-        shared.lock().searching -= 1;
-        shared.stopped.notify_all();
-    }
-}
+/// The helper threads' side (none start where threads cannot: a page without shared memory).
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+mod helper {
+    use super::super::lazysmp;
+    use super::Shared;
+    use crate::search::{Progress, Searcher, StarTechRules, Subproblem, MAX_PLY};
+    use std::sync::atomic::Ordering;
 
-/// Searches `job` ever deeper, from Lazy SMP's depth for helper `index`, until the
-/// generation moves past `seen`.
-fn search_until_changed(shared: &Shared, index: usize, searcher: &mut Searcher, job: &Subproblem, seen: u64) {
-    let count = &shared.nodes[index].0;
-    let mut problem = job.clone();
-    problem.depth += lazysmp::depth_offset(index + 1);
-    let deepest = (job.depth + MAX_PLIES_AHEAD).min((MAX_PLY - 1 - job.ply) as i32);
-    let mut counted = searcher.nodes();
-    while problem.depth <= deepest {
-        searcher.start_subproblem(&problem);
-        let mut until_look = NODES_PER_LOOK;
+    /// Nodes a helper searches between two looks at whether its job has changed (a few tens
+    /// of microseconds), and between two updates of its node count.
+    const NODES_PER_LOOK: u32 = 256;
+
+    /// Plies a helper searches beyond the job's depth at most: the job is long over before a
+    /// search that deep ends.
+    const MAX_PLIES_AHEAD: i32 = 6;
+
+    /// Helper `index`'s life: waits for a job, searches it until the job changes, again.
+    pub(super) fn help(shared: &Shared, index: usize) {
+        let mut searcher: Option<Searcher> = None;
+        let mut seen = 0;
         loop {
-            let done = !matches!(searcher.step(), crate::search::Progress::Running);
-            until_look -= 1;
-            if until_look == 0 || done {
-                until_look = NODES_PER_LOOK;
-                count.fetch_add(searcher.nodes() - counted, Ordering::Relaxed);
-                counted = searcher.nodes();
-                if !done && shared.generation.load(Ordering::Acquire) != seen {
-                    searcher.abandon();
-                    return;
+            let mut state = shared.lock();
+            while state.generation == seen && !state.quit {
+                state = shared.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+            }
+            if state.quit {
+                return;
+            }
+            seen = state.generation;
+            let (Some((_, job)), Some(table)) = (state.jobs.last().cloned(), state.table.clone()) else { continue };
+            let options = state.options;
+            state.searching += 1;
+            drop(state);
+            let searcher = searcher.get_or_insert_with(|| Searcher::new(table.clone()));
+            searcher.set_table(table);
+            searcher.set_options(options);
+            searcher.set_startech_rules(StarTechRules::OFF);
+            search_until_changed(shared, index, searcher, &job, seen);
+            shared.lock().searching -= 1;
+            shared.stopped.notify_all();
+        }
+    }
+
+    /// Searches `job` ever deeper, from Lazy SMP's depth for helper `index`, until the
+    /// generation moves past `seen`.
+    fn search_until_changed(shared: &Shared, index: usize, searcher: &mut Searcher, job: &Subproblem, seen: u64) {
+        let count = &shared.nodes[index].0;
+        let mut problem = job.clone();
+        problem.depth += lazysmp::depth_offset(index + 1);
+        let deepest = (job.depth + MAX_PLIES_AHEAD).min((MAX_PLY - 1 - job.ply) as i32);
+        let mut counted = searcher.nodes();
+        while problem.depth <= deepest {
+            searcher.start_subproblem(&problem);
+            let mut until_look = NODES_PER_LOOK;
+            loop {
+                let done = !matches!(searcher.step(), Progress::Running);
+                until_look -= 1;
+                if until_look == 0 || done {
+                    until_look = NODES_PER_LOOK;
+                    count.fetch_add(searcher.nodes() - counted, Ordering::Relaxed);
+                    counted = searcher.nodes();
+                    if !done && shared.generation.load(Ordering::Acquire) != seen {
+                        searcher.abandon();
+                        return;
+                    }
+                }
+                if done {
+                    break;
                 }
             }
-            if done {
-                break;
+            if shared.generation.load(Ordering::Acquire) != seen {
+                return;
             }
+            problem.depth += 1;
         }
-        if shared.generation.load(Ordering::Acquire) != seen {
-            return;
-        }
-        problem.depth += 1;
     }
 }
 
