@@ -75,8 +75,12 @@ pub struct JoinArgs {
     /// Take part as a browser tab without shared memory does: on one thread, searching
     /// in slices of MS milliseconds between looks at the relay (the default searches on
     /// a thread of its own while the link's thread listens).
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..=1000), conflicts_with = "threads")]
     pub slices: Option<u32>,
+    /// Search each job the lecturer's processors give on N threads over this process's
+    /// table (the job's own search, and N-1 Lazy SMP helpers filling the table beside it).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=meshmate::parallel::MAX_THREADS as i64))]
+    pub threads: u32,
 }
 
 /// `relay`.
@@ -330,6 +334,11 @@ pub struct SimArgs {
     /// silent instead. Machines of P processors or fewer keep all theirs.
     #[arg(long, value_name = "P@MS[:silent]", value_delimiter = ',', value_parser = departure, conflicts_with_all = ["bench", "signature"])]
     pub depart: Vec<Departure>,
+    /// Cores of each member but processor 0 on the classroom presets (1, 2 or 4): a member
+    /// searching each job on K threads (`join --threads K`) searches Lazy SMP's measured
+    /// speedup on K threads faster (crate/machine/sim/member_cores.rs).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64), conflicts_with_all = ["bench", "signature"])]
+    pub cores_per_member: u16,
     /// Print the rows and fits as JSON instead of the table.
     #[arg(long)]
     pub json: bool,

@@ -41,7 +41,7 @@ pub fn run(cli: Cli) -> i32 {
         #[cfg(feature = "relay")]
         Some(Command::Relay(args)) => run_relay(args),
         #[cfg(feature = "relay")]
-        Some(Command::Join(args)) => crate::join::join(&args.url, &args.code, args.slices),
+        Some(Command::Join(args)) => crate::join::join(&args.url, &args.code, args.slices, args.threads as usize),
     };
     match result {
         Ok(()) => 0,

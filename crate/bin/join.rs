@@ -1,7 +1,9 @@
 //! `meshmate join URL CODE`: this process becomes a processor of a class session (see
 //! `meshmate::relay`) — the same helper program a tab or an MPI rank runs, over the
 //! relay link — until the lecturer ends the session or the relay closes it. With
-//! `--slices MS` it runs as a tab without shared memory does, on one thread.
+//! `--slices MS` it runs as a tab without shared memory does, on one thread; with
+//! `--threads N` it searches each job on N threads, and after each search says on stderr
+//! how many nodes each thread searched.
 
 use meshmate::machine::cluster::relay::RelayLink;
 use meshmate::machine::cluster::{Order, Rank};
@@ -15,12 +17,12 @@ use std::time::Duration;
 const WAITING_NAP: Duration = Duration::from_micros(50);
 
 /// Takes part in the searches of session `code` at the relay `url`, in slices of
-/// `slices` ms if given.
-pub fn join(url: &str, code: &str, slices: Option<u32>) -> Result<(), String> {
+/// `slices` ms if given, else on `threads` threads.
+pub fn join(url: &str, code: &str, slices: Option<u32>, threads: usize) -> Result<(), String> {
+    let mut helper = Helper::new(meshmate::uci::Options::default().hash_mib)?.with_threads(threads)?;
     let link = RelayLink::join(url, code)?;
     eprintln!("joined class {code} as member {}", link.member());
     let mut rank = Rank::new(link).ok_or("the relay made this process processor 0")?;
-    let mut helper = Helper::new(meshmate::uci::Options::default().hash_mib)?;
     // A task this processor cannot take: it leaves, and the relay tells the others, who
     // search again what they gave it.
     let cannot = |id: usize| move |e: String| format!("processor {id} cannot take part in the search: {e}");
@@ -36,6 +38,11 @@ pub fn join(url: &str, code: &str, slices: Option<u32>) -> Result<(), String> {
     } else {
         while let Order::Search(task) = rank.next_order() {
             help(&mut rank, &mut helper, &task).map_err(cannot(rank.id()))?;
+            if threads > 1 {
+                let total = rank.counters().snapshot()[rank.id()].nodes;
+                let by_thread: Vec<String> = helper.nodes_by_thread(total).iter().map(u64::to_string).collect();
+                eprintln!("processor {}: nodes by thread {}", rank.id(), by_thread.join(" "));
+            }
             rank.end_search();
         }
     }

@@ -7,7 +7,7 @@ use crate::progress::Progress;
 use crate::report::{lowest_and_highest, messages_by_kind};
 use crate::trace_file::TraceFile;
 use meshmate::chess::{parse_fen, START_FEN};
-use meshmate::machine::sim::{fit_work_span, Departure, Preset, Sim, WorkSpanFit};
+use meshmate::machine::sim::{fit_work_span, with_cores_per_member, Departure, Preset, Sim, WorkSpanFit};
 use meshmate::net::Kind;
 use meshmate::parallel::Algorithm;
 use meshmate::search::SearchSettings;
@@ -46,7 +46,9 @@ pub fn run_sim(args: SimArgs) -> Result<(), String> {
     let boards = suite_boards(suite)?;
     let settings = SearchSettings { options: meshmate::search::SearchOptions { pure: args.pure, ..meshmate::search::SearchOptions::default() }, ..SearchSettings::default() };
     let suite = SimSuite { boards: &boards, depth, table: TableSize::Mib(args.hash), placement: args.tt, settings, carry: false };
-    let experiment = SimExperiment { preset, net: args.net, procs: &procs, algorithms: &args.algorithms, suite: &suite, departures: &args.depart, table: !args.json };
+    let cores_per_member = usize::from(args.cores_per_member);
+    with_cores_per_member(preset, 1, cores_per_member)?;
+    let experiment = SimExperiment { preset, net: args.net, procs: &procs, algorithms: &args.algorithms, suite: &suite, departures: &args.depart, table: !args.json, cores_per_member };
     let mut trace = args.trace.as_deref().map(TraceFile::new);
     // Each seed's rows; with several seeds the totals pool them (ΣT(1) / ΣT(p) over all).
     let parallel_runs = args.algorithms.iter().filter(|&&a| a != Algorithm::Serial).count() * procs.len();
@@ -73,15 +75,17 @@ struct SimExperiment<'a> {
     departures: &'a [Departure],
     /// Print the table's header and rows as they come (not with `--json`).
     table: bool,
+    /// Cores of each member but processor 0 (a class's).
+    cores_per_member: usize,
 }
 
 impl SimExperiment<'_> {
     /// The rows of one seed (serial references included), its machines' events streamed
     /// into `trace` if given.
     fn run(&self, seed: u64, mut trace: Option<&mut TraceFile>, progress: &Progress) -> Result<Vec<SimRow>, String> {
-        let net = self.net.map(Kind::name);
         let mut build = |p: usize| -> Result<Sim, String> {
-            let mut sim = Sim::from_names(self.preset.name, net, p, seed).map_err(|e| e.to_string())?;
+            let preset = with_cores_per_member(self.preset, p, self.cores_per_member)?;
+            let mut sim = Sim::new(preset, self.net.unwrap_or(preset.net), p, seed).map_err(|e| e.to_string())?;
             let departures: Vec<Departure> = self.departures.iter().filter(|d| d.processor < p).copied().collect();
             if !departures.is_empty() {
                 sim.set_departures(departures).map_err(|e| e.to_string())?;
@@ -95,7 +99,8 @@ impl SimExperiment<'_> {
         let mut machines: Vec<Sim> = self.procs.iter().map(|&p| build(p)).collect::<Result<_, _>>()?;
         if self.table {
             let (title, depth, placement) = (self.preset.title, self.suite.depth, self.suite.placement);
-            progress.println(&format!("{title}; network {}; table {placement}; depth {depth}; seed {seed}; T in virtual seconds", serial.topology().kind()));
+            let cores = if self.cores_per_member > 1 { format!("; members of {} cores", self.cores_per_member) } else { String::new() };
+            progress.println(&format!("{title}{cores}; network {}; table {placement}; depth {depth}; seed {seed}; T in virtual seconds", serial.topology().kind()));
             progress.println(&format!("{:>4} {:<8} {:>5} {:>11} {:>10} {:>11} {:>10} {:>5} {:>7} {:>7} {:>10} {:>10} {:>7}", "pos", "algo", "p", "N(1)", "T(1)", "N(p)", "T(p)", "LD", "SO", "SPE", "W(p)", "C(p)", "W/C"));
         }
         simulate_suite(&mut serial, &mut machines, self.suite, self.algorithms, &mut |r| {

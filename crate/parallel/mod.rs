@@ -31,6 +31,7 @@
 
 mod abdada;
 mod aphid;
+mod cores;
 mod dts;
 mod jamboree;
 mod lazysmp;
@@ -51,10 +52,12 @@ use crate::machine::cluster::{link::Link, Order, Rank};
 use crate::machine::{Counters, Machine, Program, Remote};
 use crate::search::{Control, Info, Limits, Listener, NoReports, RootMove, SearchResult, SearchSettings, Searcher, StarTechRules, Task};
 use crate::tt::{Placement, Tables, TranspositionTable};
+use cores::{Cores, OnCores};
 use program::{Deepest, DeepeningProgram, IdleOwner, NoMessage};
 use split::{Policy, SplitProgram};
 use std::future::Future;
 use std::sync::Arc;
+pub use cores::MAX_THREADS;
 pub use wire::{decode_task, HelperTask};
 
 /// The search algorithms, as the UCI option `Algorithm` names them.
@@ -325,18 +328,34 @@ pub fn serial_among_idle_owners<Mach: Machine>(machine: &mut Mach, searcher: &mu
 }
 
 /// What a processor in another process keeps between searches (a cluster's rank other
-/// than 0): its searcher and its table.
+/// than 0): its searcher and its table, and the threads of its other cores.
 pub struct Helper {
     searcher: Searcher,
     table: Arc<TranspositionTable>,
     table_clears: u32,
+    cores: Cores,
 }
 
 impl Helper {
-    /// A helper with a table of `mib` MiB (resized when a task asks for another size).
+    /// A helper with a table of `mib` MiB (resized when a task asks for another size),
+    /// searching on one thread.
     pub fn new(mib: usize) -> Result<Helper, String> {
         let table = Arc::new(TranspositionTable::try_new(mib).map_err(|e| e.to_string())?);
-        Ok(Helper { searcher: Searcher::new(table.clone()), table, table_clears: 0 })
+        Ok(Helper { searcher: Searcher::new(table.clone()), table, table_clears: 0, cores: Cores::new(1)? })
+    }
+
+    /// The helper searching each job it is given on `threads` threads over its table
+    /// (see `cores`): 1 to [`MAX_THREADS`], else an error.
+    pub fn with_threads(mut self, threads: usize) -> Result<Helper, String> {
+        self.cores = Cores::new(threads)?;
+        Ok(self)
+    }
+
+    /// The nodes of its last search on each of its threads, its program's first (the
+    /// program's own: `total`, its counters' count, less its other threads').
+    pub fn nodes_by_thread(&self, total: u64) -> Vec<u64> {
+        let helpers = self.cores.nodes_by_helper();
+        std::iter::once(total.saturating_sub(helpers.iter().sum())).chain(helpers).collect()
     }
 
     /// Takes the table `task` asks for: another size or kind (this processor's part of a
@@ -363,15 +382,17 @@ impl Helper {
 pub fn help<R: Remote>(remote: &mut R, helper: &mut Helper, task: &[u8]) -> Result<(), String> {
     let job = HelperJob::new(remote, helper, task)?;
     let work = job.work();
+    let cores = &helper.cores;
     if job.task.algorithm == Algorithm::Tdsab {
+        // Its nodes travel to their entries' homes: no job of its own for other cores.
         let mut program = tdsab::helper(&mut helper.searcher, &helper.table, &work);
         remote.serve(&mut program, &job.stop);
     } else if job.task.algorithm == Algorithm::Aphid {
-        let mut program = aphid::helper(&mut helper.searcher, &work, &job.stop);
-        remote.serve(&mut program, &job.stop);
+        let program = aphid::helper(&mut helper.searcher, &work, &job.stop).with_cores(cores);
+        remote.serve(&mut OnCores { program, cores }, &job.stop);
     } else if let Some(policy) = job.task.algorithm.split_policy() {
-        let mut program = SplitProgram::helper(&mut helper.searcher, &helper.table, policy, &work, &job.stop);
-        remote.serve(&mut program, &job.stop);
+        let program = SplitProgram::helper(&mut helper.searcher, &helper.table, policy, &work, &job.stop).with_cores(cores);
+        remote.serve(&mut OnCores { program, cores }, &job.stop);
     }
     // Serial: processor 0 searches alone, and the others have nothing to run.
     Ok(())
@@ -428,6 +449,7 @@ impl HelperJob {
             return Err(why.to_string());
         }
         helper.prepare(remote, &task)?;
+        helper.cores.start_search(&helper.table, task.options);
         let settings = SearchSettings { options: task.options, ..SearchSettings::default() };
         Ok(HelperJob { task, settings, limits: Limits::default(), stop: OwnLines(Control::default()) })
     }

@@ -321,13 +321,24 @@ fn student() -> Option<(Rank<TabLink>, Helper)> {
         cannot_take_part("this tab is processor 0".into());
         return None;
     };
-    match Helper::new(TABLE_MIB) {
+    match Helper::new(TABLE_MIB).and_then(|helper| helper.with_threads(tab_threads())) {
         Ok(helper) => Some((rank, helper)),
         Err(e) => {
             cannot_take_part(e);
             None
         }
     }
+}
+
+/// Threads a student's processor searches each job on: every core of the page's pool but
+/// the one its helper loop holds (the worker sizes the pool by the tab's cores); one in the
+/// single build.
+fn tab_threads() -> usize {
+    #[cfg(target_feature = "atomics")]
+    let threads = rayon::current_num_threads().saturating_sub(1).clamp(1, crate::parallel::MAX_THREADS);
+    #[cfg(not(target_feature = "atomics"))]
+    let threads = 1;
+    threads
 }
 
 /// A student's search starts: its counters for [`class_activity`], its position for the

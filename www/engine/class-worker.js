@@ -66,8 +66,10 @@ const ready = (async () => {
   await module.default();
   wasm = module;
   if (build === 'threads') {
-    // One processor a tab: its helper loop holds one pool thread, the lecturer's search another.
-    await module.initThreadPool(2);
+    // One processor a tab, on every core: its helper loop holds one pool thread, and a
+    // student's job is searched on each further core too (crate/parallel/cores.rs); the
+    // lecturer's search holds one more.
+    await module.initThreadPool(Math.max(2, Math.min(navigator.hardwareConcurrency || 1, 16) + 1));
     watchOutgoing();
   }
 })();

@@ -105,6 +105,14 @@ pub(super) fn helper<'a>(searcher: &'a mut Searcher, task: &Task<'_>, helpers_st
     AphidProgram { master: None, slave: Slave::new(searcher, task.settings.options), helpers_stop, counters: None }
 }
 
+impl<'a> AphidProgram<'a, NoReports> {
+    /// The slave searching each leaf on `cores` too.
+    pub(super) fn with_cores(mut self, cores: &'a super::cores::Cores) -> Self {
+        self.slave.cores = Some(cores);
+        self
+    }
+}
+
 /// One processor of an APHID search: a slave, and on processor 0 the master as well.
 pub(super) struct AphidProgram<'a, L: Listener> {
     master: Option<Master<'a, L>>,

@@ -8,6 +8,7 @@
 //! up to the want's `most`, so that the next iteration finds its values waiting. A new
 //! want interrupts such a search ahead; a wanted search always runs to its end.
 
+use super::super::cores::Cores;
 use super::message::{LeafProblem, LeafValue, Want};
 use crate::machine::{Note, Processor};
 use crate::search::{NodeKind, Progress, SearchOptions, Searcher, Subproblem, TreePath};
@@ -57,6 +58,8 @@ pub(super) struct Slave<'a> {
     job: Option<Job>,
     /// Nodes of searches ahead that a want interrupted, not yet counted as aborted.
     interrupted: u64,
+    /// This processor's other cores, which search its running leaf beside it.
+    pub(super) cores: Option<&'a Cores>,
 }
 
 impl<'a> Slave<'a> {
@@ -64,7 +67,7 @@ impl<'a> Slave<'a> {
     pub(super) fn new(searcher: &'a mut Searcher, options: SearchOptions) -> Slave<'a> {
         searcher.set_options(options);
         searcher.reset_counters();
-        Slave { searcher, leaves: Vec::new(), slots: HashMap::new(), job: None, interrupted: 0 }
+        Slave { searcher, leaves: Vec::new(), slots: HashMap::new(), job: None, interrupted: 0, cores: None }
     }
 
     /// Positions searched in this search.
@@ -109,6 +112,7 @@ impl<'a> Slave<'a> {
     fn interrupt_ahead(&mut self) {
         if let Some(job) = self.job.take_if(|j| j.ahead) {
             self.interrupted += self.searcher.nodes() - job.nodes_at_start;
+            self.ended(&job);
         }
     }
 
@@ -116,6 +120,14 @@ impl<'a> Slave<'a> {
     pub(super) fn abandon(&mut self, cpu: &mut dyn Processor<super::AphidMessage>) {
         if let Some(job) = self.job.take() {
             cpu.note(Note::Aborted(self.searcher.nodes() - job.nodes_at_start));
+            self.ended(&job);
+        }
+    }
+
+    /// The other cores stop searching `job`'s leaf.
+    fn ended(&self, job: &Job) {
+        if let Some(cores) = self.cores {
+            cores.end(job.slot as u64);
         }
     }
 
@@ -150,6 +162,9 @@ impl<'a> Slave<'a> {
             killers: Default::default(),
         };
         self.searcher.start_subproblem(&subproblem);
+        if let Some(cores) = self.cores {
+            cores.begin(job.slot as u64, &subproblem);
+        }
         self.job = Some(job);
     }
 
@@ -179,6 +194,7 @@ impl<'a> Slave<'a> {
 
     fn finish(&mut self, value: i32) -> SlaveStep {
         let job = self.job.take().expect("a search ran");
+        self.ended(&job);
         let leaf = &mut self.leaves[job.slot];
         leaf.deepest = leaf.deepest.max(job.depth);
         let want = leaf.problem.want;

@@ -25,6 +25,13 @@ pub(super) struct Job {
     nodes_at_start: u64,
 }
 
+impl Job {
+    /// Its name among the jobs a processor holds, for its other cores.
+    fn key(&self) -> u64 {
+        (self.owner as u64) << 32 | u64::from(self.id)
+    }
+}
+
 /// A searcher: the processor's own (kept across searches), or a spare one for a
 /// search started while the others wait.
 pub(super) enum Slot<'a> {
@@ -102,13 +109,20 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         searcher.set_options(self.options);
         searcher.start_subproblem(problem);
         let nodes_at_start = searcher.nodes();
-        self.contexts.push(Context { searcher, job: Some(Job { owner, id, nodes_at_start }), waiting: false });
+        let job = Job { owner, id, nodes_at_start };
+        if let Some(cores) = self.cores {
+            cores.begin(job.key(), problem);
+        }
+        self.contexts.push(Context { searcher, job: Some(job), waiting: false });
     }
 
     /// Ends context `i` (its subproblem is done or no longer needed) and frees its searcher.
     pub(super) fn close_context(&mut self, i: usize) -> Context<'a> {
         let mut context = self.contexts.remove(i);
         context.searcher.abandon();
+        if let (Some(cores), Some(job)) = (self.cores, &context.job) {
+            cores.end(job.key());
+        }
         context
     }
 

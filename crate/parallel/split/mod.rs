@@ -46,6 +46,7 @@
 //! the next move of the same split point; on a machine with shared memory, the offer board
 //! (`crate::machine`) instead of random requests or HELP.
 
+use super::cores::Cores;
 use super::message::Message;
 use super::program::{forward_tree_events, pass_accesses};
 use crate::search::Task;
@@ -157,6 +158,8 @@ pub(super) struct SplitProgram<'a, L: Listener> {
     /// Steps until the next post on the offer board.
     until_post: u32,
     until_root_check: u32,
+    /// This processor's other cores, which search its newest job beside it.
+    cores: Option<&'a Cores>,
 }
 
 impl<'a, L: Listener> SplitProgram<'a, L> {
@@ -180,7 +183,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let (root, contexts, spares, seeking) = (None, Vec::with_capacity(MAX_CONTEXTS), Vec::new(), Seeking::Not);
         let until_root_check = ROOT_CHECK_INTERVAL;
         let (held_requests, gone, speed) = (Vec::new(), Vec::new(), Speedometer::default());
-        SplitProgram { tt, policy, options, root, contexts, own, spares, tree_plies, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, gone, speed, until_serve: SERVE_INTERVAL, until_post: 0, until_root_check }
+        SplitProgram { tt, policy, options, root, contexts, own, spares, tree_plies, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, gone, speed, until_serve: SERVE_INTERVAL, until_post: 0, until_root_check, cores: None }
     }
 
     /// Measures this processor's speed (on machines with a busy clock, when the policy
@@ -283,6 +286,12 @@ impl<'a> SplitProgram<'a, NoReports> {
         searcher.reset_counters();
         let tree_plies = searcher.tree_plies();
         SplitProgram::new(Some(searcher), tree_plies, tt, policy, task, helpers_stop)
+    }
+
+    /// The helper searching each job on `cores` too.
+    pub(super) fn with_cores(mut self, cores: &'a Cores) -> Self {
+        self.cores = Some(cores);
+        self
     }
 }
 
