@@ -315,7 +315,7 @@ cmd_test_native() {
     parallel) units=parallel::; tests=(parallel) ;;
     stats) units=stats::; tests=(speedup papers reproduce) ;;
     uci) units=uci::; tests=(uci_pipe uci_processors uci_slices) ;;
-    relay) units=relay::; tests=(relay class class_cores) ;;
+    relay) units=relay::; tests=(relay class) ;;
     cluster) units=machine::cluster::; tests=(cluster) ;;
     cli) tests=(cli layering); cargo test "${NATIVE_FEATURES[@]}" --bins ;;
     *) log "unknown layer '$layer': chess, eval, tt, search, net, machine, parallel, stats, uci, relay, cluster, cli or all"; exit 2 ;;

@@ -78,6 +78,15 @@ impl Students {
         Students((0..count).map(|_| Command::new(env!("CARGO_BIN_EXE_meshmate")).args(["join", &relay.url, code]).args(options).stderr(Stdio::null()).spawn().expect("a student starts")).collect())
     }
 
+    /// A student started with `options`, and the lines of its stderr as they come.
+    fn join_telling(relay: &Relay, code: &str, options: &[&str]) -> (Students, std::sync::mpsc::Receiver<String>) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_meshmate")).args(["join", &relay.url, code]).args(options).stderr(Stdio::piped()).spawn().expect("a student starts");
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let (lines, said) = std::sync::mpsc::channel();
+        std::thread::spawn(move || stderr.lines().map_while(Result::ok).try_for_each(|line| lines.send(line)));
+        (Students(vec![child]), said)
+    }
+
     /// Sends `signal` to student `i` (`KILL`: the tab crashes; `STOP`: it freezes).
     fn signal(&self, i: usize, signal: &str) {
         let pid = self.0[i].id().to_string();
@@ -610,5 +619,55 @@ fn speedup_on_a_class_refuses_what_a_class_cannot_run() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(why), "{args:?}: {stderr}");
+    }
+}
+
+/// A member's nodes by thread in its last search, from its stderr.
+fn nodes_by_thread(said: &std::sync::mpsc::Receiver<String>) -> Vec<u64> {
+    loop {
+        let line = said.recv_timeout(Duration::from_secs(30)).expect("the member says its nodes by thread after each search");
+        if let Some((_, counts)) = line.split_once("nodes by thread ") {
+            return counts.split(' ').map(|n| n.parse().expect("a count")).collect();
+        }
+    }
+}
+
+/// `meshmate join --threads 2`: the member searches the jobs it is given on both threads
+/// (each thread's nodes, from its stderr, above zero; processor 0's count of the member
+/// their sum), and in pure mode the class's value is still the serial one.
+#[test]
+fn a_member_with_two_threads_searches_its_jobs_on_both_and_pure_mode_stays_serial() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start(10_000);
+    let mut lecturer = Lecturer::open(&relay);
+    let (_member, said) = Students::join_telling(&relay, &lecturer.code(), &["--threads", "2"]);
+    lecturer.cluster.link_mut().wait_for_members(1, Duration::from_secs(20)).unwrap();
+    let limits = Limits { depth: Some(6), ..Limits::default() };
+    let boards: Vec<Board> = positions(4).into_iter().skip(1).collect();
+    for algorithm in [Algorithm::Ybwc, Algorithm::Aphid] {
+        let mut by_thread = [0u64; 2];
+        for (i, board) in boards.iter().enumerate() {
+            let (processors, class) = lecturer.search(algorithm, board, &limits, &pure());
+            assert_eq!(processors, 2);
+            assert_eq!(class.score, serial(board, &limits, &pure()).score, "position {i}, {algorithm:?} with a two-thread member");
+            let nodes = nodes_by_thread(&said);
+            assert_eq!(nodes.len(), 2, "{nodes:?}");
+            assert_eq!(lecturer.counters.snapshot()[1].nodes, nodes.iter().sum::<u64>(), "position {i}, {algorithm:?}");
+            for (sum, n) in by_thread.iter_mut().zip(&nodes) {
+                *sum += n;
+            }
+        }
+        println!("{algorithm:?}, BK 2-4 to 6 plies, pure: the member's nodes by thread {by_thread:?}");
+        assert!(by_thread.iter().all(|&n| n > 0), "{algorithm:?}: each of the member's threads searched: {by_thread:?}");
+    }
+}
+
+#[test]
+fn join_refuses_no_threads_and_absurdly_many() {
+    for threads in ["0", "1000"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_meshmate")).args(["join", "ws://127.0.0.1:9/class", "code", "--threads", threads]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("--threads") && stderr.contains("1..=64"), "{stderr}");
     }
 }
