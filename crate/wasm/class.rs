@@ -6,11 +6,12 @@
 //!
 //! Arrivals queue in [`TAB`] for the processor; what the processor sends (frames, `end`,
 //! `expel`, leaving) and what the page should show (progress, the result) queue for the
-//! worker's flush ([`membership::class_flush`]). In the threaded build the processor runs on a pool thread, and the worker
-//! waits on a signal in shared memory with `Atomics.waitAsync`, as the engine worker waits
-//! on the outbox. The single build (a tab that is not cross-origin isolated) has one
-//! thread: a student's processor runs on it in slices, between which it awaits the
-//! worker's pause, which sends what was queued and lets the socket's frames in.
+//! worker's flush ([`membership::class_flush`]). In the threaded build the processor runs
+//! on a pool thread, and the worker waits on a signal in shared memory with
+//! `Atomics.waitAsync`, as the engine worker waits on the outbox. The single build (a tab
+//! that is not cross-origin isolated) has one thread: a student's processor runs on it in
+//! slices, between which it awaits the worker's pause, which sends what was queued and
+//! lets the socket's frames in.
 
 use crate::machine::cluster::link::{Arrival, Link};
 use crate::machine::cluster::Rank;
@@ -59,22 +60,18 @@ enum Outgoing {
 
 /// What the page hears from the processor.
 #[derive(Serialize)]
-#[serde(tag = "class", rename_all = "camelCase")]
+#[serde(tag = "class", rename_all = "lowercase")]
 enum Shown {
     /// The position of the search this student's tab takes part in.
-    #[serde(rename = "position")]
     Position { fen: String },
     /// Processor 0's progress (the lecturer's tab: threaded build).
     #[cfg(target_feature = "atomics")]
-    #[serde(rename = "info")]
     Info { depth: i32, score: String, nodes: u64, pv: Vec<String>, line: String },
     /// Processor 0's result (the lecturer's tab: threaded build).
     #[cfg(target_feature = "atomics")]
-    #[serde(rename = "result")]
     Result { bestmove: Option<String>, score: String, depth: i32, nodes: u64, ms: f64 },
     /// Something went wrong on the lecturer's pool thread (threaded build).
     #[cfg(target_feature = "atomics")]
-    #[serde(rename = "error")]
     Error { message: String },
 }
 

@@ -19,34 +19,22 @@ use web_sys::{BinaryType, CloseEvent, MessageEvent, WebSocket, WorkerGlobalScope
 
 /// What the page hears of the class (the worker adds the lecturer's drawing to `search`).
 #[derive(Serialize)]
-#[serde(tag = "class", rename_all = "camelCase")]
+#[serde(tag = "class", rename_all = "lowercase")]
 enum Heard {
-    #[serde(rename = "created")]
     Created { code: String, member: u32 },
-    #[serde(rename = "joined")]
     Joined { member: u32 },
-    #[serde(rename = "waiting")]
     Waiting,
-    #[serde(rename = "search")]
     Search { search: u32, processor: usize, processors: usize, members: Vec<u32>, network: Option<String> },
-    #[serde(rename = "ended")]
     Ended { search: u32 },
-    #[serde(rename = "members")]
     Members { members: Vec<u32> },
-    #[serde(rename = "lost")]
     Lost { search: u32, processor: usize },
     /// A student's: the lecturer's connection dropped at `at` (ms since the epoch).
-    #[serde(rename = "away", rename_all = "camelCase")]
+    #[serde(rename_all = "camelCase")]
     Away { within_ms: u64, at: f64 },
-    #[serde(rename = "trace")]
     Trace { events: Vec<crate::machine::cluster::relay::protocol::Event>, dropped: u64 },
-    #[serde(rename = "error")]
     Error { message: String },
-    #[serde(rename = "reconnecting")]
     Reconnecting,
-    #[serde(rename = "resumed")]
     Resumed,
-    #[serde(rename = "closed")]
     Closed { reason: String },
 }
 
