@@ -201,7 +201,7 @@ fn to_js(message: &impl Serialize) -> JsValue {
 
 /// Opens a socket to `url` whose events feed the membership, or says why it cannot.
 fn open(url: &str) -> Result<Socket, String> {
-    let socket = WebSocket::new(url).map_err(|e| format!("cannot reach the relay at {url}: {}", js_message(&e)))?;
+    let socket = WebSocket::new(url).map_err(|e| format!("{} ({url})", js_message(&e)))?;
     socket.set_binary_type(BinaryType::Arraybuffer);
     let opened = Closure::<dyn FnMut()>::new(|| drive(|m| m.client.opened(now())));
     let message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
