@@ -1,20 +1,20 @@
-//! A browser tab as a processor of a class: the class worker
-//! (`www/engine/class-worker.js`) holds the WebSocket to the relay (protocol: `crate::relay`)
-//! and hands this module what arrives; the processor runs over [`TabLink`]. A student's
-//! tab runs the helper program of every search ([`class_serve`]); the lecturer's tab runs
-//! processor 0 ([`class_lead`], threaded build only).
+//! A browser tab as a processor of a class: the tab's membership ([`membership`]: the
+//! relay's client over the class worker's WebSocket, `www/engine/class-worker.js` being
+//! the worker) queues what arrives for the processor, which runs over [`TabLink`]. A
+//! student's tab runs the helper program of every search ([`class_serve`]); the
+//! lecturer's tab runs processor 0 ([`class_lead`], threaded build only).
 //!
-//! Arrivals queue in [`TAB`] for the processor; what the processor sends (frames, and
-//! `end` for the relay) and what the page should show (progress, the result) queue for
-//! the worker. In the threaded build the processor runs on a pool thread, and the worker
-//! waits on a signal in shared memory with `Atomics.waitAsync`, as the engine worker waits
-//! on the outbox. The single build (a tab that is not cross-origin isolated) has one
-//! thread: a student's processor runs on it in slices, between which it awaits the
-//! worker's pause, which sends what was queued and lets the socket's frames in.
+//! Arrivals queue in [`TAB`] for the processor; what the processor sends (frames, `end`,
+//! `expel`, leaving) and what the page should show (progress, the result) queue for the
+//! worker's flush ([`membership::class_flush`]). In the threaded build the processor runs
+//! on a pool thread, and the worker waits on a signal in shared memory with
+//! `Atomics.waitAsync`, as the engine worker waits on the outbox. The single build (a tab
+//! that is not cross-origin isolated) has one thread: a student's processor runs on it in
+//! slices, between which it awaits the worker's pause, which sends what was queued and
+//! lets the socket's frames in.
 
 use crate::machine::cluster::link::{Arrival, Link};
 use crate::machine::cluster::Rank;
-use crate::machine::frame::{addressed, Frame};
 use crate::machine::Counters;
 use crate::parallel::Helper;
 use serde::Serialize;
@@ -33,6 +33,8 @@ use {
     wasm_bindgen::JsCast,
 };
 
+mod membership;
+
 /// Most processors a class search counts (the relay's `--max-members` default and most).
 #[cfg(target_feature = "atomics")]
 const MAX_PROCESSORS: usize = 256;
@@ -40,52 +42,37 @@ const MAX_PROCESSORS: usize = 256;
 /// Table of each processor of a tab, MiB: small, as phones take part.
 const TABLE_MIB: usize = 16;
 
-/// What the worker takes from [`class_take`].
-#[derive(Serialize)]
-#[serde(tag = "class", rename_all = "camelCase")]
+/// What the processor queues for the worker's flush.
 enum Outgoing {
-    /// A frame for the relay, `[to: u16 LE][frame]`, to send as it is.
-    #[serde(rename = "frame")]
-    Frame { bytes: serde_bytes_like::Bytes },
-    /// The search is over: the worker tells the relay `{"type":"end"}`.
-    #[serde(rename = "end")]
+    /// A frame for processor `to` of the search.
+    Frame { to: usize, frame: Vec<u8> },
+    /// Processor 0's search is over, every DONE in.
     End,
-    /// Processor 0 has the relay cut processor `processor` off (it broke the search's end):
-    /// the worker tells the relay `{"type":"expel",...}`.
-    #[serde(rename = "expel")]
+    /// Processor 0 has the relay cut processor `processor` off (it broke the search's end).
     Expel { processor: usize, reason: String },
-    /// This tab cannot be a processor of the class: the worker shows `message` and closes
-    /// its membership, as a native `meshmate join` ends, rather than stay on every roster
-    /// as a processor that never answers.
-    #[serde(rename = "leave")]
-    Leave { message: String },
+    /// This tab cannot be a processor of the class (why): it leaves, as a native
+    /// `meshmate join` ends, rather than stay on every roster as a processor that never
+    /// answers.
+    CannotTakePart(String),
+    /// Something for the page.
+    Shown(Shown),
+}
+
+/// What the page hears from the processor.
+#[derive(Serialize)]
+#[serde(tag = "class", rename_all = "lowercase")]
+enum Shown {
     /// The position of the search this student's tab takes part in.
-    #[serde(rename = "position")]
     Position { fen: String },
     /// Processor 0's progress (the lecturer's tab: threaded build).
     #[cfg(target_feature = "atomics")]
-    #[serde(rename = "info")]
     Info { depth: i32, score: String, nodes: u64, pv: Vec<String>, line: String },
     /// Processor 0's result (the lecturer's tab: threaded build).
     #[cfg(target_feature = "atomics")]
-    #[serde(rename = "result")]
     Result { bestmove: Option<String>, score: String, depth: i32, nodes: u64, ms: f64 },
     /// Something went wrong on the lecturer's pool thread (threaded build).
     #[cfg(target_feature = "atomics")]
-    #[serde(rename = "error")]
     Error { message: String },
-}
-
-/// A byte buffer that reaches JavaScript as a `Uint8Array`.
-mod serde_bytes_like {
-    /// Bytes serialized as bytes (a `Uint8Array` through serde-wasm-bindgen), not a list.
-    pub struct Bytes(pub Vec<u8>);
-
-    impl serde::Serialize for Bytes {
-        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            serializer.serialize_bytes(&self.0)
-        }
-    }
 }
 
 /// The tab's place in the class, shared by the worker's thread and the pool thread.
@@ -147,7 +134,7 @@ impl Link for TabLink {
     }
 
     fn send(&mut self, to: usize, frame: Vec<u8>) {
-        TAB.push(Outgoing::Frame { bytes: serde_bytes_like::Bytes(addressed(to, &frame)) });
+        TAB.push(Outgoing::Frame { to, frame });
     }
 
     fn receive(&mut self) -> Option<Arrival> {
@@ -169,7 +156,7 @@ impl Link for TabLink {
     }
 }
 
-/// A view of the `i32` that changes whenever [`class_take`] has something, for
+/// A view of the `i32` that changes whenever the worker's flush has something, for
 /// `Atomics.waitAsync`.
 #[cfg(target_feature = "atomics")]
 #[wasm_bindgen(js_name = classSignal)]
@@ -178,63 +165,15 @@ pub fn class_signal() -> js_sys::Int32Array {
     js_sys::Int32Array::new_with_byte_offset_and_length(&memory.buffer(), TAB.signal.as_ptr() as u32, 1)
 }
 
-/// The relay's `search` message: this tab is processor `processor` of `processors` in
-/// search `search`. What is still queued belongs to earlier searches (the relay sends the
-/// roster before any frame of its search) and is dropped: a loss among it names a
-/// processor that may be somebody else now.
-#[wasm_bindgen(js_name = classRoster)]
-pub fn class_roster(search: u32, processor: u32, processors: u32) {
+/// A search starts: this tab is processor `processor` of `processors` in search `search`.
+/// What is still queued belongs to earlier searches (the relay sends the roster before any
+/// frame of its search) and is dropped: a loss among it names a processor that may be
+/// somebody else now.
+fn roster(search: u32, processor: usize, processors: usize) {
     TAB.arrivals.lock().unwrap_or_else(|e| e.into_inner()).clear();
     TAB.search.store(search, SeqCst);
-    TAB.processors.store(processors as usize, SeqCst);
-    TAB.processor.store(processor as usize, SeqCst);
-}
-
-/// A binary message from the relay, `[from: u16 LE][frame]`. Bytes that are no frame are
-/// dropped (the relay checked them; nothing here trusts that).
-#[wasm_bindgen(js_name = classDeliver)]
-pub fn class_deliver(bytes: &[u8]) {
-    if let Some(frame) = Frame::stamped(bytes) {
-        TAB.arrive(Arrival::Frame(frame));
-    }
-}
-
-/// The relay declared processor `processor` of search `search` lost; a notice of an
-/// earlier search (processor `processor` may be somebody else now) is dropped.
-#[wasm_bindgen(js_name = classLost)]
-pub fn class_lost(search: u32, processor: u32) {
-    if search == TAB.search.load(SeqCst) {
-        TAB.arrive(Arrival::Lost(processor as usize));
-    }
-}
-
-/// The connection to the relay is gone, and with it this tab's part in the running
-/// search (the relay ends a search whose processor 0 dropped, and tells every other
-/// participant it lost processor 0). A student's processor hears processor 0 lost; with
-/// `for_good` (the session closed, or no way back) it then stops waiting for searches.
-/// The lecturer's processor 0 hears every other processor lost, so that it finishes the
-/// search alone instead of waiting for answers that cannot come; its own connection
-/// dropping is not the end of its search, nor of the class, which its tab resumes.
-#[wasm_bindgen(js_name = classDisconnected)]
-pub fn class_disconnected(for_good: bool) {
-    if for_good {
-        TAB.gone.store(true, SeqCst);
-    }
-    if TAB.processor.load(SeqCst) == 0 {
-        (1..TAB.processors.load(SeqCst)).for_each(|p| TAB.arrive(Arrival::Lost(p)));
-    } else {
-        TAB.arrive(Arrival::Lost(0));
-    }
-}
-
-/// Everything for the worker since the last call, oldest first: `{class: 'frame', bytes}`
-/// to send, `{class: 'end'}` and `{class: 'expel', processor, reason}` for the relay,
-/// `{class: 'leave', message}` (close the membership), `{class: 'info' | 'result' |
-/// 'position' | 'error', ...}` for the page.
-#[wasm_bindgen(js_name = classTake)]
-pub fn class_take() -> JsValue {
-    let taken = std::mem::take(&mut *TAB.outgoing.lock().unwrap_or_else(|e| e.into_inner()));
-    serde_wasm_bindgen::to_value(&taken).unwrap_or(JsValue::UNDEFINED)
+    TAB.processors.store(processors, SeqCst);
+    TAB.processor.store(processor, SeqCst);
 }
 
 /// What the processors of this tab's search are doing, `[{nodes, busy, line}]` (`line`:
@@ -346,23 +285,29 @@ fn tab_threads() -> usize {
 fn starting(rank: &Rank<TabLink>, task: &[u8]) {
     *TAB.counters.lock().unwrap_or_else(|e| e.into_inner()) = Some(rank.counters());
     if let Ok(task) = crate::parallel::decode_task(task) {
-        TAB.push(Outgoing::Position { fen: task.board.to_string() });
+        TAB.push(Outgoing::Shown(Shown::Position { fen: task.board.to_string() }));
     }
 }
 
 /// This tab cannot be a processor (`e` says why): it leaves the class.
 fn cannot_take_part(e: String) {
     TAB.gone.store(true, SeqCst);
-    TAB.push(Outgoing::Leave { message: format!("this tab cannot take part in the class's searches, so it left the class: {e}") });
+    TAB.push(Outgoing::CannotTakePart(e));
 }
 
-/// The lecturer's tab, after the relay's roster (`classRoster` with processor 0): searches
+/// The lecturer's tab, after the relay's roster (`search` with processor 0): searches
 /// `fen` to `depth` plies with `algorithm` across the class, on a pool thread. Progress and
-/// the result come through [`class_take`]. A bad request is refused here, before anything
-/// starts.
+/// the result come through the worker's flush. A bad request is refused here, before
+/// anything starts, and the search the relay started for it ends.
 #[cfg(target_feature = "atomics")]
 #[wasm_bindgen(js_name = classLead)]
 pub fn class_lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<(), JsValue> {
+    lead(algorithm, depth, fen, pure).inspect_err(|_| TAB.push(Outgoing::End))
+}
+
+/// [`class_lead`]'s search, or why it cannot start.
+#[cfg(target_feature = "atomics")]
+fn lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<(), JsValue> {
     let algorithm = Algorithm::from_name(algorithm).ok_or_else(|| JsValue::from_str(&format!("unknown algorithm '{algorithm}'")))?;
     if let Some(why) = algorithm.needs_shared_memory() {
         return Err(JsValue::from_str(&format!("{why}: a class runs ybwc, jamboree, pvsplit or aphid")));
@@ -384,7 +329,7 @@ pub fn class_lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<
         let started = crate::clock::now_ms();
         let table = match TranspositionTable::try_new(TABLE_MIB) {
             Ok(table) => Arc::new(table),
-            Err(e) => return TAB.push(Outgoing::Error { message: e.to_string() }),
+            Err(e) => return TAB.push(Outgoing::Shown(Shown::Error { message: e.to_string() })),
         };
         let Some(mut cluster) = Cluster::new(TabLink) else { return };
         let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
@@ -394,13 +339,13 @@ pub fn class_lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<
         let task = Task { board: &board, history: &[], limits: &limits, settings: &settings };
         let mut reports = Reports { board: &board };
         let result = search(&mut cluster, &mut Vec::new(), &table, &SearchRequest { algorithm, threads: processors, task }, &Control::default(), &mut reports, &counters);
-        TAB.push(Outgoing::Result {
+        TAB.push(Outgoing::Shown(Shown::Result {
             bestmove: result.best.map(|mv| format_uci(&board, mv)),
             score: Score::from_internal(result.score).to_string(),
             depth: result.depth,
             nodes: result.nodes,
             ms: crate::clock::now_ms() - started,
-        });
+        }));
     });
     Ok(())
 }
@@ -421,7 +366,7 @@ impl Listener for Reports<'_> {
             board.play_unchecked(mv);
         }
         let line = format!("info depth {} score {} nodes {} pv {}", info.depth, info.score, info.nodes, pv.join(" "));
-        TAB.push(Outgoing::Info { depth: info.depth, score: info.score.to_string(), nodes: info.nodes, pv, line });
+        TAB.push(Outgoing::Shown(Shown::Info { depth: info.depth, score: info.score.to_string(), nodes: info.nodes, pv, line }));
     }
 
     fn currmove(&mut self, _depth: i32, _mv: RootMove) {}

@@ -1,12 +1,21 @@
 // The class worker: this tab's end of a class session (docs/class.md), where the tabs of
-// an online lecture are the processors of one search. It holds the tab's membership at the
-// relay (class-connection.js: the WebSocket, its beats, the lecturer's resume; the protocol:
-// crate/relay/mod.rs) and the wasm engine, which runs the processor
-// (crate/wasm/class.rs): a student's tab the helper program of every search, the
-// lecturer's tab processor 0. A cross-origin isolated tab runs the threaded build, whose
-// pool thread runs the processor; any other tab runs the single build, whose processor
-// runs on this worker's thread in slices and awaits `pause` between them. Only a student
-// can: the lecturer's processor 0 needs the threaded build.
+// an online lecture are the processors of one search. The wasm engine holds the tab's
+// membership at the relay (crate/wasm/class/membership.rs: the relay client a native
+// member holds too, over this worker's WebSocket and timer: the beats, the lecturer's
+// resume, which losses count) and runs the processor (crate/wasm/class.rs): a student's
+// tab the helper program of every search, the lecturer's tab processor 0. A cross-origin
+// isolated tab runs the threaded build, whose pool thread runs the processor; any other
+// tab runs the single build, whose processor runs on this worker's thread in slices and
+// awaits `pause` between them. Only a student can: the lecturer's processor 0 needs the
+// threaded build.
+//
+// What stays here, and why: loading the module and its thread pool (wasm-bindgen's glue is
+// JavaScript); the page's requests and the page's messages (postMessage); the lecturer's
+// pending start, held until the relay's roster comes and then led, and the map's drawing
+// of the roster's network (both page concerns the relay client does not know); the
+// activity posted while a search runs; and the two ways the processor's queue is flushed:
+// the threaded build's wait on its signal (Atomics.waitAsync, on this thread's event loop)
+// and the single build's pauses, which need the event loop's turns.
 //
 // Page → worker: {class:'create', url, token} | {class:'join', url, code} |
 //   {class:'start', algorithm, depth, fen, pure, network} (the lecturer; ybwc, jamboree or
@@ -25,8 +34,6 @@
 //
 // Usage: new Worker(new URL('engine/class-worker.js', document.baseURI), { type: 'module' })
 
-import { RelayConnection } from './class-connection.js';
-
 /** How often the processors' activity is posted during a search. */
 const ACTIVITY_MS = 250;
 /** Fallback poll period of the outgoing queue where Atomics.waitAsync is missing. */
@@ -37,12 +44,6 @@ const WAITING_PAUSE_MS = 50;
 
 /** @type {any} the wasm module, once loaded */
 let wasm = null;
-/** @type {RelayConnection|null} this tab's membership of the class */
-let connection = null;
-/** Whether a search of this tab's runs at the relay, as far as the tab heard: frames, `end`
- * and `expel` go out only then (a search the relay ended when the lecturer's socket dropped
- * is over there, whatever processor 0 still sends). */
-let running = false;
 /** 'lecturer' or 'student', once the page said which. */
 let role = null;
 /** The lecturer's search request, waiting for the relay's roster. */
@@ -80,101 +81,66 @@ self.onmessage = async ({ data }) => {
   } catch (error) {
     return fail(error.message);
   }
+  try {
+    request(data);
+  } catch (error) {
+    fail(String(error?.message ?? error));
+  }
+};
+
+/** One request of the page. */
+function request(data) {
   switch (data?.class) {
     case 'create':
       if (build === 'single') {
         return fail('this page is not cross-origin isolated (it needs Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), so it cannot lead a class: open it on localhost or over HTTPS to be the lecturer; students may join from any tab');
       }
+      wasm.classCreate(String(data.url), String(data.token ?? ''), hear, wakeProcessor);
       role = 'lecturer';
-      return connect(data.url, { type: 'create', token: String(data.token ?? '') });
-    case 'join':
-      role = 'student';
-      return connect(data.url, { type: 'join', code: String(data.code ?? '') });
-    case 'start':
-      if (role !== 'lecturer' || !connection?.connected) return fail('only the lecturer starts a search, once the class is created');
-      pendingStart = data;
-      return connection.send(data.network ? { type: 'start', network: String(data.network) } : { type: 'start' });
-    case 'leave':
-      connection?.leave();
       return undefined;
+    case 'join':
+      wasm.classJoin(String(data.url), String(data.code ?? ''), hear, wakeProcessor);
+      role = 'student';
+      return undefined;
+    case 'start':
+      if (role !== 'lecturer') return fail('only the lecturer starts a search, once the class is created');
+      pendingStart = data;
+      try {
+        return wasm.classStart(data.network ? String(data.network) : undefined);
+      } catch (error) {
+        pendingStart = null;
+        throw error;
+      }
+    case 'leave':
+      return wasm.classLeave();
     default:
       return fail(`unknown request ${JSON.stringify(data)}`);
   }
-};
-
-/** Opens the membership (class-connection.js), which says `hello` (create or join). */
-function connect(url, hello) {
-  if (connection) return fail('this tab is already in a class');
-  connection = new RelayConnection({
-    url,
-    hello,
-    onControl: (message) => {
-      control(message);
-      wakeProcessor();
-    },
-    onFrame: (bytes) => {
-      wasm.classDeliver(new Uint8Array(bytes));
-      wakeProcessor();
-    },
-    onError: fail,
-    onDropped: () => {
-      // The relay ends the running search; processor 0 finishes it alone.
-      running = false;
-      wasm.classDisconnected(false);
-      wakeProcessor();
-      post({ class: 'reconnecting' });
-    },
-    onResumed: () => post({ class: 'resumed' }),
-    onClosed: (reason) => {
-      running = false;
-      wasm.classDisconnected(true);
-      wakeProcessor();
-      stopActivity();
-      post({ class: 'closed', reason });
-    },
-  });
-  return undefined;
 }
 
-/** One control message of the relay. */
-function control(message) {
-  switch (message.type) {
-    case 'created':
-      return post({ class: 'created', code: message.code, member: message.member });
+/** One message of the membership for the page, and what the worker does on it. */
+function hear(message) {
+  switch (message.class) {
     case 'joined':
       if (!served) {
         served = true;
         if (build === 'threads') wasm.classServe();
         else wasm.classServe(pause);
       }
-      return post({ class: 'joined', member: message.member });
+      break;
     case 'search':
-      running = true;
-      wasm.classRoster(message.search, message.processor, message.processors);
-      post({ class: 'search', search: message.search, processor: message.processor, processors: message.processors, members: message.members, network: message.network ?? null, drawing: drawing(message) });
+      post({ ...message, drawing: drawing(message) });
       startActivity();
       if (role === 'lecturer' && pendingStart) lead(pendingStart);
-      return undefined;
-    case 'lost':
-      wasm.classLost(message.search, message.processor);
-      return post({ class: 'lost', search: message.search, processor: message.processor });
+      return;
     case 'ended':
-      running = false;
+    case 'closed':
       stopActivity();
-      return post({ class: 'ended', search: message.search });
-    case 'members':
-      return post({ class: 'members', members: message.members });
-    case 'waiting':
-      return post({ class: 'waiting' });
-    case 'away':
-      return post({ class: 'away', withinMs: message.within_ms, at: Date.now() });
-    case 'trace':
-      return post({ class: 'trace', events: message.events, dropped: message.dropped });
-    case 'error':
-      return fail(message.message);
+      break;
     default:
-      return undefined;
+      break;
   }
+  post(message);
 }
 
 /** Where the lecturer's map draws a search on a network: the same crate/net the relay
@@ -194,8 +160,8 @@ function lead({ algorithm, depth, fen, pure }) {
   try {
     wasm.classLead(String(algorithm), Number(depth), String(fen), Boolean(pure));
   } catch (error) {
+    // The search the relay started for it ends at the next flush.
     fail(String(error?.message ?? error));
-    connection.send({ type: 'end' });
   }
 }
 
@@ -211,22 +177,9 @@ function stopActivity() {
   post({ class: 'activity', processors: wasm.classActivity() });
 }
 
-/** Sends what the processor queued and posts what the page should show. */
+/** Sends what the processor queued to the relay, and posts what the page should show. */
 function flush() {
-  for (const item of wasm.classTake()) {
-    if (item.class === 'frame') {
-      if (running) connection?.send(item.bytes);
-    } else if (item.class === 'end') {
-      if (running) connection?.send({ type: 'end' });
-    } else if (item.class === 'expel') {
-      if (running) connection?.send({ type: 'expel', processor: item.processor, reason: item.reason });
-    } else if (item.class === 'leave') {
-      fail(item.message);
-      connection?.leave('cannot take part');
-    } else {
-      post(item);
-    }
-  }
+  for (const item of wasm.classFlush()) post(item);
 }
 
 /** Threaded build: flushes whenever a pool thread bumps the signal. */

@@ -565,10 +565,10 @@ mod tests {
         assert_eq!(sent(&mut client), [], "the search is over at the relay");
     }
 
-    /// The lecturer's socket cut during a search (class-connection.test.mjs tried it
-    /// against a real relay): its processor 0 hears the others lost and finishes alone, the
-    /// client comes back with its token on a new socket, tries again while the relay has
-    /// not noticed the drop, and the class goes on.
+    /// The lecturer's socket cut during a search (the class page's browser test cuts a
+    /// tab's against a real relay): its processor 0 hears the others lost and finishes
+    /// alone, the client comes back with its token on a new socket, tries again while the
+    /// relay has not noticed the drop, and the class goes on.
     #[test]
     fn the_owner_cut_off_resumes_with_its_token_and_the_class_goes_on() {
         let mut client = lecturer_in_search();
