@@ -766,6 +766,9 @@ fn a_dropped_owner_resumes_its_class_within_the_grace_period() {
     let mut owner = relay.connect();
     owner.send(json!({"type": "resume", "code": code, "token": resume}));
     assert_eq!(owner.expect("resumed")["member"], 0);
+    for helper in &mut helpers {
+        helper.expect("back");
+    }
     owner.send(json!({"type": "start"}));
     let search = owner.expect("search");
     assert_eq!((&search["search"], &search["members"]), (&json!(2), &json!([0, 1, 2])), "the same class");

@@ -24,7 +24,8 @@
 //!   within `--owner-grace-ms` (30 s), with the `"resume":R` its `created` carried. Until
 //!   then the session waits: the running search is over (every participant gets `lost`
 //!   for processor 0, then `ended`), every member gets `{"type":"away","within_ms":G}`,
-//!   and members may still join. Past the grace period (or at once with 0, or when the
+//!   and members may still join; when the owner resumes, every member gets
+//!   `{"type":"back"}`. Past the grace period (or at once with 0, or when the
 //!   owner closes its connection itself) the session closes as below.
 //! - `{"type":"join","code":C}` → `{"type":"joined","member":m}`, and `{"type":"waiting"}`
 //!   if a search is running (the member takes part in the next one). An unknown code or a

@@ -169,6 +169,10 @@ impl Session {
         state.members.insert(OWNER, Member { outbox, last_seen: Instant::now(), processor: None });
         self.record(Event { member: Some(OWNER), reason: Some("resumed".into()), ..Event::new(Ev::Join) });
         state.tell(OWNER, &Notice::Resumed { code: self.code.clone(), member: OWNER });
+        let members: Vec<u32> = state.members.keys().copied().filter(|&m| m != OWNER).collect();
+        for member in members {
+            state.tell(member, &Notice::Back);
+        }
         state.tell_members();
         self.settle(state);
         Ok(())

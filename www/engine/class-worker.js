@@ -24,7 +24,7 @@
 // Worker → page: {class:'created', code, member} | {class:'joined', member} |
 //   {class:'waiting'} | {class:'members', members} | {class:'away', withinMs, at} (a
 //   student: the lecturer's connection dropped at `at`, ms since the epoch; the class waits
-//   withinMs for it) | {class:'reconnecting'} | {class:'resumed'} (the lecturer's socket
+//   withinMs for it) | {class:'back'} (a student: the lecturer resumed) | {class:'reconnecting'} | {class:'resumed'} (the lecturer's socket
 //   failed; the relay took it back) | {class:'search', search, processor,
 //   processors, members, network, drawing} (drawing: the lecturer's, labNetwork's, or null) | {class:'position', fen} (a student's search) |
 //   {class:'activity', processors:[{nodes, busy}]} |

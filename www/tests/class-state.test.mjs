@@ -116,6 +116,9 @@ test('a student is told the lecturer\'s connection dropped, how long the class w
   assert.equal(studentHeading(s), 'The lecturer\'s connection dropped');
   const until = new Date(at + 30000).toLocaleTimeString('en-GB', { hour12: false });
   assert.equal(statusText(s, { isolated: true }), `The lecturer's connection dropped: the class waits up to 30 s for it to come back (until ${until}), and ends if it does not.`);
+  const resumed = reduce(s, { class: 'back' });
+  assert.equal(resumed.away, null, 'the relay says the lecturer resumed');
+  assert.notEqual(studentHeading(resumed), 'The lecturer\'s connection dropped');
   const back = reduce(s, { class: 'search', search: 2, processor: 2, processors: 3, members: [0, 1, 2] });
   assert.deepEqual([back.away, studentHeading(back)], [null, 'Processor 2 of 3'], 'the lecturer is back: it started a search');
   const gone = reduce(s, { class: 'closed', reason: 'the owner left: its connection dropped and it did not resume within 30000 ms' });

@@ -777,6 +777,16 @@ describe('a class no connection can break', () => {
         window.phaseSince[phase] = Date.now();
       }).observe(document.querySelector('.class-view'), { attributes: true, attributeFilter: ['data-phase'] });
     });
+    // What each student's heading and status say, every change: the lecturer's tab
+    // resumes within milliseconds, and the relay's `back` ends the students' notice as soon.
+    for (const page of students) {
+      await page.evaluate(() => {
+        const [heading, status] = ['.class-heading', '.class-status'].map((s) => document.querySelector(s));
+        window.noticesSeen = [];
+        const record = () => window.noticesSeen.push({ heading: heading.textContent, status: status.textContent });
+        for (const el of [heading, status]) new MutationObserver(record).observe(el, { childList: true, characterData: true, subtree: true });
+      });
+    }
     const startedAt = Date.now();
     const number = await search(lecturer, { algorithm: 'ybwc', depth: 7, fen: KIWIPETE });
     await students[0].waitForFunction((n) => document.querySelector('.class-view').dataset.search === String(n), number, { timeout: SEARCH_MS });
@@ -785,10 +795,10 @@ describe('a class no connection can break', () => {
     const cutAt = Date.now();
 
     for (const page of students) {
-      await page.waitForFunction(() => document.querySelector('.class-heading').textContent === 'The lecturer\'s connection dropped', null, { timeout: JOIN_MS });
-      assert.match(await page.textContent('.class-status'), /^The lecturer's connection dropped: the class waits up to 30 s for it to come back \(until \d\d:\d\d:\d\d\)/);
+      await page.waitForFunction(() => window.noticesSeen.some((n) => n.heading === 'The lecturer\'s connection dropped'), null, { timeout: JOIN_MS });
+      const told = (await page.evaluate(() => window.noticesSeen)).filter((n) => n.heading === 'The lecturer\'s connection dropped');
+      assert.ok(told.some((n) => /^The lecturer's connection dropped: the class waits up to 30 s for it to come back \(until \d\d:\d\d:\d\d\)/.test(n.status)), JSON.stringify(told));
     }
-    await students[0].screenshot({ path: join(RESULTS, 'class-student-lecturer-away.png') });
     await lecturer.waitForFunction(() => /^The class is back\./.test(document.querySelector('.class-status').textContent), null, { timeout: JOIN_MS });
     const since = await lecturer.evaluate(() => window.phaseSince);
     console.log(`# class figure: the lecturer's view said reconnecting ${since.reconnecting - cutAt} ms and was back ${since.open - cutAt} ms after its connection was cut`);
@@ -799,6 +809,11 @@ describe('a class no connection can break', () => {
     assert.match(await lecturer.textContent('.class-status'), new RegExp(`^The class is back\\. The relay ended search ${number} for the students when the connection dropped: your processor finished it alone\\. 2 students joined`));
     await lecturer.screenshot({ path: join(RESULTS, 'class-lecturer-resumed.png'), fullPage: true });
     assert.ok(app.line.connections.length > pages.connections, 'the lecturer came back on a new connection');
+    for (const page of students) {
+      // The relay tells the students the lecturer resumed, before any next search.
+      await page.waitForFunction(() => document.querySelector('.class-heading').textContent !== 'The lecturer\'s connection dropped', null, { timeout: JOIN_MS });
+      assert.doesNotMatch(await page.textContent('.class-status'), /connection dropped/);
+    }
 
     const next = await search(lecturer, { algorithm: 'ybwc', depth: 5, fen: KIWIPETE });
     assert.equal((await result(lecturer, next)).score, native.get(5));

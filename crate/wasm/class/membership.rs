@@ -31,6 +31,8 @@ enum Heard {
     /// A student's: the lecturer's connection dropped at `at` (ms since the epoch).
     #[serde(rename_all = "camelCase")]
     Away { within_ms: u64, at: f64 },
+    /// A student's: the lecturer resumed.
+    Back,
     Trace { events: Vec<crate::machine::cluster::relay::protocol::Event>, dropped: u64 },
     Error { message: String },
     Reconnecting,
@@ -167,6 +169,7 @@ impl Membership {
                     Heard::Lost { search: self.client.search(), processor }
                 }
                 Update::Away { within_ms } => Heard::Away { within_ms, at: js_sys::Date::now() },
+                Update::Back => Heard::Back,
                 Update::Trace { events, dropped } => Heard::Trace { events, dropped },
                 Update::Error(message) => Heard::Error { message },
                 Update::Dropped => Heard::Reconnecting,

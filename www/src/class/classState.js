@@ -98,6 +98,8 @@ export function reduce(state, message) {
       return { ...s, waiting: true };
     case 'away':
       return { ...s, away: { withinMs: Number(message.withinMs) || 0, at: Number(message.at) || 0 } };
+    case 'back':
+      return { ...s, away: null };
     case 'reconnecting':
       return { ...s, phase: 'reconnecting', dropped: { search: s.searching && s.search ? s.search.search : null } };
     case 'resumed':

@@ -110,6 +110,8 @@ pub enum Update {
         /// How long it waits.
         within_ms: u64,
     },
+    /// The owner that was away is back.
+    Back,
     /// Trace events for the owner.
     Trace {
         /// The events since the last batch.
@@ -260,6 +262,7 @@ impl Client {
             }
             Notice::Resumed { .. } => return,
             Notice::Away { within_ms } => Update::Away { within_ms },
+            Notice::Back => Update::Back,
             Notice::Joined { member } => Update::Joined { member },
             Notice::Waiting => Update::Waiting,
             Notice::Search { search, processor, processors, members, network } => {
@@ -443,6 +446,7 @@ mod tests {
                 Update::Frame(frame) => format!("frame from {}", frame.from),
                 Update::Lost(processor) => format!("lost {processor}"),
                 Update::Away { within_ms } => format!("away {within_ms}"),
+                Update::Back => "back".into(),
                 Update::Trace { events, dropped } => format!("trace {} {dropped}", events.len()),
                 Update::Error(message) => format!("error {message}"),
                 Update::Dropped => "dropped".into(),

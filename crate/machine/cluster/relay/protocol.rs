@@ -101,6 +101,8 @@ pub enum Notice {
         /// How long the session waits, ms.
         within_ms: u64,
     },
+    /// To every member: the owner that was away resumed; the class goes on.
+    Back,
     /// To a member that joined: its number in the session.
     Joined {
         /// Its member number.
@@ -313,6 +315,7 @@ mod tests {
             Notice::Created { code: "c".into(), member: 0, resume: "r".into() },
             Notice::Resumed { code: "c".into(), member: 0 },
             Notice::Away { within_ms: 30_000 },
+            Notice::Back,
             Notice::Joined { member: 4 },
             Notice::Waiting,
             Notice::Search { search: 2, processor: 1, processors: 3, members: vec![0, 4, 5], network: Some("ring".into()) },
