@@ -891,6 +891,7 @@ fn a_native_owner_cut_off_resumes_and_its_class_searches_on() {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert_eq!((processors, owner.closed()), (2, None));
+    student.expect("back");
     let search = student.expect("search");
     assert_eq!((&search["search"], &search["members"]), (&json!(2), &json!([0, 1])));
     assert!(line.carried.load(std::sync::atomic::Ordering::SeqCst) >= 2, "it came back on a new connection");
