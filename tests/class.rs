@@ -87,6 +87,13 @@ impl Students {
         (Students(vec![child]), said)
     }
 
+    /// More students join until the lecturer's class has `processors` live processors.
+    fn grow_to(&mut self, relay: &Relay, lecturer: &mut Lecturer, processors: usize) {
+        let more = processors - 1 - self.0.len();
+        self.0.append(&mut Students::join(relay, &lecturer.code(), more).0);
+        lecturer.cluster.link_mut().wait_for_members(processors - 1, Duration::from_secs(20)).unwrap();
+    }
+
     /// Sends `signal` to student `i` (`KILL`: the tab crashes; `STOP`: it freezes).
     fn signal(&self, i: usize, signal: &str) {
         let pid = self.0[i].id().to_string();
@@ -174,13 +181,9 @@ fn pure_mode_over_the_class_gives_the_serial_value_at_two_and_four_processors() 
     let limits = Limits { depth: Some(4), ..Limits::default() };
     let boards = positions(4);
     let serial: Vec<i32> = boards.iter().map(|b| serial(b, &limits, &pure()).score).collect();
-    let mut students = Students::join(&relay, &lecturer.code(), 1);
-    lecturer.cluster.link_mut().wait_for_members(1, Duration::from_secs(20)).unwrap();
+    let mut students = Students(Vec::new());
     for size in [2, 4] {
-        if size == 4 {
-            students.0.append(&mut Students::join(&relay, &lecturer.code(), 2).0);
-            lecturer.cluster.link_mut().wait_for_members(3, Duration::from_secs(20)).unwrap();
-        }
+        students.grow_to(&relay, &mut lecturer, size);
         for algorithm in [Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::PvSplit] {
             for (i, board) in boards.iter().enumerate() {
                 let (processors, result) = lecturer.search(algorithm, board, &limits, &pure());
@@ -537,13 +540,9 @@ fn aphid_over_the_class_gives_the_serial_value_and_survives_a_lost_student() {
     let limits = Limits { depth: Some(4), ..Limits::default() };
     let boards = positions(3);
     let serial_scores: Vec<i32> = boards.iter().map(|b| serial(b, &limits, &pure()).score).collect();
-    let mut students = Students::join(&relay, &lecturer.code(), 1);
-    lecturer.cluster.link_mut().wait_for_members(1, Duration::from_secs(20)).unwrap();
+    let mut students = Students(Vec::new());
     for size in [2, 4] {
-        if size == 4 {
-            students.0.append(&mut Students::join(&relay, &lecturer.code(), 2).0);
-            lecturer.cluster.link_mut().wait_for_members(3, Duration::from_secs(20)).unwrap();
-        }
+        students.grow_to(&relay, &mut lecturer, size);
         for (i, board) in boards.iter().enumerate() {
             let (processors, result) = lecturer.search(Algorithm::Aphid, board, &limits, &pure());
             assert_eq!(processors, size);

@@ -102,6 +102,26 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
+impl Info {
+    /// The report of line `multipv` (from 1) of a finished iteration to `depth`: its exact
+    /// score and principal variation, `seldepth` at least the iteration's depth (a parallel
+    /// driver's processor 0 may not see the helpers' deepest plies).
+    pub fn finished_line(depth: i32, seldepth: usize, multipv: usize, line: &Line, nodes: u64, time_ms: u64, hashfull: u32) -> Info {
+        Info {
+            depth,
+            seldepth: seldepth.max(depth.max(0) as usize),
+            multipv,
+            score: Score::from_internal(line.score),
+            bound: ScoreBound::Exact,
+            nodes,
+            time_ms,
+            nps: nodes * 1000 / time_ms.max(1),
+            hashfull,
+            pv: line.pv.clone(),
+        }
+    }
+}
+
 /// Receives reports while a search runs.
 pub trait Listener {
     /// A line finished (or failed outside its aspiration window).

@@ -13,7 +13,7 @@ use super::message::{AphidMessage, Want};
 use super::table::{LeafTable, Verdict};
 use crate::chess::{has_insufficient_material, legal_moves};
 use crate::tt::TranspositionTable;
-use crate::search::{Control, Info, Limits, Line, Listener, Score, ScoreBound, SearchResult, StopRules, Task, INFINITY, MATE, MAX_PLY};
+use crate::search::{Control, Info, Limits, Line, Listener, SearchResult, StopRules, Task, INFINITY, MATE, MAX_PLY};
 use cozy_chess::{Board, Move};
 use std::collections::HashMap;
 
@@ -140,19 +140,7 @@ impl<'a, L: Listener> Master<'a, L> {
     fn iteration_done(&mut self, lines: Vec<Line>, nodes: u64, seldepth: usize) {
         let time_ms = self.stops.elapsed() as u64;
         for (i, line) in lines.iter().enumerate() {
-            let info = Info {
-                depth: self.depth,
-                seldepth: seldepth.max(self.depth as usize),
-                multipv: i + 1,
-                score: Score::from_internal(line.score),
-                bound: ScoreBound::Exact,
-                nodes,
-                time_ms,
-                nps: nodes * 1000 / time_ms.max(1),
-                hashfull: self.tt.hashfull(),
-                pv: line.pv.clone(),
-            };
-            self.listener.info(&info);
+            self.listener.info(&Info::finished_line(self.depth, seldepth, i + 1, line, nodes, time_ms, self.tt.hashfull()));
         }
         let (score, pv) = (lines[0].score, &lines[0].pv);
         self.result = SearchResult { best: pv.first().copied().or(self.result.best), ponder: pv.get(1).copied(), score, depth: self.depth, nodes, lines };

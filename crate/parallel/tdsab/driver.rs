@@ -9,7 +9,7 @@ use crate::chess::legal_moves;
 use crate::eval::evaluate;
 use crate::machine::{broadcast, Activity, Counters, Program};
 use crate::search::Task;
-use crate::search::{Control, Info, Limits, Line, Listener, Score, ScoreBound, SearchResult, StopRules, INFINITY};
+use crate::search::{Control, Info, Limits, Line, Listener, SearchResult, StopRules, INFINITY};
 use crate::tt::Tables;
 use cozy_chess::{Board, Move};
 
@@ -159,20 +159,8 @@ impl<'a, L: Listener> MainProgram<'a, L> {
         let time_ms = self.stops.elapsed() as u64;
         let nodes = self.worker.nodes();
         for (i, line) in lines.iter().enumerate() {
-            let info = Info {
-                depth: self.depth,
-                // Local searches go deeper than processor 0 sees; the iteration's depth at least.
-                seldepth: self.worker.seldepth().max(self.depth as usize),
-                multipv: i + 1,
-                score: Score::from_internal(line.score),
-                bound: ScoreBound::Exact,
-                nodes,
-                time_ms,
-                nps: nodes * 1000 / time_ms.max(1),
-                hashfull: self.tables.of_processor(0).hashfull(),
-                pv: line.pv.clone(),
-            };
-            self.listener.info(&info);
+            let hashfull = self.tables.of_processor(0).hashfull();
+            self.listener.info(&Info::finished_line(self.depth, self.worker.seldepth(), i + 1, line, nodes, time_ms, hashfull));
         }
         self.result.best = lines[0].pv.first().copied();
         self.result.ponder = lines[0].pv.get(1).copied();
