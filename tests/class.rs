@@ -123,7 +123,17 @@ struct Lecturer {
 }
 
 impl Lecturer {
+    /// A lecturer that splits as the papers split: these tests' searches are a few plies
+    /// deep, and jobs sized to even an undelayed relay's round trip (4-11 ms measured on
+    /// this machine's two loaded cores: tens of thousands of nodes) would never cross it.
     fn open(relay: &Relay) -> Lecturer {
+        let mut lecturer = Lecturer::open_paced(relay);
+        lecturer.cluster.set_paced(false);
+        lecturer
+    }
+
+    /// A lecturer that sizes its jobs to the relay's measured round trip, as a class does.
+    fn open_paced(relay: &Relay) -> Lecturer {
         let link = RelayLink::create(&relay.url, &relay.token).expect("a session");
         let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
         Lecturer { cluster: Cluster::new(link).expect("the owner is processor 0"), searchers: Vec::new(), tt, counters: Counters::new(16) }
@@ -228,10 +238,12 @@ fn helpers_in_other_processes_split_below_split_points() {
     let mut lecturer = Lecturer::open(&relay);
     let _students = Students::join(&relay, &lecturer.code(), 3);
     lecturer.cluster.link_mut().wait_for_members(3, Duration::from_secs(20)).unwrap();
-    let limits = Limits { depth: Some(12), ..Limits::default() };
+    let limits = Limits { depth: Some(17), ..Limits::default() };
     let (mut helper_splits, mut work_between_students) = (0, 0);
     // Not BK.01, which ends in a few thousand nodes with a mate found; searches until the
-    // students have split (a 12-ply search of the selective engine can be small).
+    // students have split. Jobs cross the relay only when worth several of its round trips
+    // (`parallel::split::pace`), and a student splits its job only where the part given
+    // away is worth that too: the search must be deep enough for such jobs.
     for board in &positions(8)[1..] {
         lecturer.search(Algorithm::Ybwc, board, &limits, &SearchSettings::default());
         let snapshot = lecturer.counters.snapshot();
@@ -578,7 +590,7 @@ fn speedup_measures_a_class_of_joined_members_and_ends_the_session() {
     let token = dir.join("token");
     std::fs::write(&token, &relay.token).unwrap();
     let mut lecturer = Command::new(env!("CARGO_BIN_EXE_meshmate"))
-        .args(["speedup", "--algo", "ybwc", "--depth", "10", "--members", "2", "--relay", &relay.url])
+        .args(["speedup", "--algo", "ybwc", "--depth", "10", "--members", "2", "--papers-split", "--relay", &relay.url])
         .arg("--suite").arg(&suite).arg("--lecturer-token-file").arg(&token)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -669,4 +681,37 @@ fn join_refuses_no_threads_and_absurdly_many() {
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains("--threads") && stderr.contains("1..=64"), "{stderr}");
     }
+}
+
+/// Behind a relay with 1 ms injected per hop (a round trip of 2 ms or more), a job
+/// crosses it only when it is expected to take several round trips of its receiver
+/// (`parallel::split::pace`, processor 0 having measured the round trip and the students'
+/// speeds): the students' jobs that ran to their end (not cut off by their owner) average
+/// more than a round trip of their own nodes each, where the papers' rule alone (any node
+/// with 3 plies left) sends jobs of a few hundred nodes.
+#[test]
+fn behind_a_slow_relay_no_job_smaller_than_a_round_trip_crosses_it() {
+    let _alone = one_at_a_time();
+    let relay = Relay::start_with(10_000, &["--delay-ms", "1"]);
+    let mut lecturer = Lecturer::open_paced(&relay);
+    let _students = Students::join(&relay, &lecturer.code(), 2);
+    lecturer.cluster.link_mut().wait_for_members(2, Duration::from_secs(20)).unwrap();
+    let limits = Limits { depth: Some(18), ..Limits::default() };
+    let (mut jobs, mut cut, mut job_nodes, mut busy_us) = (0, 0, 0, 0);
+    for board in &positions(10)[1..] {
+        lecturer.search(Algorithm::Ybwc, board, &limits, &SearchSettings::default());
+        for student in &lecturer.counters.snapshot()[1..3] {
+            jobs += student.received[MessageKind::Work.index()];
+            cut += student.received[MessageKind::Cutoff.index()];
+            job_nodes += student.nodes - student.aborted_nodes;
+            busy_us += student.busy_us;
+        }
+        if jobs.saturating_sub(cut) >= 4 {
+            break;
+        }
+    }
+    let ended = jobs.saturating_sub(cut);
+    assert!(ended > 0, "jobs crossed the relay and ran to their end ({jobs} crossed, {cut} cut)");
+    let round_trip_nodes = 2_000 * job_nodes / busy_us.max(1);
+    assert!(job_nodes / ended >= round_trip_nodes, "{ended} jobs ran to their end, {} nodes on average; a round trip is {round_trip_nodes} of the students' nodes", job_nodes / ended);
 }

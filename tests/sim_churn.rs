@@ -13,7 +13,7 @@ use meshmate::search::{Control, Limits, NoReports, SearchOptions, SearchSettings
 use meshmate::tt::{Placement, Tables};
 
 const PROCESSORS: usize = 4;
-const DEPTH: i32 = 5;
+const DEPTH: i32 = 6;
 
 fn pure() -> SearchSettings {
     SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() }

@@ -83,6 +83,7 @@ pub fn speedup_on_class(args: SpeedupArgs) -> Result<(), String> {
     eprintln!("{members} members joined");
     let control = Control::default();
     let mut class = Class { cluster: Cluster::new(link).ok_or("the relay did not make this process processor 0")?, size, control: &control, fault: None };
+    class.cluster.set_paced(!args.papers_split);
     let measured = run_speedup(&mut class, &tt, args, vec![size], &control);
     class.cluster.quit();
     measured?;

@@ -63,6 +63,10 @@ pub struct SpeedupArgs {
     /// `./build.sh serve` keeps it in target/lecturer-token).
     #[arg(long, value_name = "FILE", requires = "relay")]
     pub lecturer_token_file: Option<PathBuf>,
+    /// With --relay: split as the papers split (any node deep enough), not in jobs sized
+    /// to the relay's measured round trip, to compare the two.
+    #[arg(long, requires = "relay")]
+    pub papers_split: bool,
 }
 
 /// The processor counts `--threads` asks for, or `every` (all the machine's processors).

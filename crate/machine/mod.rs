@@ -148,6 +148,21 @@ pub trait Processor<M> {
     fn predicted_availability(&self, _of: usize) -> Option<u32> {
         None
     }
+    /// The time a message takes there and back between two processors (a WORK-REQUEST
+    /// and its answer), in nanoseconds, on machines whose messages cost as much as a
+    /// subtree: a class through its relay measures it when a search starts, and the
+    /// simulator's classroom presets state it from their own constants. `None` on every
+    /// other machine (threads, MPI, the papers' presets), whose programs then follow the
+    /// papers' rules unchanged.
+    fn round_trip_ns(&self) -> Option<u64> {
+        None
+    }
+    /// Processor `of`'s time per node, in nanoseconds, where the machine knows it with
+    /// [`Processor::round_trip_ns`] (a class's members report their node counts); `None`
+    /// elsewhere.
+    fn node_ns(&self, _of: usize) -> Option<u64> {
+        None
+    }
     /// Processor 0 tells the machine the critical path of the search it just finished, in
     /// nodes (StarTech's C: the longest chain of nodes that depend on each other, see
     /// `search::Searcher::span_total`), on machines that record it; others ignore it.

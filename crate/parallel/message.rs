@@ -23,7 +23,9 @@ pub(super) enum Message {
     /// millisecond when the algorithm weighs processors by speed.
     WorkRequest { rate: Option<u32> },
     /// A subproblem; its value must come back as a [`Message::Result`] with `job`.
-    Work { job: u32, problem: Box<Subproblem> },
+    /// `pace`: on a machine whose round trip costs as much as a subtree, what its giver
+    /// knows of that (`None` elsewhere).
+    Work { job: u32, problem: Box<Subproblem>, pace: Option<Pace> },
     /// "I have nothing to give."
     NoWork,
     /// The value of subproblem `job` (from its side to move) and its principal variation;
@@ -44,4 +46,17 @@ pub(super) enum Message {
     /// The machine says the sender is gone (a class's tab left): what it was given is
     /// searched again, what it gave is dropped. Made by the machine, never sent.
     Lost,
+}
+
+/// What the giver of a job knows of a slow network (`split::pace`), passed on with the
+/// job: its receiver, which has no round trip of its own to measure, splits it on no finer
+/// than the giver would, and asks for its next job in time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Pace {
+    /// The fewest plies a subproblem given on from this job must search.
+    pub least_depth: i32,
+    /// The job's expected size, in nodes.
+    pub expected_nodes: u64,
+    /// A round trip, in the receiver's nodes.
+    pub round_trip_nodes: u64,
 }

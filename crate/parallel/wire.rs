@@ -10,7 +10,7 @@
 //! never a panic. A field added to a message is added here, to both directions.
 
 use super::aphid::message::{AphidMessage, LeafProblem, LeafValue, Want};
-use super::message::Message;
+use super::message::{Message, Pace};
 use super::tdsab::job::{Job, Target, TdsMessage};
 use super::Algorithm;
 use crate::machine::wire::{Reader, WireError, Writer};
@@ -123,6 +123,15 @@ fn decode_subproblem(r: &mut Reader<'_>) -> Result<Subproblem, WireError> {
     Ok(problem)
 }
 
+/// A job's pace; a least depth no search reaches is refused.
+fn decode_pace(r: &mut Reader<'_>) -> Result<Option<Pace>, WireError> {
+    let (some, least_depth, expected_nodes, round_trip_nodes) = (r.bool()?, r.i32()?, r.u64()?, r.u64()?);
+    if !(0..=MAX_PLY as i32).contains(&least_depth) {
+        return Err(WireError(format!("a job's least depth {least_depth}")));
+    }
+    Ok(some.then_some(Pace { least_depth, expected_nodes, round_trip_nodes }))
+}
+
 impl Payload for Message {
     fn kind(&self) -> MessageKind {
         match self {
@@ -146,10 +155,15 @@ impl Payload for Message {
                 w.bool(rate.is_some());
                 w.u32(rate.unwrap_or(0));
             }
-            Message::Work { job, problem } => {
+            Message::Work { job, problem, pace } => {
                 w.u8(1);
                 w.u32(*job);
                 encode_subproblem(problem, &mut w);
+                w.bool(pace.is_some());
+                let pace = pace.unwrap_or(Pace { least_depth: 0, expected_nodes: 0, round_trip_nodes: 0 });
+                w.i32(pace.least_depth);
+                w.u64(pace.expected_nodes);
+                w.u64(pace.round_trip_nodes);
             }
             Message::NoWork => w.u8(2),
             Message::Result { job, value, pv, span, wants_work } => {
@@ -192,7 +206,7 @@ impl Payload for Message {
                 let (some, rate) = (r.bool()?, r.u32()?);
                 Message::WorkRequest { rate: some.then_some(rate) }
             }
-            1 => Message::Work { job: r.u32()?, problem: Box::new(decode_subproblem(&mut r)?) },
+            1 => Message::Work { job: r.u32()?, problem: Box::new(decode_subproblem(&mut r)?), pace: decode_pace(&mut r)? },
             2 => Message::NoWork,
             3 => Message::Result { job: r.u32()?, value: score(r.i32()?, "value")?, pv: r.mvs()?, span: r.u64()?, wants_work: r.bool()? },
             4 => {
@@ -434,7 +448,8 @@ mod tests {
         for m in [
             Message::WorkRequest { rate: None },
             Message::WorkRequest { rate: Some(812) },
-            Message::Work { job: 9, problem: Box::new(problem) },
+            Message::Work { job: 9, problem: Box::new(problem.clone()), pace: None },
+            Message::Work { job: 9, problem: Box::new(problem), pace: Some(Pace { least_depth: 7, expected_nodes: 1 << 33, round_trip_nodes: 21_000 }) },
             Message::NoWork,
             Message::Result { job: 3, value: -29_990, pv: vec![mv("e2a6"), mv("b4c3")], span: 1 << 40, wants_work: true },
             Message::NewBound { job: 4, alpha: -5, beta: 6 },
@@ -502,9 +517,13 @@ mod tests {
         };
         let problem = |ply: usize, depth: i32, alpha: i32, beta: i32| Subproblem { board: board(), path: vec![], alpha, beta, depth, ply, kind: NodeKind::All, line: TreePath::from_packed(0), killers: Default::default() };
         for (ply, depth, alpha, beta) in [(0, 5, -1, 1), (MAX_PLY, 5, -1, 1), (1_000_000, 5, -1, 1), (2, 1 << 20, -1, 1), (2, 5, 7, 7), (2, 5, -INFINITY - 1, 0), (2, 5, 0, i32::MAX)] {
-            assert!(forged(Message::Work { job: 1, problem: Box::new(problem(ply, depth, alpha, beta)) }).is_err(), "ply {ply} depth {depth} window ({alpha}, {beta})");
+            assert!(forged(Message::Work { job: 1, problem: Box::new(problem(ply, depth, alpha, beta)), pace: None }).is_err(), "ply {ply} depth {depth} window ({alpha}, {beta})");
         }
-        assert!(forged(Message::Work { job: 1, problem: Box::new(problem(2, 5, -1, 1)) }).is_ok());
+        assert!(forged(Message::Work { job: 1, problem: Box::new(problem(2, 5, -1, 1)), pace: None }).is_ok());
+        for least_depth in [-1, MAX_PLY as i32 + 1, i32::MAX] {
+            let pace = Some(Pace { least_depth, expected_nodes: 1, round_trip_nodes: 1 });
+            assert!(forged(Message::Work { job: 1, problem: Box::new(problem(2, 5, -1, 1)), pace }).is_err(), "least depth {least_depth}");
+        }
         assert!(forged(Message::Result { job: 1, value: i32::MIN, pv: vec![], span: 0, wants_work: false }).is_err());
         assert!(forged(Message::NewBound { job: 1, alpha: 5, beta: -5 }).is_err());
         assert!(forged(Message::Lost).is_err(), "a loss is the machine's word, never a peer's");

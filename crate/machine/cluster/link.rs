@@ -36,6 +36,13 @@ pub trait Link {
     fn await_arrival(&mut self, _within: Duration) -> bool {
         false
     }
+    /// Whether a round trip over this link may cost as much as a subtree's search, so
+    /// that processor 0 measures it and the members' speeds when a search starts
+    /// (`Processor::round_trip_ns`): a class's relay; not MPI, whose round trips take
+    /// microseconds and whose programs follow the papers' rules.
+    fn round_trip_matters(&self) -> bool {
+        false
+    }
     /// Completes what it can of the sends in flight. A link whose sends leave at once
     /// (into a socket's thread or the page's queue) has none: the defaults say so.
     fn finish_sends(&mut self) {}

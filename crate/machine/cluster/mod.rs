@@ -61,12 +61,15 @@ pub struct Cluster<L> {
     task: Option<Vec<u8>>,
     /// Why the machine cannot search again (a rank stopped answering).
     fault: Option<String>,
+    /// Whether jobs are sized to a slow link's measured round trip (`parallel::split`'s
+    /// pace; the default) or split as the papers split, whatever the link.
+    paced: bool,
 }
 
 impl<L: Link> Cluster<L> {
     /// The machine of processor 0 of `link` (None for another processor).
     pub fn new(link: L) -> Option<Cluster<L>> {
-        (link.rank() == 0).then_some(Cluster { link, search: 0, task: None, fault: None })
+        (link.rank() == 0).then_some(Cluster { link, search: 0, task: None, fault: None, paced: true })
     }
 
     /// Why this machine cannot search any more, if it cannot: the caller answers with the
@@ -83,6 +86,13 @@ impl<L: Link> Cluster<L> {
     /// Its link, to change (a class's owner starts each search's roster on it).
     pub fn link_mut(&mut self) -> &mut L {
         &mut self.link
+    }
+
+    /// Splits as the papers split (`false`), whatever the link's round trip, or sizes jobs
+    /// to it (`true`, the default): a lecturer comparing the two, or a test that needs
+    /// small jobs to cross a fast relay.
+    pub fn set_paced(&mut self, paced: bool) {
+        self.paced = paced;
     }
 
     /// Tells every other processor to end its process (after the last search).
@@ -129,10 +139,14 @@ impl<L: Link> Cluster<L> {
         let ranks = self.link.size();
         self.search = self.link.next_search(self.search.wrapping_add(1));
         self.link.table_search(Some(self.search));
+        let started = crate::clock::now_ms();
         for rank in 1..ranks {
             self.link.send(rank, frame(FrameKind::Start, self.search, &task));
         }
         let mut cpu = LinkProcessor::new(&mut self.link, self.search, counters, None);
+        if self.paced {
+            cpu.measure_network(started);
+        }
         drive(main, &mut cpu, counters);
         let gone = cpu.gone().to_vec();
         drop(cpu);
@@ -193,7 +207,9 @@ fn collect_done(link: &mut impl Link, search: u32, gone: &[usize], counters: &Co
                         Err(e) => broken.push((frame.from, format!("processor {} sent unreadable counters: {e}", frame.from))),
                     }
                 }
-                FrameKind::Nodes => processor::take_nodes(&frame, counters),
+                FrameKind::Nodes => {
+                    processor::take_nodes(&frame, counters);
+                }
                 // Table frames too: their askers stop waiting on FINISHED.
                 FrameKind::Program | FrameKind::Start | FrameKind::Finished | FrameKind::Quit | FrameKind::TableRequest | FrameKind::TableAnswer | FrameKind::TablePut => {}
             }
@@ -296,6 +312,7 @@ impl<L: Link> Rank<L> {
                     self.link.table_search(Some(frame.search));
                     let search = self.search;
                     self.early.retain(|f| f.search == search);
+                    processor::echo_start(&mut self.link, search);
                     return Some(Order::Search(frame.body));
                 }
                 FrameKind::Quit => return Some(Order::Quit),

@@ -51,13 +51,113 @@ pub(super) struct LinkProcessor<'a, L, M> {
     /// Its own stream (any seed does: a cluster is not reproducible anyway).
     random: Random,
     last_nodes_report: f64,
+    /// Processor 0's measures of a slow link's round trip and its members' speeds
+    /// (`None`: the link is fast, or this is another processor).
+    measures: Option<NetworkMeasures>,
+}
+
+/// What processor 0 measures of a class's network while a search starts and runs, for
+/// [`Processor::round_trip_ns`] and [`Processor::node_ns`]: each member answers START at
+/// once with a NODES frame ([`echo_start`]), so the time from START to that answer is a
+/// round trip through the relay; the NODES frames each member sends every
+/// [`NODES_REPORT_MS`] give its speed, and processor 0's own published counts its own.
+struct NetworkMeasures {
+    /// When START went out, in milliseconds.
+    started_ms: f64,
+    /// The shortest round trip measured, in milliseconds, and which members have answered.
+    round_trip_ms: Option<f64>,
+    answered: Vec<bool>,
+    /// Per processor (processor 0 too): its speed so far.
+    speeds: Vec<Speed>,
+}
+
+/// A processor's speed from its node counts now and then: the fastest window of at least
+/// [`NODES_REPORT_MS`] seen, since a processor that waited for work during part of a window
+/// searched fewer nodes, not slower ones (a class searching little measured its members at
+/// 10-30 nodes a millisecond, a hundredth of their speed, by their average).
+#[derive(Clone, Copy, Default)]
+struct Speed {
+    /// The open window's start (time, nodes).
+    window: Option<(f64, u64)>,
+    /// Nodes per millisecond.
+    fastest: f64,
+}
+
+impl Speed {
+    fn counted(&mut self, nodes: u64, now_ms: f64) {
+        match self.window {
+            Some((then, before)) if now_ms - then >= NODES_REPORT_MS => {
+                self.fastest = self.fastest.max(nodes.saturating_sub(before) as f64 / (now_ms - then));
+                self.window = Some((now_ms, nodes));
+            }
+            Some(_) => {}
+            None => self.window = Some((now_ms, nodes)),
+        }
+    }
+}
+
+impl NetworkMeasures {
+    fn new(processors: usize, started_ms: f64) -> Self {
+        NetworkMeasures { started_ms, round_trip_ms: None, answered: vec![false; processors], speeds: vec![Speed::default(); processors] }
+    }
+
+    /// Processor `from` said it had searched `nodes` at `now_ms`. A member's first word
+    /// in a search is its echo of START: a round trip. The shortest is kept, as a member
+    /// late to read START (busy ending the last search, or descheduled) answers tens of
+    /// milliseconds late on a loaded machine.
+    fn heard(&mut self, from: usize, nodes: u64, now_ms: f64) {
+        let Some(answered) = self.answered.get_mut(from) else { return };
+        if from != 0 && !*answered {
+            *answered = true;
+            let trip = now_ms - self.started_ms;
+            self.round_trip_ms = Some(self.round_trip_ms.map_or(trip, |shortest| shortest.min(trip)));
+        }
+        self.speeds[from].counted(nodes, now_ms);
+    }
+
+    fn round_trip_ns(&self) -> Option<u64> {
+        self.round_trip_ms.map(|ms| (ms * 1e6) as u64)
+    }
+
+    /// Processor `of`'s time per node: its fastest window, never taken slower than
+    /// processor 0's own (a member that has searched no full window yet, or only in
+    /// pieces, is taken to be as fast as the lecturer's machine); `None` before processor
+    /// 0 has a window of its own.
+    fn node_ns(&self, of: usize) -> Option<u64> {
+        let own = self.speeds[0].fastest;
+        let speed = self.speeds.get(of).map_or(own, |s| s.fastest.max(own));
+        (own > 0.0).then(|| (1e6 / speed).max(1.0) as u64)
+    }
+}
+
+/// A member's answer to START, sent before it builds its program: a NODES frame of none,
+/// whose arrival gives processor 0 a round trip ([`NetworkMeasures`]).
+pub(super) fn echo_start(link: &mut impl Link, search: u32) {
+    link.send(0, nodes_frame(search, 0, None));
+}
+
+/// A NODES frame of search `search`: `nodes` searched, on `line`.
+fn nodes_frame(search: u32, nodes: u64, line: Option<TreePath>) -> Vec<u8> {
+    let mut body = Vec::new();
+    let mut w = Writer(&mut body);
+    w.u64(nodes);
+    w.u64(line.map_or(NO_LINE, |line| line.packed()));
+    frame(FrameKind::Nodes, search, &body)
 }
 
 impl<'a, L: Link, M: Payload> LinkProcessor<'a, L, M> {
     pub fn new(link: &'a mut L, search: u32, counters: &'a Counters, stop: Option<&'a Control>) -> Self {
         let (id, count) = (link.rank(), link.size());
         let random = Random::new(0, id);
-        LinkProcessor { link, id, count, search, counters, inbox: VecDeque::new(), stop, finished: false, gone: Vec::new(), dropped: 0, random, last_nodes_report: now_ms() }
+        LinkProcessor { link, id, count, search, counters, inbox: VecDeque::new(), stop, finished: false, gone: Vec::new(), dropped: 0, random, last_nodes_report: now_ms(), measures: None }
+    }
+
+    /// Processor 0 measures the round trip and the members' speeds of a link whose round
+    /// trip matters ([`Link::round_trip_matters`]), from `started_ms`, when START went out.
+    pub fn measure_network(&mut self, started_ms: f64) {
+        if self.id == 0 && self.link.round_trip_matters() {
+            self.measures = Some(NetworkMeasures::new(self.count, started_ms));
+        }
     }
 
     /// The processors the link declared lost during this search (they owe no DONE).
@@ -127,7 +227,11 @@ impl<'a, L: Link, M: Payload> LinkProcessor<'a, L, M> {
                     stop.stop();
                 }
             }
-            FrameKind::Nodes => take_nodes(&frame, self.counters),
+            FrameKind::Nodes => {
+                if let (Some(nodes), Some(measures)) = (take_nodes(&frame, self.counters), self.measures.as_mut()) {
+                    measures.heard(frame.from, nodes, now_ms());
+                }
+            }
             FrameKind::Start | FrameKind::Done | FrameKind::Quit => {}
         }
     }
@@ -173,6 +277,14 @@ impl<L: Link, M: Payload> Processor<M> for LinkProcessor<'_, L, M> {
     fn note(&mut self, note: Note) {
         self.counters.note(self.id, note);
     }
+
+    fn round_trip_ns(&self) -> Option<u64> {
+        self.measures.as_ref()?.round_trip_ns()
+    }
+
+    fn node_ns(&self, of: usize) -> Option<u64> {
+        self.measures.as_ref()?.node_ns(of)
+    }
 }
 
 impl<L: Link, M: Payload> Driven<M> for LinkProcessor<'_, L, M> {
@@ -194,37 +306,36 @@ impl<L: Link, M: Payload> Driven<M> for LinkProcessor<'_, L, M> {
     /// A helper tells rank 0 its node count and line now and then.
     fn nodes_published(&mut self, nodes: u64, line: Option<TreePath>) {
         let now = now_ms();
+        if let Some(measures) = self.measures.as_mut() {
+            measures.heard(0, nodes, now);
+        }
         if self.id == 0 || now - self.last_nodes_report < NODES_REPORT_MS {
             return;
         }
         self.last_nodes_report = now;
-        let mut body = Vec::new();
-        let mut w = Writer(&mut body);
-        w.u64(nodes);
-        w.u64(line.map_or(NO_LINE, |line| line.packed()));
-        self.link.send(0, frame(FrameKind::Nodes, self.search, &body));
+        self.link.send(0, nodes_frame(self.search, nodes, line));
     }
 }
 
 /// A NODES frame's line when its sender is on none (no packed path has every bit set).
 const NO_LINE: u64 = u64::MAX;
 
-/// A NODES frame's count and line into the counters of its sender; a frame whose line
-/// is no path is dropped.
-pub(super) fn take_nodes(frame: &Frame, counters: &Counters) {
+/// A NODES frame's count and line into the counters of its sender; returns the count
+/// taken. A frame whose line is no path, or whose sender the counters do not hold, is
+/// dropped.
+pub(super) fn take_nodes(frame: &Frame, counters: &Counters) -> Option<u64> {
     let mut r = Reader::new(&frame.body);
-    let (Ok(nodes), Ok(line), Ok(())) = (r.u64(), r.u64(), r.finish()) else { return };
+    let (Ok(nodes), Ok(line), Ok(())) = (r.u64(), r.u64(), r.finish()) else { return None };
     let line = match line {
         NO_LINE => None,
-        packed => match TreePath::checked_from_packed(packed) {
-            Some(path) => Some(path),
-            None => return,
-        },
+        packed => Some(TreePath::checked_from_packed(packed)?),
     };
-    if frame.from < counters.len() {
-        counters.set_nodes(frame.from, nodes);
-        counters.set_line(frame.from, line);
+    if frame.from >= counters.len() {
+        return None;
     }
+    counters.set_nodes(frame.from, nodes);
+    counters.set_line(frame.from, line);
+    Some(nodes)
 }
 
 /// A processor's counters as DONE carries them.
@@ -254,6 +365,24 @@ pub(super) fn decode_snapshot(bytes: &[u8]) -> Result<ProcessorSnapshot, WireErr
 mod tests {
     use super::*;
     use cozy_chess::{Move, Square};
+
+    #[test]
+    fn the_shortest_echo_is_the_round_trip_and_speeds_are_the_fastest_windows() {
+        let mut m = NetworkMeasures::new(3, 1_000.0);
+        assert_eq!(m.round_trip_ns(), None);
+        m.heard(2, 0, 1_063.0);
+        m.heard(1, 0, 1_005.0);
+        m.heard(1, 500, 1_050.0);
+        assert_eq!(m.round_trip_ns(), Some(5_000_000), "the late echo (63 ms) is not the round trip, nor a later report");
+        assert_eq!(m.node_ns(1), None, "nothing is given before processor 0 has a window of its own");
+        m.heard(0, 0, 1_000.0);
+        m.heard(0, 100_000, 1_100.0);
+        m.heard(0, 150_000, 1_200.0);
+        assert_eq!(m.node_ns(0), Some(1_000), "its fastest window: 1,000 nodes a millisecond, not the 500 of the next");
+        assert_eq!(m.node_ns(2), Some(1_000), "a member idle all along is taken as fast as processor 0");
+        m.heard(1, 300_000, 1_105.0);
+        assert_eq!(m.node_ns(1), Some(333), "3,000 nodes a millisecond over its window of 100 ms");
+    }
 
     fn nodes_frame(from: usize, nodes: u64, line: u64) -> Frame {
         let mut body = Vec::new();

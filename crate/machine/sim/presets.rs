@@ -368,6 +368,10 @@ const RELAY_FRAME_NS: u64 = 40_000;
 ///   DONE frames are back, a round trip after processor 0's FINISHED. Left out at first,
 ///   the model gave away 1.5 times the subproblems of the measured class at 50 ms, each
 ///   a round trip processor 0 waits (docs/class.md, "Measured against modelled").
+/// - The round trip its programs are told (`Processor::round_trip_ns`, which the real
+///   class measures when a search starts): stated from these constants, twice the send
+///   overhead and the one-way time, 0.34 ms here, 22.92 ms at 10 ms and 102.93 ms at
+///   50 ms; the work-splitting programs size their jobs by it (`parallel::split::pace`).
 /// - Not modelled: the receiving end's cost per frame (its link thread and decoding),
 ///   the relay's own CPU, and processors slower than this one (a tab runs the wasm build,
 ///   0.79 of native: `browser`). How often students leave is not measured: departures

@@ -5,7 +5,7 @@
 //! mod.rs.
 
 use super::{Seeking, SplitProgram};
-use crate::parallel::message::Message;
+use crate::parallel::message::{Message, Pace};
 use crate::parallel::program::forward_tree_events;
 use crate::machine::{Note, Processor};
 use crate::search::{Listener, Notice, Progress, Searcher, Subproblem};
@@ -23,6 +23,15 @@ pub(super) struct Job {
     owner: usize,
     id: u32,
     nodes_at_start: u64,
+    /// What its giver knew of a slow network (`pace`), if anything.
+    pub(super) pace: Option<Pace>,
+}
+
+impl Job {
+    /// The nodes searched on it so far by `searcher`.
+    pub(super) fn searched(&self, searcher: &Searcher) -> u64 {
+        searcher.nodes() - self.nodes_at_start
+    }
 }
 
 impl Job {
@@ -90,7 +99,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     }
 
     /// Starts searching a subproblem given by `owner`, beside the searches that wait.
-    pub(super) fn start_job(&mut self, owner: usize, id: u32, problem: &Subproblem) {
+    pub(super) fn start_job(&mut self, owner: usize, id: u32, problem: &Subproblem, pace: Option<Pace>) {
         self.help_unanswered = false;
         let mut searcher = match self.own.take() {
             Some(own) => Slot::Own(own),
@@ -109,7 +118,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         searcher.set_options(self.options);
         searcher.start_subproblem(problem);
         let nodes_at_start = searcher.nodes();
-        let job = Job { owner, id, nodes_at_start };
+        let job = Job { owner, id, nodes_at_start, pace };
         if let Some(cores) = self.cores {
             cores.begin(job.key(), problem);
         }
@@ -130,7 +139,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     pub(super) fn drop_context(&mut self, i: usize, cpu: &mut dyn Processor<Message>) {
         let context = self.close_context(i);
         if let Some(job) = &context.job {
-            cpu.note(Note::Aborted(context.searcher.nodes() - job.nodes_at_start));
+            cpu.note(Note::Aborted(job.searched(&context.searcher)));
         }
         self.recycle(context, cpu);
     }
@@ -161,7 +170,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 let job = context.job.as_ref().expect("only processor 0's root search has no job");
                 let pv = context.searcher.pv().iter().map_while(|m| *m).collect();
                 let (owner, id, span) = (job.owner, job.id, context.searcher.root_span());
-                let small = context.searcher.nodes() - job.nodes_at_start < SMALL_JOB_NODES;
+                let small = job.searched(&context.searcher) < SMALL_JOB_NODES;
                 self.thrashing = if small { (self.thrashing + 1).min(MAX_THRASHING) } else { 0 };
                 let context = self.close_context(i);
                 self.recycle(context, cpu);

@@ -30,10 +30,16 @@
 //!   CUTOFF (a RESULT for a job no longer awaited is dropped); the owner searches again
 //!   what its window says must be, so in pure mode every policy returns the serial value;
 //! - no node gives a move away before its first move is done, nor with fewer than
-//!   [`MIN_SPLIT_DEPTH`] plies left (the searcher's `can_split`, and each merit);
+//!   [`MIN_SPLIT_DEPTH`] plies left (the searcher's `can_split`, and each merit); on a
+//!   machine whose round trip costs as much as a subtree (a class: `pace`), nor a job
+//!   expected to take fewer than `pace::ROUND_TRIPS_PER_JOB` round trips of its
+//!   receiver's time;
 //! - every work request is answered once: with WORK, with NO-WORK, or held until a split
 //!   point appears or this processor is done (then NO-WORK); a processor has at most one
-//!   request of its own out at a time ([`Seeking`]);
+//!   request of its own out at a time ([`Seeking`]). On such a machine that request may go
+//!   out before its processor is idle: a helper whose one search that can go on is a job
+//!   with less than a round trip left asks then, and the job it gets waits beside the
+//!   one it finishes (a context of its own);
 //! - a processor holds at most [`MAX_CONTEXTS`] searches and steps the oldest that can
 //!   go on;
 //! - it returns [`Activity::Waiting`] only when every search waits for values, so that
@@ -44,10 +50,12 @@
 //! owner's stack, where DTS let any processor finish one; the helpful master helping its
 //! own helpers first (as Crafty and Stockfish before Lazy SMP did); a RESULT that asks for
 //! the next move of the same split point; on a machine with shared memory, the offer board
-//! (`crate::machine`) instead of random requests or HELP.
+//! (`crate::machine`) instead of random requests or HELP; on a class's slow network, jobs
+//! sized to its measured round trip and requests sent ahead (`pace`).
 
 use super::cores::Cores;
 use super::message::Message;
+use crate::chess::legal_moves;
 use super::program::{forward_tree_events, pass_accesses};
 use crate::search::Task;
 use super::work_by_speed::Speedometer;
@@ -56,10 +64,12 @@ use crate::search::{Control, Deepening, Listener, NoReports, SearchOptions, Sear
 use crate::tt::TranspositionTable;
 use contexts::{send_notices, Context, Slot, Stepped, MAX_CONTEXTS};
 use requests::SERVE_INTERVAL;
+use pace::JobSizes;
 use seeking::Seeking;
 use std::sync::Arc;
 
 mod contexts;
+mod pace;
 mod requests;
 mod seeking;
 
@@ -160,6 +170,11 @@ pub(super) struct SplitProgram<'a, L: Listener> {
     until_root_check: u32,
     /// This processor's other cores, which search its newest job beside it.
     cores: Option<&'a Cores>,
+    /// What this processor has measured of its search's subtrees (`pace`).
+    sizes: JobSizes,
+    /// The deepest iteration of processor 0 measured so far, and its root searcher's
+    /// nodes by its end.
+    iterations_seen: (i32, u64),
 }
 
 impl<'a, L: Listener> SplitProgram<'a, L> {
@@ -168,6 +183,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         policy.configure(searcher);
         let deepening = Deepening::new(task.board, task.history, task.limits, task.settings);
         let mut program = SplitProgram::new(None, searcher.tree_plies(), tt, policy, task, helpers_stop);
+        program.sizes = JobSizes::at_root(legal_moves(task.board).len());
         program.contexts.push(Context { searcher: Slot::Own(searcher), job: None, waiting: false });
         program.root = Some(Root { deepening: Some(deepening), control, listener, result: None });
         program
@@ -183,7 +199,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let (root, contexts, spares, seeking) = (None, Vec::with_capacity(MAX_CONTEXTS), Vec::new(), Seeking::Not);
         let until_root_check = ROOT_CHECK_INTERVAL;
         let (held_requests, gone, speed) = (Vec::new(), Vec::new(), Speedometer::default());
-        SplitProgram { tt, policy, options, root, contexts, own, spares, tree_plies, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, gone, speed, until_serve: SERVE_INTERVAL, until_post: 0, until_root_check, cores: None }
+        SplitProgram { tt, policy, options, root, contexts, own, spares, tree_plies, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, gone, speed, until_serve: SERVE_INTERVAL, until_post: 0, until_root_check, cores: None, sizes: JobSizes::default(), iterations_seen: (0, 0) }
     }
 
     /// Measures this processor's speed (on machines with a busy clock, when the policy
@@ -200,9 +216,9 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
     fn handle(&mut self, from: usize, message: Message, cpu: &mut dyn Processor<Message>) {
         match message {
             Message::WorkRequest { rate } => self.answer_work_request(from, rate, cpu),
-            Message::Work { job, problem } => {
+            Message::Work { job, problem, pace } => {
                 self.seeking = Seeking::Not;
-                self.start_job(from, job, &problem);
+                self.start_job(from, job, &problem, pace);
             }
             Message::NoWork => self.seeking = Seeking::Not,
             Message::Result { job, value, pv, span, wants_work } => {
@@ -228,7 +244,8 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
                 }
             }
             Message::Help => {
-                let merit = self.best_split(None).map(|(m, _, _)| m);
+                let least_plies = self.least_plies(from, cpu);
+                let merit = self.best_split(None, least_plies).map(|(m, _, _)| m);
                 cpu.send(from, Message::Offer { merit });
             }
             Message::Offer { merit } => self.take_offer(from, merit, cpu),
@@ -344,6 +361,7 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
                 nodes += 1;
             }
             worked = stepped != Stepped::Waiting;
+            self.measure_iteration();
             if let Some(c) = self.contexts.get_mut(i) {
                 send_notices(&mut c.searcher, cpu);
             }
@@ -356,8 +374,9 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         self.pass_accesses(cpu);
         let idle = !worked && self.contexts.iter().all(|c| c.waiting);
         self.post_offer_when_due(idle, cpu);
-        // Every search waits (or there is none): ask for work now rather than after a nap.
-        if idle {
+        // Every search waits (or there is none): ask for work now rather than after a nap;
+        // on a slow network, already when the last job is about to end (`pace`).
+        if idle || self.running_dry() {
             self.seek(cpu);
         }
         // Waiting promises the machine that only a message can give this processor

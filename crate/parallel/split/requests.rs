@@ -15,10 +15,13 @@ pub(super) const SERVE_INTERVAL: u32 = 8;
 
 impl<L: Listener> SplitProgram<'_, L> {
     /// The best split point over this processor's searches for a requester of speed
-    /// `asker` (if told): merit, context, frame.
-    pub(super) fn best_split(&self, asker: Option<u32>) -> Option<(i32, usize, usize)> {
+    /// `asker` (if told) whose jobs must search at least `least_plies` (if any bound:
+    /// `pace`): merit, context, frame.
+    pub(super) fn best_split(&self, asker: Option<u32>, least_plies: Option<i32>) -> Option<(i32, usize, usize)> {
         let merit = self.policy.merit;
-        let candidates = self.contexts.iter().enumerate().flat_map(|(i, c)| c.searcher.split_candidates().filter_map(move |cand| merit(&cand).map(|m| (m, i, cand))));
+        // A job searches one ply less than the node it is split from.
+        let deep_enough = move |depth: i32| least_plies.is_none_or(|least| depth > least);
+        let candidates = self.contexts.iter().enumerate().flat_map(|(i, c)| c.searcher.split_candidates().filter(move |cand| deep_enough(cand.depth)).filter_map(move |cand| merit(&cand).map(|m| (m, i, cand))));
         if let (Some(asker), Some(own)) = (asker, self.speed.rate()) {
             return work_by_speed::choose(candidates, asker, own);
         }
@@ -31,7 +34,7 @@ impl<L: Listener> SplitProgram<'_, L> {
         if !cpu.has_offer_board() {
             return;
         }
-        let offer = self.best_split(None).map(|(_, i, frame)| self.contexts[i].searcher.frame_depth(frame));
+        let offer = self.best_split(None, None).map(|(_, i, frame)| self.contexts[i].searcher.frame_depth(frame));
         cpu.post_offer(offer);
     }
 
@@ -68,13 +71,15 @@ impl<L: Listener> SplitProgram<'_, L> {
     fn give_work(&mut self, to: usize, rate: Option<u32>, cpu: &mut dyn Processor<Message>) -> bool {
         let job = self.next_job;
         let window = self.policy.window;
-        let Some((_, i, frame)) = self.best_split(rate) else { return false };
+        let least_plies = self.least_plies(to, cpu);
+        let Some((_, i, frame)) = self.best_split(rate, least_plies) else { return false };
         let given = self.contexts[i].searcher.give_away(frame, to, window, job);
         forward_tree_events(&mut self.contexts[i].searcher, cpu);
         let Some(problem) = given else { return false };
         self.next_job = self.next_job.wrapping_add(1);
         cpu.note(Note::Split);
-        cpu.send(to, Message::Work { job, problem: Box::new(problem) });
+        let pace = self.pace_of_job(to, problem.depth, cpu);
+        cpu.send(to, Message::Work { job, problem: Box::new(problem), pace });
         self.until_post = 0;
         true
     }

@@ -273,11 +273,12 @@ export const LECTURES = [
       },
       {
         on: 'send',
-        kind: 'work',
-        title: 'Work given away, a round trip late',
+        kind: 'no-work',
+        title: 'Work kept at home',
         text: (f) =>
-          `At ${f.t} ms P${f.p} gives work away: ${n(f['work-request'], 'request')} went out before it and ${f['no-work']} came back empty, each after a round trip through the relay. ` +
-          `YBWC's helper now searches a young brother, and the owner of the split point may wait a round trip for its value. Work pays for its journey only if it takes many round trips to search. ${sofar(f)}`,
+          `At ${f.t} ms P${f.p} answers a request with no work. On a class a job crosses the relay only if it is expected to take four round trips of the asker's search or more ` +
+          `(the owner waits a round trip for its value, and the helper another to ask again), measured from the search's own iterations; no subtree of this search is that large yet, so the owner keeps searching it alone. ` +
+          `${n(f['work-request'], 'request')} have gone out and ${f['no-work']} come back empty. ${sofar(f)}`,
       },
       {
         on: 'end',
@@ -286,7 +287,7 @@ export const LECTURES = [
           `The search ends at ${f.tp} ms. One laptop needed ${f.t1} ms for ${n(f.n1, 'node')}; the class of ${f.processors} needed ${f.tp} ms for ${n(f.np, 'node')}: speedup ${f.spe}, load ${f.ld}, with ${n(f.messages, 'message')} through the relay. ` +
           'The chart on the right runs YBWC, Jamboree and APHID again on the three classroom presets (no delay, ten and fifty milliseconds) at this depth and shallower ones, against the seconds one laptop takes: ' +
           'where a line crosses the one-laptop line, the class wins. Synchronous splitting waits a round trip for every value it gives away, so a line rises only as searches grow longer than many round trips; ' +
-          "APHID's master never waits for a reply (a leaf not back yet is an estimate, searched again on the next pass), so latency costs it stale leaves instead of idle time, and coarse jobs (giving away only subtrees worth several round trips) cut the round trips the synchronous methods wait.",
+          "APHID's master never waits for a reply (a leaf not back yet is an estimate, searched again on the next pass), so latency costs it stale leaves instead of idle time, and coarse jobs (giving away only subtrees worth four round trips, as here) keep the synchronous methods from waiting on small ones, at the price of sharing nothing in short searches.",
       },
     ],
   },

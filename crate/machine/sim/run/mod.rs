@@ -259,6 +259,18 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
         hops * (self.hardware.hop_ns + self.hardware.latency_ns)
     }
 
+    /// What a class's processors know of a message's round trip (`Processor::round_trip_ns`):
+    /// on a machine that announces its task (a class through its relay), a message there
+    /// and back between two processors when no other holds the links, stated from the
+    /// preset's own constants (every pair is one hop through the relay); `None` on the
+    /// papers' machines, whose programs follow the papers' rules.
+    fn round_trip_ns(&self) -> Option<u64> {
+        if self.procs.len() < 2 || !self.hardware.announces_task {
+            return None;
+        }
+        Some(2 * (self.hardware.send_overhead_ns + self.trip_ns(0, 1)))
+    }
+
     /// When processor `id` starts: at once, or on a machine that announces its task when
     /// processor 0's START, sent to processors 1, 2, ... in turn, reaches it (rule 8).
     fn start_ns(&self, id: usize) -> u64 {
@@ -336,6 +348,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
     /// and sends what it sent. Leaves the processor's clock at the step's end.
     fn step_once(&mut self, id: usize, time: u64) -> Activity {
         let count = self.procs.len();
+        let round_trip_ns = self.round_trip_ns();
         let proc = &mut self.procs[id];
         proc.steps += 1;
         let mut view = View {
@@ -355,6 +368,7 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
             shared_lines: 0,
             cpus: self.hardware.cpus,
             time,
+            round_trip_ns,
         };
         let program = &mut self.programs[id];
         let activity = program.step(&mut view);

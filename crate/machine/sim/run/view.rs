@@ -35,6 +35,8 @@ pub(super) struct View<'v, M> {
     /// load monitor's predictions).
     pub(super) cpus: &'v Cpus,
     pub(super) time: u64,
+    /// A message's round trip, on machines whose programs are told it.
+    pub(super) round_trip_ns: Option<u64>,
 }
 
 impl<M: Payload> Processor<M> for View<'_, M> {
@@ -82,6 +84,14 @@ impl<M: Payload> Processor<M> for View<'_, M> {
 
     fn predicted_availability(&self, of: usize) -> Option<u32> {
         self.cpus.predicted_availability(of, self.time)
+    }
+
+    fn round_trip_ns(&self) -> Option<u64> {
+        self.round_trip_ns
+    }
+
+    fn node_ns(&self, of: usize) -> Option<u64> {
+        self.round_trip_ns.map(|_| self.cpus.node_ns(of))
     }
 
     fn report_critical_path(&mut self, nodes: u64) {

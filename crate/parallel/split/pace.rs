@@ -1,0 +1,235 @@
+//! Work splitting on a machine whose round trip costs as much as a subtree (a class through
+//! its relay: 0.35 ms to 100 ms, thousands to hundreds of thousands of nodes): how big a
+//! job must be to be worth a message, and how big a job of so many plies is expected to
+//! be, from the search's own measured growth. On every other machine
+//! (`Processor::round_trip_ns` is `None`) none of this acts and the papers' rules stand.
+//! The papers, the idea and the invariants are in mod.rs.
+//!
+//! Expected sizes, in nodes, for a job of `d` plies, from processor 0's iterations:
+//! iteration `d` searches each root move but the first to `d - 1` plies with a zero
+//! window, as the root's young brothers given away are, so its nodes shared among the root
+//! moves are a job of `d - 1` plies (the whole iteration, a principal variation's tree, is
+//! ten to thirty times a job of its depth: taken as one, it let small jobs cross); at a
+//! depth not searched yet, the nearest one times the iterations' growth (their effective
+//! branching factor) per ply between. A job's value comes back with its span (its critical
+//! path, `Searcher::root_span`), not its nodes, so jobs themselves are not measured: taken
+//! as sizes, their spans (tens of nodes for 15 plies) held every later job back.
+
+use super::contexts::MAX_CONTEXTS;
+use super::SplitProgram;
+use crate::machine::Processor;
+use crate::parallel::message::{Message, Pace};
+use crate::search::{Listener, MAX_PLY};
+
+/// How many round trips a job must be expected to take to be sent: its owner waits at
+/// least one round trip for its value beyond the search itself, and a helper asking
+/// again idles one more, so at four a helper spends at most about a third of its time
+/// on the wire (two round trips in six) and a job smaller than that is better searched
+/// where it is.
+pub(super) const ROUND_TRIPS_PER_JOB: u64 = 4;
+
+/// Iterations whose growth is averaged (the first few, tiny, grow erratically).
+const GROWTH_ITERATIONS: usize = 4;
+
+/// The bounds of a believable effective branching factor (a few nodes' iterations, or
+/// one cut short, can give anything).
+const GROWTH_RANGE: (f64, f64) = (1.5, 10.0);
+
+/// What a processor has measured of its search's subtrees.
+#[derive(Default)]
+pub(super) struct JobSizes {
+    /// Per plies: the nodes processor 0's iteration one ply deeper visited, shared among
+    /// its root moves.
+    iterations: Vec<Option<u64>>,
+    /// The root's legal moves (processor 0), among which an iteration's nodes are shared.
+    root_moves: u64,
+    /// The last [`JobSizes::least_depth`] asked and answered, until a measure changes it
+    /// (it is asked at every look for a split point while requests are held).
+    least_asked: Option<(u64, Option<i32>)>,
+}
+
+impl JobSizes {
+    /// What processor 0 measures on a root with `root_moves` legal moves.
+    pub(super) fn at_root(root_moves: usize) -> JobSizes {
+        JobSizes { root_moves: root_moves.max(1) as u64, ..JobSizes::default() }
+    }
+
+    /// Processor 0's iteration of `depth` plies visited `nodes` nodes.
+    pub(super) fn iteration_done(&mut self, depth: i32, nodes: u64) {
+        let Ok(plies) = usize::try_from(depth - 1) else { return };
+        if self.iterations.len() <= plies {
+            self.iterations.resize(plies + 1, None);
+        }
+        self.iterations[plies] = Some((nodes / self.root_moves.max(1)).max(1));
+        self.least_asked = None;
+    }
+
+    /// The effective branching factor of the last iterations (`None` before two).
+    fn growth(&self) -> Option<f64> {
+        let sizes: Vec<f64> = self.iterations.iter().flatten().map(|&n| n as f64).collect();
+        let recent = &sizes[sizes.len().saturating_sub(GROWTH_ITERATIONS + 1)..];
+        let (first, last) = (recent.first()?, recent.last()?);
+        let steps = recent.len().checked_sub(1).filter(|&s| s > 0)?;
+        Some((last / first).powf(1.0 / steps as f64).clamp(GROWTH_RANGE.0, GROWTH_RANGE.1))
+    }
+
+    /// The expected size of a job of `plies`, in nodes (`None`: nothing measured yet).
+    pub(super) fn expected(&self, plies: i32) -> Option<f64> {
+        let measured = self.iterations.iter().enumerate().filter_map(|(d, n)| n.map(|n| (d as i32, n as f64)));
+        let (depth, size) = measured.min_by_key(|(d, _)| (d - plies).abs())?;
+        if depth == plies {
+            return Some(size);
+        }
+        Some(size * self.growth()?.powi(plies - depth))
+    }
+
+    /// The fewest plies a job must search to be expected to take `least_nodes` nodes
+    /// (`None`: nothing measured yet, or none up to `deepest`).
+    pub(super) fn least_depth(&mut self, least_nodes: u64, deepest: i32) -> Option<i32> {
+        if let Some((_, answer)) = self.least_asked.filter(|&(asked, _)| asked == least_nodes) {
+            return answer.filter(|&d| d <= deepest);
+        }
+        let answer = (1..=MAX_PLY as i32).find(|&plies| self.expected(plies).is_some_and(|n| n >= least_nodes as f64));
+        self.least_asked = Some((least_nodes, answer));
+        answer.filter(|&d| d <= deepest)
+    }
+}
+
+impl<L: Listener> SplitProgram<'_, L> {
+    /// The fewest plies a job given to processor `to` must search, on a machine whose
+    /// round trip costs as much as a subtree: processor 0 works it out from the round
+    /// trip, `to`'s speed and its measured sizes (nothing measured yet: no job is worth
+    /// it); a helper takes its giver's ([`Pace`]). `None` elsewhere: the policy's rules
+    /// alone, as in the papers.
+    pub(super) fn least_plies(&mut self, to: usize, cpu: &dyn Processor<Message>) -> Option<i32> {
+        match (self.root.is_some(), cpu.round_trip_ns()) {
+            (true, Some(round_trip)) => {
+                let least = cpu.node_ns(to).and_then(|node_ns| self.sizes.least_depth(least_job_nodes(round_trip, node_ns), MAX_PLY as i32));
+                Some(least.unwrap_or(i32::MAX))
+            }
+            _ => self.received_pace().map(|pace| pace.least_depth),
+        }
+    }
+
+    /// The pace that goes with job `job` of `plies` given to `to` (`None` on machines
+    /// without one). A helper passes its own job's pace on, a job it gives expected to be
+    /// the least worth sending (it has measured no sizes).
+    pub(super) fn pace_of_job(&mut self, to: usize, plies: i32, cpu: &dyn Processor<Message>) -> Option<Pace> {
+        if let (true, Some(round_trip)) = (self.root.is_some(), cpu.round_trip_ns()) {
+            let node_ns = cpu.node_ns(to)?;
+            let least_depth = self.least_plies(to, cpu)?.min(MAX_PLY as i32);
+            let round_trip_nodes = round_trip_nodes(round_trip, node_ns);
+            let expected_nodes = self.sizes.expected(plies).map_or(least_job_nodes(round_trip, node_ns), |n| n as u64);
+            return Some(Pace { least_depth, expected_nodes, round_trip_nodes });
+        }
+        let mine = self.received_pace()?;
+        Some(Pace { expected_nodes: ROUND_TRIPS_PER_JOB * mine.round_trip_nodes, ..mine })
+    }
+
+    /// The pace a job searched here came with, if any.
+    fn received_pace(&self) -> Option<Pace> {
+        self.contexts.iter().find_map(|c| c.job.as_ref().and_then(|j| j.pace))
+    }
+
+    /// Processor 0 measures each iteration its deepening completes, by its root
+    /// searcher's nodes (the deepening counts them only when the search ends).
+    pub(super) fn measure_iteration(&mut self) {
+        let Some(deepening) = self.root.as_ref().and_then(|r| r.deepening.as_ref()) else { return };
+        let (depth, nodes) = (deepening.completed().depth, self.contexts[0].searcher.nodes());
+        let (seen, nodes_before) = self.iterations_seen;
+        if depth > seen {
+            self.sizes.iteration_done(depth, nodes.saturating_sub(nodes_before));
+            self.iterations_seen = (depth, nodes);
+        }
+    }
+
+    /// Whether this helper's one search that can go on is a paced job about to end, with
+    /// no request of its own out: then it asks for its next job now, and the answer
+    /// crosses the network while it finishes this one.
+    pub(super) fn running_dry(&self) -> bool {
+        if self.root.is_some() || !matches!(self.seeking, super::Seeking::Not) || self.contexts.len() >= MAX_CONTEXTS {
+            return false;
+        }
+        let mut runnable = self.contexts.iter().filter(|c| !c.waiting);
+        let (Some(only), None) = (runnable.next(), runnable.next()) else { return false };
+        only.job.as_ref().is_some_and(|job| job.pace.is_some_and(|pace| ask_ahead(&pace, job.searched(&only.searcher))))
+    }
+}
+
+/// The least size worth a message to a processor of `node_ns` per node, when a round trip
+/// takes `round_trip_ns`: [`ROUND_TRIPS_PER_JOB`] round trips of its nodes.
+pub(super) fn least_job_nodes(round_trip_ns: u64, node_ns: u64) -> u64 {
+    ROUND_TRIPS_PER_JOB * round_trip_nodes(round_trip_ns, node_ns)
+}
+
+/// A round trip in nodes of a processor of `node_ns` per node.
+pub(super) fn round_trip_nodes(round_trip_ns: u64, node_ns: u64) -> u64 {
+    round_trip_ns / node_ns.max(1)
+}
+
+/// Whether a processor searching a job paced by `pace` should ask for its next one now,
+/// `searched` nodes into it: once its expected remainder is under a round trip, so that
+/// the answer arrives about when the job ends.
+pub(super) fn ask_ahead(pace: &Pace, searched: u64) -> bool {
+    pace.expected_nodes.saturating_sub(searched) < pace.round_trip_nodes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sizes measured on a root of one move from iterations of (plies of a job, nodes).
+    fn iterations(sizes: &[(i32, u64)]) -> JobSizes {
+        let mut s = JobSizes::at_root(1);
+        for &(d, n) in sizes {
+            s.iteration_done(d + 1, n);
+        }
+        s
+    }
+
+    #[test]
+    fn an_iteration_is_shared_among_the_root_moves_as_jobs_one_ply_shallower() {
+        let mut s = JobSizes::at_root(30);
+        s.iteration_done(10, 300_000);
+        assert_eq!(s.expected(9), Some(10_000.0));
+        assert_eq!(s.expected(10), None, "one iteration: no growth yet");
+    }
+
+    #[test]
+    fn before_any_job_the_iterations_say_how_big_a_depth_is_and_their_growth_goes_beyond() {
+        let s = iterations(&[(5, 1_000), (6, 3_000), (7, 9_000)]);
+        assert_eq!(s.expected(6), Some(3_000.0));
+        let beyond = s.expected(9).unwrap();
+        assert!((beyond - 81_000.0).abs() < 1.0, "growth 3 a ply: {beyond}");
+        let below = s.expected(3).unwrap();
+        assert!((below - 1_000.0 / 9.0).abs() < 0.01, "{below}");
+    }
+
+    #[test]
+    fn nothing_is_expected_before_anything_is_measured_and_one_iteration_gives_no_growth() {
+        assert_eq!(JobSizes::default().expected(5), None);
+        assert_eq!(JobSizes::default().least_depth(1, 20), None);
+        let one = iterations(&[(4, 500)]);
+        assert_eq!(one.expected(4), Some(500.0));
+        assert_eq!(one.expected(5), None);
+    }
+
+    #[test]
+    fn the_least_depth_is_the_first_whose_jobs_take_enough_round_trips() {
+        let mut s = iterations(&[(4, 100), (5, 400), (6, 1_600)]);
+        // 10 ms there and back at 500 ns a node: 20,000 nodes, four of them 80,000.
+        let least = least_job_nodes(10_000_000, 500);
+        assert_eq!(least, 80_000);
+        assert_eq!(s.least_depth(least, 30), Some(9), "102,400 nodes at 9 plies, 25,600 at 8");
+        assert_eq!(s.least_depth(least, 8), None, "nothing that deep is searched");
+        assert_eq!(s.least_depth(least, 9), Some(9), "asked again, the same answer");
+    }
+
+    #[test]
+    fn a_processor_asks_ahead_once_its_job_has_less_than_a_round_trip_left() {
+        let pace = Pace { least_depth: 8, expected_nodes: 100_000, round_trip_nodes: 20_000 };
+        assert!(!ask_ahead(&pace, 50_000));
+        assert!(ask_ahead(&pace, 80_001));
+        assert!(ask_ahead(&pace, 150_000), "a job bigger than expected is past its end");
+    }
+}
