@@ -31,6 +31,7 @@ const LAB: Preset = Preset {
     jitter_permille: 0,
     loss_notice: None,
     announces_task: false,
+    paced: false,
 };
 
 /// What the test programs send.
@@ -528,9 +529,11 @@ fn work_splitting_is_exact_with_nested_split_points() {
 
 /// On a class's network a job crosses it only when it is expected to take several round
 /// trips of its receiver (`parallel::split::pace`): on `classroom` (a round trip of
-/// 336 µs, 625 nodes of 538 ns) the helpers' jobs average more than a round trip each,
-/// where the papers' rule alone (any node with 3 plies left) sends jobs of a few hundred
-/// nodes. In Pure mode the value stays the serial one, at 0 and 10 ms.
+/// 336 µs, 626 nodes of 538 ns) the helpers' jobs average more than two round trips each
+/// (3,258 nodes over 190 jobs when written; four expected), where the papers' rule alone (any
+/// node with 3 plies left, `Preset::split_as_the_papers`) sends more jobs, of fewer (1,375
+/// of 955). In Pure mode the value stays the serial one, at 0 and
+/// 10 ms, either way.
 #[test]
 fn on_a_class_no_job_smaller_than_a_round_trip_crosses_and_pure_values_stay_serial() {
     let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
@@ -539,26 +542,32 @@ fn on_a_class_no_job_smaller_than_a_round_trip_crosses_and_pure_values_stay_seri
     let round_trip_nodes = 2 * (round_trip.send_overhead_ns + round_trip.hop_ns + round_trip.latency_ns) / round_trip.node_ns[0];
     let counters = Counters::new(4);
     let (mut jobs, mut job_nodes) = (0, 0);
+    let (mut papers_jobs, mut papers_job_nodes) = (0, 0);
     for (i, board) in boards("bratko-kopec.epd", 3).iter().enumerate().skip(1) {
         let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
         let serial = search(&mut Threads::default(), &mut Vec::new(), &tt, &SearchRequest { algorithm: Algorithm::Serial, threads: 1, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);
-        for preset in [presets::CLASSROOM, presets::CLASSROOM_10MS] {
+        for preset in [presets::CLASSROOM, presets::CLASSROOM_10MS, presets::CLASSROOM.split_as_the_papers()] {
             for algorithm in [Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::PvSplit] {
                 for p in [2, 4] {
                     let tables = meshmate::tt::Tables::new(meshmate::tt::Placement::Local, 4 * p, p).unwrap();
                     let mut sim = Sim::new(preset, preset.net, p, 1).unwrap();
                     let result = search(&mut sim, &mut Vec::new(), tables, &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);
                     assert_eq!(result.score, serial.score, "position {i} {algorithm:?} on {p} processors of {}", preset.name);
-                    if preset.name == "classroom" {
-                        for helper in &counters.snapshot()[1..p] {
-                            jobs += helper.received[MessageKind::Work.index()];
-                            job_nodes += helper.nodes;
-                        }
+                    let (to_jobs, to_nodes) = match (preset.name, preset.paced) {
+                        ("classroom", true) => (&mut jobs, &mut job_nodes),
+                        ("classroom", false) => (&mut papers_jobs, &mut papers_job_nodes),
+                        _ => continue,
+                    };
+                    for helper in &counters.snapshot()[1..p] {
+                        *to_jobs += helper.received[MessageKind::Work.index()];
+                        *to_nodes += helper.nodes;
                     }
                 }
             }
         }
     }
     assert!(jobs > 0, "jobs crossed the class's network");
-    assert!(job_nodes / jobs >= round_trip_nodes, "{jobs} jobs of {} nodes on average, a round trip {round_trip_nodes} nodes", job_nodes / jobs);
+    let (paced, papers) = (job_nodes / jobs, papers_job_nodes / papers_jobs.max(1));
+    assert!(paced >= 2 * round_trip_nodes, "{jobs} jobs of {paced} nodes on average, a round trip {round_trip_nodes} nodes");
+    assert!(papers_jobs > jobs && papers < 2 * round_trip_nodes, "the papers' split: {papers_jobs} jobs of {papers} nodes on average (paced: {jobs} of {paced})");
 }

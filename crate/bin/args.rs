@@ -339,6 +339,10 @@ pub struct SimArgs {
     /// speedup on K threads faster (crate/machine/sim/member_cores.rs).
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64), conflicts_with_all = ["bench", "signature"])]
     pub cores_per_member: u16,
+    /// On the classroom presets: split as the papers do (any node deep enough), not in
+    /// jobs sized to the round trip, as `speedup --relay --papers-split` does on a class.
+    #[arg(long, conflicts_with_all = ["bench", "signature"])]
+    pub papers_split: bool,
     /// Print the rows and fits as JSON instead of the table.
     #[arg(long)]
     pub json: bool,

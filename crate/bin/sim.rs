@@ -36,6 +36,10 @@ pub fn run_sim(args: SimArgs) -> Result<(), String> {
     let (Some(preset), Some(suite), Some(depth)) = (args.preset, args.suite.as_deref(), args.depth) else {
         return Err("--preset, --suite and --depth are needed".into());
     };
+    if args.papers_split && !preset.paced {
+        return Err(format!("--papers-split: the {} preset splits as the papers do already (only the classroom presets size jobs to the round trip)", preset.name));
+    }
+    let preset = if args.papers_split { preset.split_as_the_papers() } else { preset };
     let seeds = args.seed.0;
     if args.trace.is_some() && seeds.len() > 1 {
         return Err("--trace records one run: give one seed".into());

@@ -145,6 +145,12 @@ impl Link for TabLink {
         TAB.search.load(SeqCst)
     }
 
+    /// The relay's round trip: a millisecond on one computer, 20-100 ms over a school's
+    /// network.
+    fn round_trip_matters(&self) -> bool {
+        true
+    }
+
     /// Processor 0 has the relay cut `processor` off: it is lost, and on no later roster.
     fn expel(&mut self, processor: usize, why: &str) -> bool {
         TAB.push(Outgoing::Expel { processor, reason: why.to_string() });
@@ -301,13 +307,13 @@ fn cannot_take_part(e: String) {
 /// anything starts, and the search the relay started for it ends.
 #[cfg(target_feature = "atomics")]
 #[wasm_bindgen(js_name = classLead)]
-pub fn class_lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<(), JsValue> {
-    lead(algorithm, depth, fen, pure).inspect_err(|_| TAB.push(Outgoing::End))
+pub fn class_lead(algorithm: &str, depth: u32, fen: &str, pure: bool, papers_split: bool) -> Result<(), JsValue> {
+    lead(algorithm, depth, fen, pure, papers_split).inspect_err(|_| TAB.push(Outgoing::End))
 }
 
 /// [`class_lead`]'s search, or why it cannot start.
 #[cfg(target_feature = "atomics")]
-fn lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<(), JsValue> {
+fn lead(algorithm: &str, depth: u32, fen: &str, pure: bool, papers_split: bool) -> Result<(), JsValue> {
     let algorithm = Algorithm::from_name(algorithm).ok_or_else(|| JsValue::from_str(&format!("unknown algorithm '{algorithm}'")))?;
     if let Some(why) = algorithm.needs_shared_memory() {
         return Err(JsValue::from_str(&format!("{why}: a class runs ybwc, jamboree, pvsplit or aphid")));
@@ -332,6 +338,7 @@ fn lead(algorithm: &str, depth: u32, fen: &str, pure: bool) -> Result<(), JsValu
             Err(e) => return TAB.push(Outgoing::Shown(Shown::Error { message: e.to_string() })),
         };
         let Some(mut cluster) = Cluster::new(TabLink) else { return };
+        cluster.set_paced(!papers_split);
         let limits = Limits { depth: Some(depth as i32), ..Limits::default() };
         // The engine's own evaluation, as the UCI engine searches by default.
         let evaluation = crate::uci::Options::default().search_evaluation();

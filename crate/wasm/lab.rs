@@ -219,6 +219,10 @@ struct LabRequest {
     /// the preset's ([`Preset::with_one_way_ns`]); the preset's own when absent.
     #[serde(default, rename = "oneWayNs")]
     one_way_ns: Option<u64>,
+    /// The work-splitting programs split as the papers do, not in jobs sized to the round
+    /// trip ([`Preset::split_as_the_papers`]; the Class view's choice).
+    #[serde(default, rename = "papersSplit")]
+    papers_split: bool,
 }
 
 impl LabRequest {
@@ -230,6 +234,7 @@ impl LabRequest {
             Some(ns) => preset.with_one_way_ns(ns).ok_or_else(|| JsError::new(&format!("a one-way time of {ns} ns is shorter than the {} ns the {} preset holds a link", preset.hop_ns, preset.name)))?,
             None => preset,
         };
+        let preset = if self.papers_split { preset.split_as_the_papers() } else { preset };
         Ok(Sim::new(preset, self.net.parse::<Kind>()?, processors, self.seed)?)
     }
 }

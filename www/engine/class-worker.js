@@ -18,7 +18,7 @@
 // and the single build's pauses, which need the event loop's turns.
 //
 // Page → worker: {class:'create', url, token} | {class:'join', url, code} |
-//   {class:'start', algorithm, depth, fen, pure, network} (the lecturer; ybwc, jamboree or
+//   {class:'start', algorithm, depth, fen, pure, papersSplit, network} (the lecturer; ybwc, jamboree or
 //   pvsplit; network: a crate/net name the relay routes by, or absent) |
 //   {class:'leave'}.
 // Worker → page: {class:'created', code, member} | {class:'joined', member} |
@@ -155,10 +155,10 @@ function drawing({ network, processors }) {
 }
 
 /** The lecturer's search, on the roster the relay just froze. */
-function lead({ algorithm, depth, fen, pure }) {
+function lead({ algorithm, depth, fen, pure, papersSplit }) {
   pendingStart = null;
   try {
-    wasm.classLead(String(algorithm), Number(depth), String(fen), Boolean(pure));
+    wasm.classLead(String(algorithm), Number(depth), String(fen), Boolean(pure), Boolean(papersSplit));
   } catch (error) {
     // The search the relay started for it ends at the next flush.
     fail(String(error?.message ?? error));

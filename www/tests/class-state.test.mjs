@@ -148,7 +148,8 @@ test('the lecturer\'s socket drops during a search: reconnecting, then back, the
 
 test('the start form checks what was typed and what the class can run', () => {
   const good = { algorithm: 'ybwc', depth: '6', fen: ` ${KIWIPETE} `, pure: true, network: '' };
-  assert.deepEqual(checkStart(good, 4), { request: { algorithm: 'ybwc', depth: 6, fen: KIWIPETE, pure: true, network: '' } });
+  assert.deepEqual(checkStart(good, 4), { request: { algorithm: 'ybwc', depth: 6, fen: KIWIPETE, pure: true, network: '', papersSplit: false } });
+  assert.equal(checkStart({ ...good, papersSplit: true }, 4).request.papersSplit, true, 'the papers\' way of splitting is asked for');
   assert.equal(checkStart({ ...good, fen: '' }, 4).request.fen, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', 'empty: the start position');
   assert.match(checkStart({ ...good, algorithm: 'dts' }, 4).error, /Unknown algorithm dts/);
   assert.match(checkStart({ ...good, depth: '2.5' }, 4).error, /whole number from 1 to 20/);
@@ -219,10 +220,11 @@ test('the relay\'s hold is the median per hop of the frames\' send to delivery',
 
 test('the model\'s request: the classroom preset, a table per processor, the depth held to the simulator\'s', () => {
   const request = predictionRequest('aphid', { ...SETUP, depth: 12, network: 'debruijn', oneWayMs: 11.4567 }, 8);
-  assert.deepEqual(request, { algorithm: 'aphid', net: 'debruijn', processors: 4, preset: 'classroom', tt: 'local', pure: true, fen: KIWIPETE, depth: 8, seed: 1, oneWayNs: 11_460_000 });
+  assert.deepEqual(request, { algorithm: 'aphid', net: 'debruijn', processors: 4, preset: 'classroom', tt: 'local', pure: true, papersSplit: false, fen: KIWIPETE, depth: 8, seed: 1, oneWayNs: 11_460_000 });
   assert.equal(predictionRequest('ybwc', SETUP, 8).net, 'bus', 'no network: every frame one hop through the relay');
   assert.equal(predictionKey({ ...SETUP, oneWayMs: 0.501 }, 8), predictionKey(SETUP, 8), 'a probe that moves by less than the grain predicts nothing anew');
   assert.notEqual(predictionKey({ ...SETUP, processors: 5 }, 8), predictionKey(SETUP, 8));
+  assert.notEqual(predictionKey({ ...SETUP, papersSplit: true }, 8), predictionKey(SETUP, 8), 'the papers\' split is another model');
 });
 
 test('the fastest is the greatest predicted speedup; an algorithm the model could not run is no candidate', () => {
@@ -235,6 +237,10 @@ test('after a search the measured speedup, this tab alone over the class, stands
   let s = reduce(lecturerSearching(), { class: 'prediction', key: 'k', setup: SETUP, depth: 7, rows: ROWS, done: true });
   assert.ok(predicts(s.prediction, s.search), 'the search\'s own size, depth, position, Pure and network');
   assert.equal(predicts({ setup: { ...SETUP, processors: 3 } }, s.search), false);
+  assert.equal(predicts({ setup: { ...SETUP, papersSplit: true } }, s.search), false, 'the papers\' split is another setup');
+  const papers = after([{ class: 'start', algorithm: 'ybwc', depth: 7, fen: KIWIPETE, pure: true, papersSplit: true, network: '' }, { class: 'search', search: 2, processor: 0, processors: 4, members: [0, 1, 2, 3], network: null }], s);
+  assert.equal(papers.search.papersSplit, true, 'the search begun keeps the way of splitting asked for');
+  assert.ok(predicts({ setup: { ...SETUP, papersSplit: true } }, papers.search));
   s = reduce(s, { class: 'result', bestmove: 'e2a6', score: 'cp 20', depth: 7, nodes: 100000, ms: 2000 });
   assert.equal(measuredSpeedup(s), null, 'no speedup before one tab\'s time is in');
   s = reduce(s, { class: 'alone', search: 1, state: 'running' });
@@ -266,5 +272,7 @@ test('the prediction says what it simulated: the class\'s size, the depth (held 
   assert.match(predictionAbout(s), /for 4 processors, depth 8 \(the simulator's deepest in the page; the form asks 12\)/);
   assert.match(predictionAbout(s), /2 of 5 algorithms done/);
   s = reduce(s, { class: 'prediction', key: 'k', setup: SETUP, depth: 7, rows: ROWS, done: true });
-  assert.match(predictionAbout(s), /depth 7, 0\.50 ms one-way.*The menu starts on the fastest until you choose/);
+  assert.match(predictionAbout(s), /depth 7, jobs of four round trips or more, 0\.50 ms one-way.*The menu starts on the fastest until you choose/);
+  s = reduce(s, { class: 'prediction', key: 'k2', setup: { ...SETUP, papersSplit: true }, depth: 7, rows: ROWS, done: true });
+  assert.match(predictionAbout(s), /depth 7, splitting as the papers do, 0\.50 ms one-way/);
 });

@@ -95,14 +95,17 @@ const mostFlying = (page, ms) =>
 const rows = (page) =>
   page.locator('.class-processors tbody tr').evaluateAll((trs) => trs.map((tr) => ({ processor: Number(tr.dataset.processor), state: tr.dataset.state, who: tr.children[1].textContent, nodes: Number(tr.children[2].dataset.nodes) })));
 
-/** Starts a search from the lecturer's form and waits until it has begun; returns its number. */
-async function search(page, { algorithm, depth, fen, pure = true, network = '' }) {
+/** Starts a search from the lecturer's form and waits until it has begun; returns its number.
+ * These tests split as the papers do unless told (`papers: false`): their searches are a
+ * few plies deep, and jobs sized to the relay's round trip would never reach a student. */
+async function search(page, { algorithm, depth, fen, pure = true, network = '', papers = true }) {
   const before = Number((await page.getAttribute('.class-view', 'data-search')) ?? 0);
   await page.selectOption('.class-form [name="class-algorithm"]', algorithm);
   await page.selectOption('.class-form [name="class-network"]', network);
   await page.fill('.class-form [name="class-depth"]', String(depth));
   await page.fill('.class-form [name="class-fen"]', fen);
   await page.setChecked('.class-form [name="class-pure"]', pure);
+  await page.setChecked('.class-form [name="class-papers-split"]', papers);
   await page.click('[data-class="start"]');
   await page.waitForFunction((n) => Number(document.querySelector('.class-view').dataset.search ?? 0) > n, before, { timeout: SEARCH_MS });
   return before + 1;
@@ -179,7 +182,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     app.server = await startServer(['--relay', `127.0.0.1:${port}`]);
     app.browser = await launchBrowser();
     // The serial values first, while the browser is idle.
-    for (const [fen, depth] of [[START, 4], [ITALIAN, 4], [KIWIPETE, 6], [KIWIPETE, 7]]) native.set(`${depth} ${fen}`, await nativeScore(fen, depth));
+    for (const [fen, depth] of [[START, 4], [ITALIAN, 4], [KIWIPETE, 5], [KIWIPETE, 6], [KIWIPETE, 7]]) native.set(`${depth} ${fen}`, await nativeScore(fen, depth));
   });
   after(async () => {
     for (const line of figures) console.log(`# class figure: ${line}`);
@@ -285,6 +288,22 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
       });
     }
   }
+
+  test('by default the lecturer sizes jobs to the relay\'s round trip: a short search stays on its tab, where the papers\' split gives students work', { timeout: 2 * SEARCH_MS }, async () => {
+    const lecturer = tabs.get('lecturer').page;
+    const studentNodes = async (papers) => {
+      const got = await result(lecturer, await search(lecturer, { algorithm: 'ybwc', depth: 5, fen: KIWIPETE, papers }));
+      assert.equal(got.score, native.get(`5 ${KIWIPETE}`), `the value is the serial one, ${papers ? 'the papers\' split' : 'paced'}`);
+      const table = await rows(lecturer);
+      assert.ok(table.every((r) => r.state === (r.nodes > 0 ? 'done' : 'no-work')), JSON.stringify(table));
+      return table.slice(1).map((r) => r.nodes);
+    };
+    const paced = await studentNodes(false);
+    assert.deepEqual(paced, [0, 0, 0], 'no 4-ply job is worth four round trips of the relay: every student answered no work');
+    const papers = await studentNodes(true);
+    assert.ok(papers.some((n) => n > 0), `with the papers' split a student searched: ${papers}`);
+    figures.push(`ybwc depth 5 kiwipete, students' nodes: paced ${paced.join(' ')}, the papers' split ${papers.join(' ')}`);
+  });
 
   test('after a search the measured speedup, this tab alone against the class, stands beside the prediction', { timeout: SEARCH_MS }, async () => {
     const lecturer = tabs.get('lecturer').page;
@@ -613,6 +632,7 @@ describe('students whose tabs are not cross-origin isolated: the single build, i
         await lecturer.page.fill('.class-form [name="class-depth"]', String(depth));
         await lecturer.page.fill('.class-form [name="class-fen"]', fen);
         await lecturer.page.setChecked('.class-form [name="class-pure"]', true);
+        await lecturer.page.setChecked('.class-form [name="class-papers-split"]', true);
         await lecturer.page.click('[data-class="start"]');
         await lecturer.page.waitForFunction(
           (n) => {

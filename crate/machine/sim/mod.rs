@@ -255,6 +255,7 @@ impl Machine for Sim {
             departures: &self.departures,
             loss_notice: self.preset.loss_notice,
             announces_task: self.preset.announces_task,
+            paced: self.preset.paced,
         };
         let report = Run::new(hardware, programs, counters, self.trace.as_mut()).run();
         if let (Some(trace), Some(run)) = (self.trace.as_mut(), run_number) {

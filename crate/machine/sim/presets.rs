@@ -66,6 +66,11 @@ pub struct Preset {
     /// time 0 and the run is over when processor 0 finishes (the papers' timings, taken
     /// with every processor ready).
     pub announces_task: bool,
+    /// Whether the work-splitting programs are told the round trip and size their jobs to
+    /// it (`parallel::split::pace`), as a class's processor 0 does by default; `false` on
+    /// the papers' machines and on a class told to split as the papers do
+    /// ([`Preset::split_as_the_papers`]).
+    pub paced: bool,
 }
 
 /// How a waiting processor sleeps, and what waking it costs (see [`Preset::sleep`]).
@@ -108,6 +113,7 @@ pub const T800: Preset = Preset {
     jitter_permille: JITTER,
     loss_notice: None,
     announces_task: false,
+    paced: false,
 };
 
 /// StarTech's CM-5 (Kuszmaul, "The StarTech Massively Parallel Chess Program", MIT LCS,
@@ -146,6 +152,7 @@ pub const CM5: Preset = Preset {
     jitter_permille: JITTER,
     loss_notice: None,
     announces_task: false,
+    paced: false,
 };
 
 /// Cray Blitz's Cray C916 (Hyatt, Suter, Nelson 1989; Hyatt's DTS paper, 1994): 16
@@ -176,6 +183,7 @@ pub const C916: Preset = Preset {
     jitter_permille: JITTER,
     loss_notice: None,
     announces_task: false,
+    paced: false,
 };
 
 /// The workstation cluster of TDSAB (Kishimoto and Schaeffer, ~2002;
@@ -209,6 +217,7 @@ pub const P3_ETHERNET: Preset = Preset {
     jitter_permille: JITTER,
     loss_notice: None,
     announces_task: false,
+    paced: false,
 };
 
 /// Hasan's three unequal PCs on a LAN (K. S. Hasan, "A Distributed Chess Playing Software
@@ -253,6 +262,7 @@ pub const LAN: Preset = Preset {
     jitter_permille: JITTER,
     loss_notice: None,
     announces_task: false,
+    paced: false,
 };
 
 /// A current multicore PC: this machine, measured (2 cores of an AMD EPYC under KVM).
@@ -286,6 +296,7 @@ pub const MULTICORE: Preset = Preset {
     jitter_permille: JITTER,
     loss_notice: None,
     announces_task: false,
+    paced: false,
 };
 
 /// Two web workers in Chromium (V8) on this machine: the threaded wasm build Play runs,
@@ -328,6 +339,7 @@ pub const BROWSER: Preset = Preset {
     jitter_permille: JITTER,
     loss_notice: None,
     announces_task: false,
+    paced: false,
 };
 
 /// What one frame costs the relay, all its members together: it forwarded 24,770-25,981
@@ -392,6 +404,7 @@ pub const CLASSROOM: Preset = Preset {
     jitter_permille: JITTER,
     loss_notice: Some(LossNotice { closed_ns: 300_000, silent_ns: 10_100_000_000 }),
     announces_task: true,
+    paced: true,
 };
 
 /// [`CLASSROOM`] behind the relay's `--delay-ms 10`: one-way 11.46 ms, measured the same
@@ -421,6 +434,7 @@ pub const IDEAL: Preset = Preset {
     jitter_permille: 0,
     loss_notice: None,
     announces_task: false,
+    paced: false,
 };
 
 /// Every preset, in the order a menu lists them.
@@ -440,6 +454,12 @@ impl Preset {
     pub fn with_one_way_ns(self, one_way_ns: u64) -> Option<Preset> {
         let latency_ns = one_way_ns.checked_sub(self.hop_ns)?;
         Some(Preset { latency_ns, ..self })
+    }
+
+    /// The same machine with its work-splitting programs splitting as the papers do,
+    /// whatever the round trip (a lecturer comparing the two).
+    pub fn split_as_the_papers(self) -> Preset {
+        Preset { paced: false, ..self }
     }
 
     /// A frame's one-way time over one hop, link and latency together.

@@ -1,7 +1,7 @@
 // The page's end of the class worker (www/engine/class-worker.js): one module worker per
 // class membership, which loads the threaded engine, opens the relay's WebSocket and runs
 // this tab's processor. Messages are plain objects with a `class` field both ways:
-//   page → worker: create {url, token} | join {url, code} | start {algorithm, depth, fen, pure} | leave
+//   page → worker: create {url, token} | join {url, code} | start {algorithm, depth, fen, pure, papersSplit} | leave
 //   worker → page: created | joined | waiting | members | search | activity | info | result |
 //                  ended | lost | closed | error | trace
 // This file only starts and ends the worker and turns its crashes into `error` messages, so

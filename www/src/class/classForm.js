@@ -1,4 +1,4 @@
-// The lecturer's start form: algorithm, depth, network, position, Pure. It reads and
+// The lecturer's start form: algorithm, depth, network, position, Pure, how to split. It reads and
 // checks what was entered (`checkStart`, pure, so node tests it) and says whether a search
 // can start; the view sends the request.
 import { Chess, DEFAULT_POSITION, validateFen } from 'chess.js';
@@ -8,8 +8,8 @@ import { CLASS_ALGORITHMS, CLASS_NETWORKS, MAX_DEPTH, POWER_OF_TWO_NETWORKS } fr
 
 /**
  * The search the form's `values` ask for, on a class of `processors`, or why it cannot run.
- * @param {{algorithm: string, depth: string|number, fen: string, pure: boolean, network: string}} values
- * @returns {{request: {algorithm: string, depth: number, fen: string, pure: boolean, network: string}} | {error: string}}
+ * @param {{algorithm: string, depth: string|number, fen: string, pure: boolean, network: string, papersSplit?: boolean}} values
+ * @returns {{request: {algorithm: string, depth: number, fen: string, pure: boolean, network: string, papersSplit: boolean}} | {error: string}}
  */
 export function checkStart(values, processors) {
   const { algorithm, pure, network } = values;
@@ -27,7 +27,7 @@ export function checkStart(values, processors) {
     const wait = `wait for ${missing} more student${missing === 1 ? '' : 's'}`;
     return { error: `A ${networkName(network)} network has a power of two processors (1, 2, 4, 8, …); the class has ${processors}. Pick another network, or ${wait}.` };
   }
-  return { request: { algorithm, depth, fen, pure: Boolean(pure), network } };
+  return { request: { algorithm, depth, fen, pure: Boolean(pure), network, papersSplit: Boolean(values.papersSplit) } };
 }
 
 export class StartForm {
@@ -55,7 +55,7 @@ export class StartForm {
   /** What the form holds now (checkStart reads it). */
   values() {
     const f = this.form.elements;
-    return { algorithm: f['class-algorithm'].value, depth: f['class-depth'].value, fen: f['class-fen'].value, pure: f['class-pure'].checked, network: f['class-network'].value };
+    return { algorithm: f['class-algorithm'].value, depth: f['class-depth'].value, fen: f['class-fen'].value, pure: f['class-pure'].checked, network: f['class-network'].value, papersSplit: f['class-papers-split'].checked };
   }
 
   render(state) {

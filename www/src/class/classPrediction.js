@@ -2,7 +2,7 @@
 // simulator (the Lab's, in its worker: crate/wasm/lab.rs through www/engine/lab-worker.js,
 // never on the page's thread) runs each algorithm of the menu on the `classroom` preset
 // with the class's size, the relay's measured one-way time, the form's position, depth,
-// Pure and network, and its speedup T(1)/T(p) is shown beside each. Each algorithm is a
+// Pure, network and way of splitting, and its speedup T(1)/T(p) is shown beside each. Each algorithm is a
 // serial and a parallel simulation of the one position, so a prediction takes a few
 // seconds at the Lab's deepest depth; each is kept by its setup and run once.
 import { LabClient } from '../lab/labClient.js';
@@ -28,6 +28,7 @@ export function predictionRequest(algorithm, setup, maxDepth) {
     // Every tab and `meshmate join` has its own table (a class shares none).
     tt: 'local',
     pure: Boolean(setup.pure),
+    papersSplit: Boolean(setup.papersSplit),
     fen: setup.fen,
     depth: Math.min(setup.depth, maxDepth),
     seed: SEED,

@@ -82,9 +82,9 @@ export function reduce(state, message) {
     case 'leave':
       return initialState();
     case 'start': {
-      const { algorithm, depth, fen, pure, network } = message;
+      const { algorithm, depth, fen, pure, papersSplit, network } = message;
       // Searching until the relay's `search` (or an error) says otherwise.
-      return { ...s, asked: { algorithm, depth, fen, pure, network }, result: null, info: null, searching: true, error: null, dropped: null };
+      return { ...s, asked: { algorithm, depth, fen, pure, papersSplit, network }, result: null, info: null, searching: true, error: null, dropped: null };
     }
     case 'problem':
       return { ...s, error: message.message ? { message: message.message, form: Boolean(message.form) } : null };
@@ -168,11 +168,11 @@ export function measuredSpeedup(s) {
   return { classMs, aloneMs: s.alone.ms, speedup: Math.max(1, s.alone.ms) / classMs };
 }
 
-/** Whether `prediction` was made for the setup of `search` (its size, depth, position, Pure, network). */
+/** Whether `prediction` was made for the setup of `search` (its size, depth, position, Pure, way of splitting, network). */
 export function predicts(prediction, search) {
   const setup = prediction?.setup;
   if (!setup || !search) return false;
-  return setup.processors === search.processors && setup.depth === search.depth && setup.fen === search.fen && Boolean(setup.pure) === Boolean(search.pure) && (setup.network || null) === (search.network || null);
+  return setup.processors === search.processors && setup.depth === search.depth && setup.fen === search.fen && Boolean(setup.pure) === Boolean(search.pure) && Boolean(setup.papersSplit) === Boolean(search.papersSplit) && (setup.network || null) === (search.network || null);
 }
 
 function searchBegan(s, message) {
@@ -186,6 +186,7 @@ function searchBegan(s, message) {
     algorithm: message.algorithm ?? asked?.algorithm ?? null,
     depth: message.depth ?? asked?.depth ?? null,
     pure: message.pure ?? asked?.pure ?? null,
+    papersSplit: message.papersSplit ?? asked?.papersSplit ?? null,
     network: message.network ?? null,
   };
   const count = s.role === 'lecturer' ? message.processors : 1;

@@ -145,7 +145,8 @@ export function predictionAbout(s) {
   const size = `${p.setup.processors} ${plural(p.setup.processors, 'processor')}`;
   const depth = p.depth === p.setup.depth ? `depth ${p.depth}` : `depth ${p.depth} (the simulator's deepest in the page; the form asks ${p.setup.depth})`;
   const state = p.done ? (s.searching ? '' : ' The menu starts on the fastest until you choose.') : ` Simulating: ${p.rows.length} of ${CLASS_ALGORITHM_COUNT} algorithms done…`;
-  return `The classroom model (the Lab's simulator, in a worker; a native processor's node rate) for ${size}, ${depth}, ${how}.${state}`;
+  const split = p.setup.papersSplit ? 'splitting as the papers do' : 'jobs of four round trips or more';
+  return `The classroom model (the Lab's simulator, in a worker; a native processor's node rate) for ${size}, ${depth}, ${split}, ${how}.${state}`;
 }
 
 /** The algorithms the panel predicts (the menu's). */

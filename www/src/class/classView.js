@@ -163,8 +163,8 @@ export class ClassView {
     const s = this.state;
     const oneWay = oneWayMs(s.latency);
     if (oneWay === null) return;
-    const { processors, depth, fen, pure, network } = s.search;
-    this.predictor.predict({ processors, depth, fen, pure, network: network ?? '', oneWayMs: oneWay });
+    const { processors, depth, fen, pure, papersSplit, network } = s.search;
+    this.predictor.predict({ processors, depth, fen, pure, papersSplit, network: network ?? '', oneWayMs: oneWay });
   }
 
   /** A prediction came (or grew by an algorithm): shown, and the menu on the fastest unless chosen. */

@@ -62,6 +62,7 @@ export function classHtml() {
           <label class="wide" title="The relay delays each frame once per hop of its route on this network, and the map draws the class as the Lab draws it">Network <select name="class-network">${CLASS_NETWORKS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
           <label class="wide">Position (FEN) <textarea name="class-fen" rows="3" placeholder="the start position" autocomplete="off" spellcheck="false"></textarea></label>
           <label class="check wide" title="No TT cutoffs, null move or reductions: every algorithm must return exactly the serial minimax value"><input name="class-pure" type="checkbox" /> Pure (exact minimax value)</label>
+          <label class="check wide" title="Give away any subtree deep enough, as the papers' machines did. Unticked, processor 0 measures the relay's round trip and gives away only jobs expected to take four round trips or more: a short search then stays on the lecturer's tab"><input name="class-papers-split" type="checkbox" /> Split as the papers do (small jobs, whatever the round trip)</label>
           <button type="submit" class="primary wide" data-class="start" disabled>Start</button>
         </form>
         <section class="panel class-prediction lecturer-only" aria-label="Which algorithm: predicted and measured speedup">

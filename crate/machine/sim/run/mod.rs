@@ -68,6 +68,8 @@ pub(super) struct Hardware<'h> {
     pub(super) loss_notice: Option<LossNotice>,
     /// Whether the run starts and ends with START, FINISHED and DONE messages (rule 8).
     pub(super) announces_task: bool,
+    /// Whether its programs are told the round trip (`Preset::paced`).
+    pub(super) paced: bool,
 }
 
 /// Where a processor stands.
@@ -260,12 +262,12 @@ impl<'r, 'h, M: Payload> Run<'r, 'h, M> {
     }
 
     /// What a class's processors know of a message's round trip (`Processor::round_trip_ns`):
-    /// on a machine that announces its task (a class through its relay), a message there
-    /// and back between two processors when no other holds the links, stated from the
-    /// preset's own constants (every pair is one hop through the relay); `None` on the
-    /// papers' machines, whose programs follow the papers' rules.
+    /// on a paced machine (a class through its relay), a message there and back between
+    /// two processors when no other holds the links, stated from the preset's own
+    /// constants (every pair is one hop through the relay); `None` on the papers' machines
+    /// and a class splitting as they do, whose programs follow the papers' rules.
     fn round_trip_ns(&self) -> Option<u64> {
-        if self.procs.len() < 2 || !self.hardware.announces_task {
+        if self.procs.len() < 2 || !self.hardware.paced {
             return None;
         }
         Some(2 * (self.hardware.send_overhead_ns + self.trip_ns(0, 1)))
