@@ -252,7 +252,7 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     assert.deepEqual(predicted.filter((r) => r.fastest).map((r) => r.algorithm), [best.algorithm], 'the fastest is marked');
     assert.equal(await lecturer.inputValue('.class-form [name="class-algorithm"]'), best.algorithm, 'the menu starts on the fastest');
     const about = await lecturer.textContent('.class-prediction-about');
-    assert.match(about, /The classroom model .* for 4 processors, depth 6, \d+(\.\d+)? ms one-way, measured: this tab's round trip to the relay, \d+(\.\d+)? ms/, about);
+    assert.match(about, /The classroom model .* for 4 processors, depth 6, jobs of four round trips or more, \d+(\.\d+)? ms one-way, measured: this tab's round trip to the relay, \d+(\.\d+)? ms/, about);
     figures.push(`predicted on 4 processors, depth 6, start position: ${predicted.map((r) => `${r.algorithm} ${r.shown}`).join(', ')}; ${about.match(/[\d.]+ ms one-way/)[0]}`);
     // The lecturer still chooses: a choice by hand stays.
     await lecturer.selectOption('.class-form [name="class-algorithm"]', 'pvsplit');
