@@ -90,7 +90,9 @@ fn sim_departures_slow_the_classroom_run_and_are_refused_where_they_cannot_happe
     let (dir, suite) = common::bratko_kopec_file("depart", "two.epd", 2);
     // Per position: (score, virtual time).
     let run = |extra: &[&str]| -> Vec<(i64, u64)> {
-        let mut args = vec!["sim", "--algo", "ybwc", "--procs", "4", "--preset", "classroom", "--suite", suite.to_str().unwrap(), "--depth", "4", "--pure", "--json"];
+        // The papers' split: jobs sized to the round trip would keep a 4-ply search on
+        // processor 0, and the silent member must hold work.
+        let mut args = vec!["sim", "--algo", "ybwc", "--procs", "4", "--preset", "classroom", "--papers-split", "--suite", suite.to_str().unwrap(), "--depth", "4", "--pure", "--json"];
         args.extend_from_slice(extra);
         let (code, out, err) = meshmate(&args);
         assert_eq!(code, Some(0), "{args:?}: {err}");
