@@ -8,10 +8,11 @@
 # load, only the wall time does (the simulator computes every node, about 1.5 M nodes a
 # second of one core here).
 #
-#   tests/experiments/classroom_model.sh [DEPTH] [POSITIONS] [ALGOS] [PRESETS] [PROCS]
+#   tests/experiments/classroom_model.sh [DEPTH] [POSITIONS] [ALGOS] [PRESETS] [PROCS] [SPLIT]
 #
 # DEPTH 16; POSITIONS 8 (Bratko-Kopec 1 to POSITIONS); ALGOS ybwc,jamboree,pvsplit,aphid;
-# PRESETS classroom,classroom-10ms,classroom-50ms; PROCS 2,4,8,16,32. Build first with
+# PRESETS classroom,classroom-10ms,classroom-50ms; PROCS 2,4,8,16,32; SPLIT paced (jobs
+# sized to the round trip, the default) or papers (`sim --papers-split`). Build first with
 # `cargo build --release` (BIN=... runs another binary); run it niced.
 set -euo pipefail
 
@@ -20,6 +21,12 @@ POSITIONS=${2:-8}
 ALGOS=${3:-ybwc,jamboree,pvsplit,aphid}
 PRESETS=${4:-classroom,classroom-10ms,classroom-50ms}
 PROCS=${5:-2,4,8,16,32}
+SPLIT=${6:-paced}
+case "$SPLIT" in
+  paced) SPLIT_ARGS=() ;;
+  papers) SPLIT_ARGS=(--papers-split) ;;
+  *) echo "SPLIT is paced or papers, not '$SPLIT'" >&2; exit 2 ;;
+esac
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${BIN:-$ROOT/target/release/meshmate}
 WORK=$(mktemp -d /tmp/classroom-model-XXXXXX)
@@ -30,7 +37,7 @@ grep -v '^#' "$ROOT/../shared/data/bratko-kopec.epd" | head -n "$POSITIONS" > "$
 time_to_depth() {
   local preset=$1 algo=$2 procs=$3
   "$BIN" sim --preset "$preset" --algo "$algo" --procs "$procs" --depth "$DEPTH" --suite "$WORK/positions.epd" \
-    --tt local --hash $((16 * procs)) > "$WORK/run.txt"
+    --tt local --hash $((16 * procs)) "${SPLIT_ARGS[@]}" > "$WORK/run.txt"
   awk -v p="$procs" '$1 == "'"$algo"'" && $2 == "p=" p { for (i = 1; i < NF; i++) if ($i == "T(p)") print $(i + 1) }' "$WORK/run.txt"
 }
 
@@ -41,7 +48,7 @@ for p in "${procs[@]}"; do
   header+=" $p |"
   rule+="---|"
 done
-echo "Depth $DEPTH, Bratko-Kopec 1-$POSITIONS, local 16 MiB tables, time-to-depth speedup over one processor (virtual time)"
+echo "Depth $DEPTH, Bratko-Kopec 1-$POSITIONS, local 16 MiB tables, $SPLIT split, time-to-depth speedup over one processor (virtual time)"
 echo
 echo "$header"
 echo "$rule"
