@@ -289,20 +289,23 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     }
   }
 
-  test('by default the lecturer sizes jobs to the relay\'s round trip: a short search stays on its tab, where the papers\' split gives students work', { timeout: 2 * SEARCH_MS }, async () => {
+  test('by default the lecturer sizes jobs to the relay\'s round trip: a short search stays on its tab, where the papers\' split gives students work', { timeout: 4 * SEARCH_MS }, async () => {
     const lecturer = tabs.get('lecturer').page;
-    const studentNodes = async (papers) => {
-      const got = await result(lecturer, await search(lecturer, { algorithm: 'ybwc', depth: 5, fen: KIWIPETE, papers }));
-      assert.equal(got.score, native.get(`5 ${KIWIPETE}`), `the value is the serial one, ${papers ? 'the papers\' split' : 'paced'}`);
+    const studentNodes = async (papers, depth) => {
+      const got = await result(lecturer, await search(lecturer, { algorithm: 'ybwc', depth, fen: KIWIPETE, papers }));
+      assert.equal(got.score, native.get(`${depth} ${KIWIPETE}`), `the value is the serial one, ${papers ? 'the papers\' split' : 'paced'}`);
       const table = await rows(lecturer);
       assert.ok(table.every((r) => r.state === (r.nodes > 0 ? 'done' : 'no-work')), JSON.stringify(table));
       return table.slice(1).map((r) => r.nodes);
     };
-    const paced = await studentNodes(false);
+    const paced = await studentNodes(false, 5);
     assert.deepEqual(paced, [0, 0, 0], 'no 4-ply job is worth four round trips of the relay: every student answered no work');
-    const papers = await studentNodes(true);
+    // A loaded machine can finish a search before a student's first request arrives (one
+    // CI run saw 0 0 0 at 5 plies): deeper, and a few tries at most.
+    let papers = [];
+    for (let round = 0; round < 3 && !papers.some((n) => n > 0); round++) papers = await studentNodes(true, 6);
     assert.ok(papers.some((n) => n > 0), `with the papers' split a student searched: ${papers}`);
-    figures.push(`ybwc depth 5 kiwipete, students' nodes: paced ${paced.join(' ')}, the papers' split ${papers.join(' ')}`);
+    figures.push(`ybwc kiwipete, students' nodes: paced at depth 5 ${paced.join(' ')}, the papers' split at depth 6 ${papers.join(' ')}`);
   });
 
   test('after a search the measured speedup, this tab alone against the class, stands beside the prediction', { timeout: SEARCH_MS }, async () => {
