@@ -18,11 +18,7 @@ POSITIONS=${2:-3}
 DELAYS=${3:-0 10 50}
 ALGOS=${4:-ybwc}
 SPLIT=${5:-paced}
-case "$SPLIT" in
-  paced) SPLIT_ARGS=() ;;
-  papers) SPLIT_ARGS=(--papers-split) ;;
-  *) echo "SPLIT is paced or papers, not '$SPLIT'" >&2; exit 2 ;;
-esac
+source "$(dirname "$0")/split_args.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN="$ROOT/target/release/meshmate"
 WORK=$(mktemp -d /tmp/class-real-XXXXXX)

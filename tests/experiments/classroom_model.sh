@@ -22,11 +22,7 @@ ALGOS=${3:-ybwc,jamboree,pvsplit,aphid}
 PRESETS=${4:-classroom,classroom-10ms,classroom-50ms}
 PROCS=${5:-2,4,8,16,32}
 SPLIT=${6:-paced}
-case "$SPLIT" in
-  paced) SPLIT_ARGS=() ;;
-  papers) SPLIT_ARGS=(--papers-split) ;;
-  *) echo "SPLIT is paced or papers, not '$SPLIT'" >&2; exit 2 ;;
-esac
+source "$(dirname "$0")/split_args.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${BIN:-$ROOT/target/release/meshmate}
 WORK=$(mktemp -d /tmp/classroom-model-XXXXXX)
