@@ -16,6 +16,7 @@
 //! as sizes, their spans (tens of nodes for 15 plies) held every later job back.
 
 use super::contexts::MAX_CONTEXTS;
+use super::requests::SERVE_INTERVAL;
 use super::SplitProgram;
 use crate::machine::Processor;
 use crate::parallel::message::{Message, Pace};
@@ -124,6 +125,20 @@ impl<L: Listener> SplitProgram<'_, L> {
         }
         let mine = self.received_pace()?;
         Some(Pace { expected_nodes: ROUND_TRIPS_PER_JOB * mine.round_trip_nodes, ..mine })
+    }
+
+    /// Nodes between two looks for a split point while requests are held: the papers'
+    /// few ([`SERVE_INTERVAL`]), or on a paced machine an eighth of a round trip of this
+    /// processor's nodes. A paced job is worth four round trips, so a request served an
+    /// eighth of one later loses nothing; looking every few nodes (each look a step's
+    /// bookkeeping and a scan of every frame) cost processor 0 about a twentieth of its
+    /// speed for as long as a member's request was held (perf, 22 plies at 10 ms).
+    pub(super) fn serve_interval(&self, cpu: &dyn Processor<Message>) -> u32 {
+        let round_trip = match (self.root.is_some(), cpu.round_trip_ns()) {
+            (true, Some(round_trip)) => cpu.node_ns(0).map(|node_ns| round_trip_nodes(round_trip, node_ns)),
+            _ => self.received_pace().map(|pace| pace.round_trip_nodes),
+        };
+        round_trip.map_or(SERVE_INTERVAL, |nodes| u32::try_from(nodes / 8).unwrap_or(u32::MAX).max(SERVE_INTERVAL))
     }
 
     /// The pace a job searched here came with, if any.

@@ -96,7 +96,7 @@ impl<L: Listener> SplitProgram<'_, L> {
         if working && self.until_serve > 0 {
             return;
         }
-        self.until_serve = SERVE_INTERVAL;
+        self.until_serve = self.serve_interval(cpu);
         order_held_requests(self.policy.seek, &mut self.held_requests, |to| cpu.predicted_availability(to));
         while let Some(&(to, rate)) = self.held_requests.last() {
             if !(working && self.give_work(to, rate, cpu)) {
