@@ -4,7 +4,8 @@
 # `meshmate speedup --relay` (processor 0, and the serial reference) pinned to the other,
 # YBWC and the other ALGOS on the first POSITIONS Bratko-Kopec positions to DEPTH, at each
 # DELAY, its jobs sized to the round trip (SPLIT paced, the default) or split as the papers
-# do (SPLIT papers). Prints each run's totals; the relay and the member are ended with it.
+# do (SPLIT papers). Prints each run's table (each position, then the totals); the relay
+# and the member are ended with it.
 #
 #   tests/experiments/class_real.sh [DEPTH] [POSITIONS] [DELAYS] [ALGOS] [SPLIT]
 #   e.g. tests/experiments/class_real.sh 16 3 "0 10 50" ybwc,jamboree papers
@@ -42,7 +43,7 @@ for delay in $DELAYS; do
   MEMBER=$!
   wait $lecturer
   echo "## delay $delay ms, depth $DEPTH, $POSITIONS positions, $SPLIT split ($(git -C "$ROOT" rev-parse --short HEAD))"
-  sed -n '/^totals/,$p' "$WORK/table"
+  cat "$WORK/table"
   wait $MEMBER 2>/dev/null || true
   kill $RELAY; wait $RELAY 2>/dev/null || true
 done

@@ -172,9 +172,6 @@ pub(super) struct SplitProgram<'a, L: Listener> {
     cores: Option<&'a Cores>,
     /// What this processor has measured of its search's subtrees (`pace`).
     sizes: JobSizes,
-    /// The deepest iteration of processor 0 measured so far, and its root searcher's
-    /// nodes by its end.
-    iterations_seen: (i32, u64),
 }
 
 impl<'a, L: Listener> SplitProgram<'a, L> {
@@ -199,7 +196,7 @@ impl<'a, L: Listener> SplitProgram<'a, L> {
         let (root, contexts, spares, seeking) = (None, Vec::with_capacity(MAX_CONTEXTS), Vec::new(), Seeking::Not);
         let until_root_check = ROOT_CHECK_INTERVAL;
         let (held_requests, gone, speed) = (Vec::new(), Vec::new(), Speedometer::default());
-        SplitProgram { tt, policy, options, root, contexts, own, spares, tree_plies, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, gone, speed, until_serve: SERVE_INTERVAL, until_post: 0, until_root_check, cores: None, sizes: JobSizes::default(), iterations_seen: (0, 0) }
+        SplitProgram { tt, policy, options, root, contexts, own, spares, tree_plies, helpers_stop, seeking, next_job: 0, thrashing: 0, help_unanswered: false, held_requests, gone, speed, until_serve: SERVE_INTERVAL, until_post: 0, until_root_check, cores: None, sizes: JobSizes::default() }
     }
 
     /// Measures this processor's speed (on machines with a busy clock, when the policy

@@ -77,6 +77,9 @@ impl<L: Listener> SplitProgram<'_, L> {
         forward_tree_events(&mut self.contexts[i].searcher, cpu);
         let Some(problem) = given else { return false };
         self.next_job = self.next_job.wrapping_add(1);
+        if self.root.is_some() && (i, frame) == (0, 0) {
+            self.sizes.root_move_given();
+        }
         cpu.note(Note::Split);
         let pace = self.pace_of_job(to, problem.depth, cpu);
         cpu.send(to, Message::Work { job, problem: Box::new(problem), pace });

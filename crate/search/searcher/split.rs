@@ -269,6 +269,12 @@ impl Searcher {
         }
     }
 
+    /// How many of the root's moves have a value (searched here or returned by a
+    /// helper): 0 until the eldest is done, and again at each new search of the root.
+    pub fn root_moves_searched(&self) -> usize {
+        self.frames.first().map_or(0, |f| f.moves_searched)
+    }
+
     /// Remaining depth of frame `frame` (a split candidate's, say).
     pub fn frame_depth(&self, frame: usize) -> i32 {
         self.frames[frame].depth
