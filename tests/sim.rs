@@ -532,10 +532,11 @@ fn work_splitting_is_exact_with_nested_split_points() {
 /// 336 µs, 626 nodes of 538 ns) the helpers' jobs average more than two round trips each
 /// (3,258 nodes over 190 jobs when written; four expected), where the papers' rule alone (any
 /// node with 3 plies left, `Preset::split_as_the_papers`) sends more jobs, of fewer (1,375
-/// of 955). In Pure mode the value stays the serial one, at 0 and
+/// of 955). Paced helpers ask for their next job before the last one ends (a request
+/// ahead), the papers' never. In Pure mode the value stays the serial one, at 0 and
 /// 10 ms, either way.
 #[test]
-fn on_a_class_no_job_smaller_than_a_round_trip_crosses_and_pure_values_stay_serial() {
+fn on_a_class_no_job_smaller_than_a_round_trip_crosses_helpers_ask_ahead_and_pure_values_stay_serial() {
     let settings = SearchSettings { options: SearchOptions { pure: true, ..SearchOptions::default() }, ..SearchSettings::default() };
     let limits = Limits { depth: Some(6), ..Limits::default() };
     let round_trip = presets::CLASSROOM;
@@ -543,6 +544,7 @@ fn on_a_class_no_job_smaller_than_a_round_trip_crosses_and_pure_values_stay_seri
     let counters = Counters::new(4);
     let (mut jobs, mut job_nodes) = (0, 0);
     let (mut papers_jobs, mut papers_job_nodes) = (0, 0);
+    let (mut asked_ahead, mut papers_asked_ahead) = (0, 0);
     for (i, board) in boards("bratko-kopec.epd", 3).iter().enumerate().skip(1) {
         let tt = Arc::new(TranspositionTable::try_new(4).unwrap());
         let serial = search(&mut Threads::default(), &mut Vec::new(), &tt, &SearchRequest { algorithm: Algorithm::Serial, threads: 1, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);
@@ -553,14 +555,15 @@ fn on_a_class_no_job_smaller_than_a_round_trip_crosses_and_pure_values_stay_seri
                     let mut sim = Sim::new(preset, preset.net, p, 1).unwrap();
                     let result = search(&mut sim, &mut Vec::new(), tables, &SearchRequest { algorithm, threads: p, task: Task { board, history: &[], limits: &limits, settings: &settings } }, &Control::default(), &mut NoReports, &counters);
                     assert_eq!(result.score, serial.score, "position {i} {algorithm:?} on {p} processors of {}", preset.name);
-                    let (to_jobs, to_nodes) = match (preset.name, preset.paced) {
-                        ("classroom", true) => (&mut jobs, &mut job_nodes),
-                        ("classroom", false) => (&mut papers_jobs, &mut papers_job_nodes),
+                    let (to_jobs, to_nodes, to_ahead) = match (preset.name, preset.paced) {
+                        ("classroom", true) => (&mut jobs, &mut job_nodes, &mut asked_ahead),
+                        ("classroom", false) => (&mut papers_jobs, &mut papers_job_nodes, &mut papers_asked_ahead),
                         _ => continue,
                     };
                     for helper in &counters.snapshot()[1..p] {
                         *to_jobs += helper.received[MessageKind::Work.index()];
                         *to_nodes += helper.nodes;
+                        *to_ahead += helper.asked_ahead;
                     }
                 }
             }
@@ -570,4 +573,6 @@ fn on_a_class_no_job_smaller_than_a_round_trip_crosses_and_pure_values_stay_seri
     let (paced, papers) = (job_nodes / jobs, papers_job_nodes / papers_jobs.max(1));
     assert!(paced >= 2 * round_trip_nodes, "{jobs} jobs of {paced} nodes on average, a round trip {round_trip_nodes} nodes");
     assert!(papers_jobs > jobs && papers < 2 * round_trip_nodes, "the papers' split: {papers_jobs} jobs of {papers} nodes on average (paced: {jobs} of {paced})");
+    assert!(asked_ahead > 0, "paced helpers asked for their next job before the last ended ({jobs} jobs)");
+    assert_eq!(papers_asked_ahead, 0, "the papers' helpers ask only once idle");
 }

@@ -20,6 +20,7 @@ struct Slot {
     received: [AtomicU64; MessageKind::COUNT],
     splits: AtomicU64,
     aborted_nodes: AtomicU64,
+    asked_ahead: AtomicU64,
     /// The line it is on: [`TreePath::packed`] with [`LINE_PRESENT`] set, or 0 for none.
     line: AtomicU64,
 }
@@ -51,6 +52,9 @@ pub struct ProcessorSnapshot {
     pub splits: u64,
     /// Nodes of subproblems abandoned because a cutoff made them useless.
     pub aborted_nodes: u64,
+    /// Work requests sent before its job had ended ([`Note::AskedAhead`]), counted where
+    /// the program runs (a cluster's ranks and a class's members do not report them).
+    pub asked_ahead: u64,
     /// The first plies of the line it was on when last sampled, from the root.
     pub line: Option<TreePath>,
 }
@@ -74,7 +78,7 @@ impl Counters {
     /// Zeroes every counter for a new search.
     pub fn reset(&self) {
         for s in self.slots.iter() {
-            for counter in [&s.nodes, &s.busy_us, &s.idle_us, &s.splits, &s.aborted_nodes, &s.line].into_iter().chain(&s.sent).chain(&s.received) {
+            for counter in [&s.nodes, &s.busy_us, &s.idle_us, &s.splits, &s.aborted_nodes, &s.asked_ahead, &s.line].into_iter().chain(&s.sent).chain(&s.received) {
                 counter.store(0, Relaxed);
             }
             s.working.store(false, Relaxed);
@@ -121,6 +125,7 @@ impl Counters {
         match note {
             Note::Split => self.slots[id].splits.fetch_add(1, Relaxed),
             Note::Aborted(nodes) => self.slots[id].aborted_nodes.fetch_add(nodes, Relaxed),
+            Note::AskedAhead => self.slots[id].asked_ahead.fetch_add(1, Relaxed),
         };
     }
 
@@ -157,6 +162,7 @@ impl Counters {
                 received: load(&s.received),
                 splits: s.splits.load(Relaxed),
                 aborted_nodes: s.aborted_nodes.load(Relaxed),
+                asked_ahead: s.asked_ahead.load(Relaxed),
                 line: match s.line.load(Relaxed) {
                     0 => None,
                     packed => Some(TreePath::from_packed(packed & !LINE_PRESENT)),

@@ -105,6 +105,9 @@ pub enum Note {
     Split,
     /// It abandoned a subproblem after this many nodes (a cutoff made them useless).
     Aborted(u64),
+    /// It asked for its next job before the one it searched had ended (on a class's slow
+    /// network, `parallel::split::pace`).
+    AskedAhead,
 }
 
 /// A program's view of the machine it runs on.

@@ -15,7 +15,7 @@
 //! | `send`    | `t`, `msg`, `from`, `to`, `kind`, `hops` | a message leaves its sender (after the send overhead) |
 //! | `hop`     | `msg`, `link`, `from`, `to`, `start`, `end` | it crosses a link; `start` later than its arrival means it queued |
 //! | `deliver` | `t`, `msg`, `to` | it is in the receiver's mailbox (`tt-*` of a distributed table: at its table service) |
-//! | `note`    | `t`, `p`, `note` (`split`, `aborted`), `nodes` (for `aborted`) | what the program reported |
+//! | `note`    | `t`, `p`, `note` (`split`, `aborted`, `asked-ahead`), `nodes` (for `aborted`) | what the program reported |
 //! | `nodes`   | `t`, `p`, `nodes` | a processor's node count after its step at `t`, whenever it grew by 1/[`NODE_SAMPLE_GROWTH`] |
 //! | `end`     | `run`, `t`, `end` | processor 0 finished at `t`, the last processor at `end` |
 //! | `node`    | `t`, `p`, `path`, `depth`, `alpha`, `beta`, `type` (`pv`, `cut`, `all`), `received` | a processor entered a node of the top [`TREE_PLIES`] plies |
@@ -174,6 +174,7 @@ impl Event {
             Event::Note { t, p, note } => match note {
                 Note::Split => [6, t, p as u64, 0, 0, 0],
                 Note::Aborted(nodes) => [6, t, p as u64, 1, nodes, 0],
+                Note::AskedAhead => [6, t, p as u64, 2, 0, 0],
             },
             Event::Nodes { t, p, nodes } => [7, t, p as u64, nodes, 0, 0],
             Event::End { run, t, end } => [8, run as u64, t, end, 0, 0],
@@ -206,6 +207,7 @@ impl Event {
             Event::Deliver { t, msg, to } => Line::Deliver { t, msg, to },
             Event::Note { t, p, note: Note::Split } => Line::Note { t, p, note: "split", nodes: None },
             Event::Note { t, p, note: Note::Aborted(nodes) } => Line::Note { t, p, note: "aborted", nodes: Some(nodes) },
+            Event::Note { t, p, note: Note::AskedAhead } => Line::Note { t, p, note: "asked-ahead", nodes: None },
             Event::Nodes { t, p, nodes } => Line::Nodes { t, p, nodes },
             Event::End { run, t, end } => Line::End { run, t, end },
             Event::Tree { t, p, event } => match event {

@@ -59,7 +59,7 @@ use crate::chess::legal_moves;
 use super::program::{forward_tree_events, pass_accesses};
 use crate::search::Task;
 use super::work_by_speed::Speedometer;
-use crate::machine::{Activity, Processor, Program};
+use crate::machine::{Activity, Note, Processor, Program};
 use crate::search::{Control, Deepening, Listener, NoReports, SearchOptions, SearchResult, Searcher, SplitCandidate, SplitWindow, StarTechRules, TreePath};
 use crate::tt::TranspositionTable;
 use contexts::{send_notices, Context, Slot, Stepped, MAX_CONTEXTS};
@@ -373,8 +373,12 @@ impl<L: Listener> Program for SplitProgram<'_, L> {
         self.post_offer_when_due(idle, cpu);
         // Every search waits (or there is none): ask for work now rather than after a nap;
         // on a slow network, already when the last job is about to end (`pace`).
-        if idle || self.running_dry() {
+        let ahead = !idle && self.running_dry();
+        if idle || ahead {
             self.seek(cpu);
+            if ahead && !matches!(self.seeking, Seeking::Not) {
+                cpu.note(Note::AskedAhead);
+            }
         }
         // Waiting promises the machine that only a message can give this processor
         // something to do: not so when it just finished or another search can go on.
