@@ -30,9 +30,10 @@ async function searchOnce(page, algorithm, searchDepth) {
   await page.fill('[name="class-depth"]', String(searchDepth));
   await page.fill('[name="class-fen"]', fen);
   await page.setChecked('[name="class-pure"]', pure);
-  // The model's prediction of this very setup, before the start (the view predicts after 0.4 s at rest).
+  // The model's prediction of this very setup, before the start (the view predicts after 0.4 s at rest;
+  // beyond the simulator's deepest in the page, at that depth, and it says so).
   await page.waitForFunction(
-    (d) => new RegExp(`depth ${d}[ ,(]`).test(document.querySelector('.class-prediction-about').textContent) && /until you choose/.test(document.querySelector('.class-prediction-about').textContent),
+    (d) => new RegExp(`(depth|the form asks) ${d}[ ,()]`).test(document.querySelector('.class-prediction-about').textContent) && /until you choose/.test(document.querySelector('.class-prediction-about').textContent),
     searchDepth,
     { timeout: WAIT_MS },
   );
@@ -42,9 +43,9 @@ async function searchOnce(page, algorithm, searchDepth) {
   const text = await page.textContent('.class-measured');
   const measured = Number(await page.getAttribute('.class-prediction tr[data-measured]', 'data-measured').catch(() => NaN));
   const predicted = Number(await page.getAttribute('.class-measured', 'data-predicted'));
-  const [, classTime, aloneTime] = /the class took (.*?); this tab alone.*?took (.*?) to the same depth/.exec(text) ?? [];
+  const [, classTime, classNodes, aloneTime, aloneNodes] = /the class took (.*?)(?: \((.*?) nodes\))?; this tab alone.*?took (.*?)(?: \((.*?) nodes\))? to the same depth/.exec(text) ?? [];
   const oneWay = /at ([\d.]+) ms one-way/.exec(text)?.[1];
-  return { algorithm, classTime, aloneTime, measured, predicted, oneWay, text };
+  return { algorithm, classTime, classNodes, aloneTime, aloneNodes, measured, predicted, oneWay, text };
 }
 
 async function measure(browser, delayMs) {
@@ -75,11 +76,11 @@ async function measure(browser, delayMs) {
 
 const browser = await launchBrowser();
 console.log(`BK.02, ${depth} plies, ${pure ? 'Pure' : 'not Pure'}, the lecturer and ${students} student${students === 1 ? '' : 's'}, one Chromium on ${cpus().length} cores`);
-console.log('| delay | algorithm | one-way the model took | class | this tab alone | measured speedup | predicted |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('| delay | algorithm | one-way the model took | class | its nodes | this tab alone | its nodes | measured speedup | predicted |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const delayMs of [0, 10, 50]) {
   for (const r of await measure(browser, delayMs)) {
-    console.log(`| ${delayMs} ms | ${r.algorithm} | ${r.oneWay ?? '–'} ms | ${r.classTime ?? '–'} | ${r.aloneTime ?? '–'} | ${r.measured.toFixed(2)} | ${r.predicted.toFixed(2)} |`);
+    console.log(`| ${delayMs} ms | ${r.algorithm} | ${r.oneWay ?? '–'} ms | ${r.classTime ?? '–'} | ${r.classNodes ?? '–'} | ${r.aloneTime ?? '–'} | ${r.aloneNodes ?? '–'} | ${r.measured.toFixed(2)} | ${r.predicted.toFixed(2)} |`);
   }
 }
 await browser.close();

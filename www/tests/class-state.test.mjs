@@ -247,7 +247,8 @@ test('after a search the measured speedup, this tab alone over the class, stands
   assert.match(measuredText(s), /this tab searches the same position to depth 7 alone/);
   assert.equal(reduce(s, { class: 'alone', search: 9, state: 'done', ms: 1 }), s, 'a measurement of another search is dropped');
   s = reduce(s, { class: 'alone', search: 1, state: 'done', ms: 3000, nodes: 90000, depth: 7 });
-  assert.deepEqual(measuredSpeedup(s), { classMs: 2000, aloneMs: 3000, speedup: 1.5 });
+  assert.deepEqual(measuredSpeedup(s), { classMs: 2000, aloneMs: 3000, speedup: 1.5, classNodes: 100000, aloneNodes: 90000 });
+  assert.match(measuredText(s), /the class took 2\.0 s \(100 k nodes\); this tab alone, .* took 3\.0 s \(90 k nodes\)/, 'both searches\' nodes, so a reader sees whether the trees differ');
   assert.match(measuredText(s), /Measured speedup 1\.50×; the model predicted 0\.80× at 0\.50 ms one-way\.$/, 'ybwc was searched: its prediction beside it');
   const later = [
     { class: 'prediction', key: 'k2', setup: { ...SETUP, depth: 5 }, depth: 5, rows: [{ algorithm: 'ybwc', speedup: 3 }], done: true },

@@ -165,7 +165,7 @@ export function oneWayMs(latency) {
 export function measuredSpeedup(s) {
   const classMs = s.result?.ms;
   if (!s.alone || s.alone.state !== 'done' || !Number.isFinite(classMs) || classMs <= 0 || s.alone.search !== s.search?.search) return null;
-  return { classMs, aloneMs: s.alone.ms, speedup: Math.max(1, s.alone.ms) / classMs };
+  return { classMs, aloneMs: s.alone.ms, speedup: Math.max(1, s.alone.ms) / classMs, classNodes: s.result.nodes ?? null, aloneNodes: s.alone.nodes ?? null };
 }
 
 /** Whether `prediction` was made for the setup of `search` (its size, depth, position, Pure, way of splitting, network). */

@@ -169,5 +169,6 @@ export function measuredText(s) {
   if (!measured) return '';
   const row = searchPredicted(s);
   const predicted = row ? `; the model predicted ${speedupText(row.speedup)} at ${ms(s.searchPrediction.setup.oneWayMs)} ms one-way` : '';
-  return `Search ${search.search} (${describeSearch(search)}, ${search.processors} ${plural(search.processors, 'processor')}): the class took ${formatMs(measured.classMs)}; this tab alone, serial on one thread from an empty table, took ${formatMs(measured.aloneMs)} to the same depth. Measured speedup ${speedupText(measured.speedup)}${predicted}.`;
+  const nodes = (n) => (Number.isFinite(n) ? ` (${formatNodes(n)} nodes)` : '');
+  return `Search ${search.search} (${describeSearch(search)}, ${search.processors} ${plural(search.processors, 'processor')}): the class took ${formatMs(measured.classMs)}${nodes(measured.classNodes)}; this tab alone, serial on one thread from an empty table, took ${formatMs(measured.aloneMs)}${nodes(measured.aloneNodes)} to the same depth. Measured speedup ${speedupText(measured.speedup)}${predicted}.`;
 }
