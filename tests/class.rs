@@ -690,7 +690,7 @@ fn join_refuses_no_threads_and_absurdly_many() {
 /// more than a round trip of their own nodes each, where the papers' rule alone (any node
 /// with 3 plies left) sends jobs of a few hundred nodes. In Pure mode (the papers' search),
 /// whose young brothers are a large share of a node's tree: in the modern search the
-/// root's eldest is 90-99 % of an iteration and no brother is worth four round trips even
+/// root's eldest is 86-94 % of an iteration and no brother is worth four round trips even
 /// here, so no job would cross.
 #[test]
 fn behind_a_slow_relay_no_job_smaller_than_a_round_trip_crosses_it() {

@@ -13,11 +13,13 @@
 //! iteration, and an iteration shared among all its root moves expected jobs eight times
 //! the size they turned out (a real class of two at 22 plies, 10 ms: 23 jobs kept its
 //! member busy 0.3 s in all); the whole iteration taken as one job let smaller ones still
-//! cross. At a depth not searched yet, the nearest one times the iterations' growth (their
-//! effective branching factor) per ply between. A job's value comes back with its span
-//! (its critical path, `Searcher::root_span`), not its nodes, so jobs themselves are not
-//! measured: taken as sizes, their spans (tens of nodes for 15 plies) held every later job
-//! back.
+//! cross. Sizes by plies are fitted through the last iterations (one iteration's brothers
+//! can be anything: [`FITTED_ITERATIONS`]), which also gives depths not searched yet by
+//! the fitted growth (the iterations' effective branching factor). A job's value comes
+//! back with its span (its critical path, `Searcher::root_span`), not its nodes, so jobs
+//! themselves are not measured: taken as sizes, their spans (tens of nodes for 15 plies)
+//! held every later job back.
+
 use super::contexts::MAX_CONTEXTS;
 use super::requests::SERVE_INTERVAL;
 use super::SplitProgram;
