@@ -30,10 +30,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tungstenite::{Message, WebSocket};
 
-type Socket = WebSocket<TcpStream>;
+#[path = "shared/relay_process.rs"]
+mod relay_process;
+use relay_process::{Relay, MESHMATE};
 
-/// The binary the relay and the members run.
-const MESHMATE: &str = "target/release/meshmate";
+type Socket = WebSocket<TcpStream>;
 
 /// The algorithms a class runs, in turn.
 const ALGORITHMS: [Algorithm; 3] = [Algorithm::Ybwc, Algorithm::Jamboree, Algorithm::PvSplit];
@@ -72,38 +73,11 @@ const STRANGERS_EVERY: Duration = Duration::from_secs(60);
 /// The relay's `--lost-after-ms` (its default): also how long a stranger is let stay.
 const LOST_AFTER: Duration = Duration::from_secs(10);
 
-/// A `meshmate relay` on a free port, ended when dropped.
-struct Relay {
-    child: Child,
-    url: String,
-    /// The lecturer's token it printed.
-    token: String,
-}
-
 impl Relay {
-    fn start() -> Relay {
-        let mut child = Command::new(MESHMATE)
-            .args(["relay", "--listen", "127.0.0.1:0", "--lost-after-ms", &LOST_AFTER.as_millis().to_string()])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("target/release/meshmate relay (cargo build --release first)");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines().map(Result::unwrap);
-        let url = lines.next().unwrap().rsplit(' ').next().unwrap().to_string();
-        let token = lines.next().unwrap().rsplit(' ').next().unwrap().to_string();
-        Relay { child, url, token }
-    }
-
     /// One of its memory figures (`VmRSS`, `VmHWM`) in KiB.
     fn memory_kib(&self, field: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
         status.lines().find_map(|l| l.strip_prefix(field)?.strip_prefix(':')?.split_whitespace().next()?.parse().ok()).unwrap_or(0)
-    }
-}
-
-impl Drop for Relay {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -548,7 +522,7 @@ fn main() {
         })
         .collect();
 
-    let relay = Relay::start();
+    let relay = Relay::start(&["--lost-after-ms", &LOST_AFTER.as_millis().to_string()]);
     let at_start_kib = relay.memory_kib("VmRSS");
     let link = RelayLink::create(&relay.url, &relay.token).expect("the lecturer creates a class");
     let code = link.code().to_string();

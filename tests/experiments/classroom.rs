@@ -29,12 +29,15 @@ use meshmate::machine::{Cluster, Counters, MessageKind, Threads};
 use meshmate::parallel::{search, Algorithm, SearchRequest};
 use meshmate::search::{Control, Limits, NoReports, SearchSettings, Task};
 use meshmate::tt::{Placement, Tables, TranspositionTable};
-use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tungstenite::{Message, WebSocket};
+
+#[path = "shared/relay_process.rs"]
+mod relay_process;
+use relay_process::{Relay, MESHMATE};
 
 type Socket = WebSocket<TcpStream>;
 
@@ -44,36 +47,11 @@ const DELAYS_MS: [u64; 3] = [0, 10, 50];
 /// Each processor's table, as `meshmate join` sizes its own (the UCI default).
 const HASH_MIB: usize = 16;
 
-/// The binary the relay and the students run.
-const MESHMATE: &str = "target/release/meshmate";
 
-/// A `meshmate relay` on a free port, ended when dropped.
-struct Relay {
-    child: Child,
-    url: String,
-    /// The lecturer's token it printed.
-    token: String,
-}
-
-impl Relay {
-    fn start(delay_ms: u64, lost_after_ms: u64) -> Relay {
-        let mut child = Command::new(MESHMATE)
-            .args(["relay", "--listen", "127.0.0.1:0", "--delay-ms", &delay_ms.to_string(), "--lost-after-ms", &lost_after_ms.to_string()])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("target/release/meshmate relay (cargo build --release first)");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines().map(Result::unwrap);
-        let url = lines.next().unwrap().rsplit(' ').next().unwrap().to_string();
-        let token = lines.next().unwrap().rsplit(' ').next().unwrap().to_string();
-        Relay { child, url, token }
-    }
-}
-
-impl Drop for Relay {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A relay holding each frame `delay_ms` a hop, that gives a silent member up after
+/// `lost_after_ms`.
+fn start_relay(delay_ms: u64, lost_after_ms: u64) -> Relay {
+    Relay::start(&["--delay-ms", &delay_ms.to_string(), "--lost-after-ms", &lost_after_ms.to_string()])
 }
 
 /// An owner and `members` members of one session, the search started.
@@ -111,7 +89,7 @@ fn spread(mut samples: Vec<f64>) -> (f64, f64, f64) {
 /// One-way times of a frame through a relay with `delay_ms` injected: half the round
 /// trips of `rounds` ping-pongs between processors 0 and 1, in microseconds.
 fn one_way_us(delay_ms: u64, rounds: usize) -> Vec<f64> {
-    let relay = Relay::start(delay_ms, 10_000);
+    let relay = start_relay(delay_ms, 10_000);
     let (mut owner, mut others) = session(&relay, 1);
     let mut student = others.pop().unwrap();
     let echo = std::thread::spawn(move || {
@@ -141,7 +119,7 @@ fn one_way_us(delay_ms: u64, rounds: usize) -> Vec<f64> {
 /// that block in read (as a tab's event loop waits): the relay's own part of a hop,
 /// in microseconds.
 fn bare_one_way_us(delay_ms: u64, rounds: usize) -> Vec<f64> {
-    let relay = Relay::start(delay_ms, 10_000);
+    let relay = start_relay(delay_ms, 10_000);
     let mut owner = raw_socket(&relay.url);
     owner.send(Message::text(format!(r#"{{"type":"create","token":"{}"}}"#, relay.token))).unwrap();
     let code = read_text(&mut owner, "created")["code"].as_str().unwrap().to_string();
@@ -185,7 +163,7 @@ fn read_binary(socket: &mut Socket) {
 /// What handing one frame to the relay link costs the sending processor, in
 /// microseconds per frame over bursts of 100 (the link's own thread writes the socket).
 fn send_cost_us() -> Vec<f64> {
-    let relay = Relay::start(0, 10_000);
+    let relay = start_relay(0, 10_000);
     let (mut owner, _others) = session(&relay, 1);
     (0..50)
         .map(|_| {
@@ -204,7 +182,7 @@ fn send_cost_us() -> Vec<f64> {
 /// How long after a member leaves the owner hears it: `silent` members stop sending
 /// (timed from their last frame), the others close their connection.
 fn loss_notice_ms(silent: bool, lost_after_ms: u64, rounds: usize) -> Vec<f64> {
-    let relay = Relay::start(0, lost_after_ms);
+    let relay = start_relay(0, lost_after_ms);
     let mut owner = RelayLink::create(&relay.url, &relay.token).unwrap();
     (0..rounds)
         .map(|_| {
@@ -361,7 +339,7 @@ fn predicted_with_seed(preset: Preset, p: usize, boards: &[Board], depth: i32, s
 /// The measured time to depth of YBWC on each of `counts` processors of a class at
 /// `delay_ms` over `boards` (processor 0 here, the others `meshmate join` processes).
 fn measured(delay_ms: u64, boards: &[Board], depth: i32, counts: &[usize]) -> Vec<Tally> {
-    let relay = Relay::start(delay_ms, 10_000);
+    let relay = start_relay(delay_ms, 10_000);
     let link = RelayLink::create(&relay.url, &relay.token).unwrap();
     let code = link.code().to_string();
     let mut lecturer = Cluster::new(link).unwrap();
