@@ -34,6 +34,9 @@ use crate::search::{Listener, MAX_PLY};
 /// where it is.
 pub(super) const ROUND_TRIPS_PER_JOB: u64 = 4;
 
+/// How often a paced processor looks for a split point for held requests, per round trip.
+const LOOKS_PER_ROUND_TRIP: u64 = 8;
+
 /// Iterations whose sizes are fitted. One iteration's young brothers of the root can all
 /// be cut by the table (9 nodes each at 15 plies) or one of them searched again with a
 /// full window (thousands), so a size read from the nearest iteration let a shallow depth
@@ -57,13 +60,16 @@ struct Fit {
 
 impl Fit {
     fn through(points: &[(f64, f64)]) -> Option<Fit> {
+        if points.is_empty() {
+            return None;
+        }
         let n = points.len() as f64;
         let mean_plies = points.iter().map(|p| p.0).sum::<f64>() / n;
         let mean_log_size = points.iter().map(|p| p.1).sum::<f64>() / n;
         let spread: f64 = points.iter().map(|p| (p.0 - mean_plies).powi(2)).sum();
         let together: f64 = points.iter().map(|p| (p.0 - mean_plies) * (p.1 - mean_log_size)).sum();
         let log_growth = (points.len() > 1).then(|| (together / spread).clamp(GROWTH_RANGE.0.ln(), GROWTH_RANGE.1.ln()));
-        (!points.is_empty()).then_some(Fit { mean_plies, mean_log_size, log_growth })
+        Some(Fit { mean_plies, mean_log_size, log_growth })
     }
 
     fn at(&self, plies: i32) -> Option<f64> {
@@ -211,17 +217,17 @@ impl<L: Listener> SplitProgram<'_, L> {
     }
 
     /// Nodes between two looks for a split point while requests are held: the papers'
-    /// few ([`SERVE_INTERVAL`]), or on a paced machine an eighth of a round trip of this
-    /// processor's nodes. A paced job is worth four round trips, so a request served an
-    /// eighth of one later loses nothing; looking every few nodes (each look a step's
-    /// bookkeeping and a scan of every frame) cost processor 0 about a twentieth of its
-    /// speed for as long as a member's request was held (perf, 22 plies at 10 ms).
+    /// few ([`SERVE_INTERVAL`]), or on a paced machine a round trip of this processor's
+    /// nodes over [`LOOKS_PER_ROUND_TRIP`]. A paced job is worth four round trips, so a
+    /// request served an eighth of one later loses nothing; looking every few nodes (each
+    /// look a step's bookkeeping and a scan of every frame) cost processor 0 13 % of its
+    /// speed for as long as a member's request was held (BK.02, 22 plies at 10 ms).
     pub(super) fn serve_interval(&self, cpu: &dyn Processor<Message>) -> u32 {
         let round_trip = match (self.root.is_some(), cpu.round_trip_ns()) {
             (true, Some(round_trip)) => cpu.node_ns(0).map(|node_ns| round_trip_nodes(round_trip, node_ns)),
             _ => self.received_pace().map(|pace| pace.round_trip_nodes),
         };
-        round_trip.map_or(SERVE_INTERVAL, |nodes| u32::try_from(nodes / 8).unwrap_or(u32::MAX).max(SERVE_INTERVAL))
+        round_trip.map_or(SERVE_INTERVAL, |nodes| u32::try_from(nodes / LOOKS_PER_ROUND_TRIP).unwrap_or(u32::MAX).max(SERVE_INTERVAL))
     }
 
     /// The pace a job searched here came with, if any.
