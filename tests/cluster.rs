@@ -34,6 +34,11 @@ fn start(ranks: usize) -> Cluster {
 /// How long `quit` may take to end every rank.
 const QUIT_WITHIN: Duration = Duration::from_secs(20);
 
+/// How long `stop` may take to bring back `bestmove`: the pipe tests' bound
+/// (tests/uci_pipe.rs), as every rank must hear it and answer, oversubscribed beside the
+/// browser tests on two cores.
+const STOP_WITHIN: Duration = Duration::from_secs(5);
+
 /// The score text of the last `info depth {depth}` line.
 fn score_at_depth(lines: &[String], depth: i32) -> String {
     let info = lines.iter().rev().find(|l| l.starts_with(&format!("info depth {depth} "))).unwrap_or_else(|| panic!("no depth {depth} report in {lines:?}"));
@@ -191,7 +196,7 @@ fn a_uci_session_over_pipes_to_rank_zero() {
     }
     let mut game = Game::default();
     game.play_uci_moves(["e2e4", "e7e5", "g1f3"]).unwrap();
-    assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "{lines:?}");
+    assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "after go depth 8: {:?}", lines.last());
 
     e.send("setoption name Algorithm value tdsab");
     e.send("go movetime 60000");
@@ -199,8 +204,8 @@ fn a_uci_session_over_pipes_to_rank_zero() {
     let asked = Instant::now();
     e.send("stop");
     let lines = e.read_until(|l| l.starts_with("bestmove"));
-    assert!(asked.elapsed() < Duration::from_secs(3), "stop took {:?}", asked.elapsed());
-    assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "{lines:?}");
+    assert!(asked.elapsed() < STOP_WITHIN, "stop took {:?}", asked.elapsed());
+    assert!(parse_uci(game.board(), bestmove(lines.last().unwrap())).is_ok(), "after stop: {:?}", lines.last());
 
     // Work moves between ranks: splits and messages of every cluster algorithm (deep
     // enough that the others ask for work before processor 0 is done; the session's
