@@ -13,12 +13,15 @@ const ARROW_WIDTHS = [12, 9, 7, 6, 5];
 
 /**
  * `lines` with `line` at `index`. Lines of the previous iteration stay until this one
- * reaches them, but not one that starts with the move `line` starts with, whatever its
- * depth: the newest report on a root move is the one that counts, so two lines never show
- * the same first move.
+ * reaches them; where another line starts with the move `line` starts with (the newest
+ * report on a root move is the one that counts), the line `line` displaced takes its
+ * place. So two lines never show the same first move, and a panel of three lines keeps
+ * three while an iteration reorders them.
  */
 export function withLine(lines, index, line) {
-  const merged = lines.map((old, i) => (old && i !== index && old.pv[0] === line.pv[0] ? undefined : old));
+  const merged = [...lines];
+  const same = merged.findIndex((old, i) => old && i !== index && old.pv[0] === line.pv[0]);
+  if (same >= 0) merged[same] = merged[index];
   merged[index] = line;
   return merged;
 }

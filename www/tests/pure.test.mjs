@@ -85,19 +85,26 @@ test('levels weaken low levels by UCI_Elo and cap think time by the clock', () =
   assert.equal(top.go.movetime, 1000);
 });
 
-test('analysis lines: a new report on a root move replaces any other line on that move, at any depth', () => {
+test('analysis lines: a new report on a root move replaces any other line on that move, at any depth, and the line it displaced takes that place', () => {
   const line = (depth, move) => ({ depth, pv: [move] });
   const firsts = (lines) => lines.map((l) => (l ? `${l.pv[0]}/${l.depth}` : '-'));
   let lines = [line(8, 'e2e4'), line(8, 'd2d4'), line(8, 'g1f3')];
-  // Iteration 9 reorders: d4 moves up, and its old entry goes; the old third line stays.
+  // Iteration 9 reorders: d4 moves up, and e4's old line takes d4's old place (three
+  // lines stay three); the old third line stays.
   lines = withLine(lines, 0, line(9, 'd2d4'));
-  assert.deepEqual(firsts(lines), ['d2d4/9', '-', 'g1f3/8']);
+  assert.deepEqual(firsts(lines), ['d2d4/9', 'e2e4/8', 'g1f3/8']);
   lines = withLine(lines, 1, line(9, 'e2e4'));
   assert.deepEqual(firsts(lines), ['d2d4/9', 'e2e4/9', 'g1f3/8']);
   // Two reports of one depth in another order: the newer wins, and no two lines start
   // with the same move.
   lines = withLine(lines, 0, line(9, 'e2e4'));
-  assert.deepEqual(firsts(lines), ['e2e4/9', '-', 'g1f3/8']);
+  assert.deepEqual(firsts(lines), ['e2e4/9', 'd2d4/9', 'g1f3/8']);
+  // A move new to the panel displaces nothing else; at a place not yet shown, a line that
+  // starts with the same move leaves a gap.
+  lines = withLine(lines, 2, line(9, 'c2c4'));
+  assert.deepEqual(firsts(lines), ['e2e4/9', 'd2d4/9', 'c2c4/9']);
+  lines = withLine([line(8, 'e2e4')], 1, line(9, 'e2e4'));
+  assert.deepEqual(firsts(lines), ['-', 'e2e4/9']);
 });
 
 test('a variation explored in analysis keeps the game aside until "back to the game"', async () => {
