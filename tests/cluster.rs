@@ -4,7 +4,7 @@
 //! killed during a search. The ranks are oversubscribed (this machine has 2 cores).
 mod common;
 
-use common::uci::{bestmove, UciProcess as Cluster};
+use common::uci::{bestmove, UciProcess as Cluster, STOP_WITHIN};
 use meshmate::chess::{parse_epd_file, parse_uci, Board, Game};
 use meshmate::search::{search, Control, Limits, NoReports, Score, SearchOptions, SearchSettings, Searcher, Task};
 use meshmate::tt::TranspositionTable;
@@ -33,11 +33,6 @@ fn start(ranks: usize) -> Cluster {
 
 /// How long `quit` may take to end every rank.
 const QUIT_WITHIN: Duration = Duration::from_secs(20);
-
-/// How long `stop` may take to bring back `bestmove`: the pipe tests' bound
-/// (tests/uci_pipe.rs), as every rank must hear it and answer, oversubscribed beside the
-/// browser tests on two cores.
-const STOP_WITHIN: Duration = Duration::from_secs(5);
 
 /// The score text of the last `info depth {depth}` line.
 fn score_at_depth(lines: &[String], depth: i32) -> String {

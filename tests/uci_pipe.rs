@@ -1,7 +1,7 @@
 //! The native binary over real pipes, as a GUI drives it.
 mod common;
 
-use common::uci::{bestmove, UciProcess as Engine};
+use common::uci::{bestmove, UciProcess as Engine, STOP_WITHIN};
 use meshmate::chess::{parse_uci, Game};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -90,7 +90,7 @@ fn stop_ends_an_infinite_search_promptly_and_isready_answers_during_it() {
     let stopped = Instant::now();
     e.send("stop");
     let lines = e.read_until(|l| l.starts_with("bestmove"));
-    assert!(stopped.elapsed() < Duration::from_secs(5), "stop took {:?}", stopped.elapsed());
+    assert!(stopped.elapsed() < STOP_WITHIN, "stop took {:?}", stopped.elapsed());
     let board = meshmate::chess::parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
     assert!(parse_uci(&board, bestmove(lines.last().unwrap())).is_ok());
     e.quit(QUIT_WITHIN);
@@ -204,7 +204,7 @@ fn ponder_waits_for_ponderhit_or_stop_with_every_algorithm() {
         let stopped = Instant::now();
         e.send("stop");
         legal(&e.read_until(|l| l.starts_with("bestmove")), algorithm);
-        assert!(stopped.elapsed() < Duration::from_secs(5), "{algorithm}: stop took {:?}", stopped.elapsed());
+        assert!(stopped.elapsed() < STOP_WITHIN, "{algorithm}: stop took {:?}", stopped.elapsed());
     }
     e.quit(QUIT_WITHIN);
 }
@@ -317,7 +317,7 @@ fn speedup_measures_every_position_and_stops_on_request() {
     let stopped = Instant::now();
     e.send("stop");
     e.read_until(|l| l == "info string speedup done");
-    assert!(stopped.elapsed() < Duration::from_secs(5), "stop took {:?}", stopped.elapsed());
+    assert!(stopped.elapsed() < STOP_WITHIN, "stop took {:?}", stopped.elapsed());
     e.sync();
     e.quit(QUIT_WITHIN);
 }

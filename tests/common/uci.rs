@@ -6,6 +6,11 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+/// How long `stop` may take to bring back `bestmove` over pipes: the engine's own
+/// process, or every MPI rank hearing it and answering, oversubscribed beside the browser
+/// tests on two cores.
+pub const STOP_WITHIN: Duration = Duration::from_secs(5);
+
 /// The engine process, its standard output and error read line by line.
 pub struct UciProcess {
     pub child: Child,
