@@ -4,7 +4,7 @@
 
 use crate::args::TrainArgs;
 use crate::output::say;
-use meshmate::chess::parse_fen;
+use meshmate::chess::{parse_fen, Board};
 use meshmate::eval::nnue::{file, records, train, Accumulator, Network};
 
 /// Positions to show the floating-point and the integer network agree on.
@@ -34,7 +34,7 @@ pub fn run_train(args: TrainArgs) -> Result<(), String> {
     let mut samples = Vec::with_capacity(total);
     let mut held_out_boards = Vec::with_capacity(total - split);
     for path in &args.data {
-        let mut each = |board: meshmate::chess::Board, target: f32| {
+        let mut each = |board: Board, target: f32| {
             samples.push(train::Sample::new(&board, target));
             if samples.len() > split {
                 held_out_boards.push((board, target));
@@ -66,7 +66,7 @@ pub fn run_train(args: TrainArgs) -> Result<(), String> {
     let (loss, network) = best;
     let bytes = file::encode(&network);
     std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    say!("wrote {} ({} bytes), held-out loss {loss:.6}", args.out.display(), bytes.len());
+    say!("wrote {} ({} bytes), held-out loss {loss:.6} (floating point), {:.6} (the written integer network)", args.out.display(), bytes.len(), network_loss(&network, &held_out_boards));
     show(&trainer, &network);
     Ok(())
 }
@@ -89,8 +89,19 @@ fn read_file<T>(path: &std::path::Path, use_data: impl FnOnce(Data<'_>) -> Resul
 
 /// The loss of the hand-written evaluation's win probability on `positions`: the mark
 /// the network has to beat.
-fn classic_loss(positions: &[(meshmate::chess::Board, f32)]) -> f64 {
-    let error = |(board, target): &(meshmate::chess::Board, f32)| (train::win_probability(meshmate::eval::evaluate(board) as f32) - target).powi(2) as f64;
+fn classic_loss(positions: &[(Board, f32)]) -> f64 {
+    loss(positions, meshmate::eval::evaluate)
+}
+
+/// The loss of the integer `network` on `positions`: beside the floating-point network's,
+/// what rounding the weights to their scales cost.
+fn network_loss(network: &Network, positions: &[(Board, f32)]) -> f64 {
+    loss(positions, |board| network.evaluate(&Accumulator::refreshed(network, board), board.side_to_move()))
+}
+
+/// The mean squared error of `evaluate`'s win probability on `positions`.
+fn loss(positions: &[(Board, f32)], evaluate: impl Fn(&Board) -> i32) -> f64 {
+    let error = |(board, target): &(Board, f32)| (train::win_probability(evaluate(board) as f32) - target).powi(2) as f64;
     positions.iter().map(error).sum::<f64>() / positions.len() as f64
 }
 
