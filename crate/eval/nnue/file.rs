@@ -7,7 +7,7 @@
 //! | inputs (768), hidden (`HIDDEN`), QA, QB, SCALE | 5 × u32 |
 //! | feature weights, input by input | inputs × hidden × i16 |
 //! | feature bias | hidden × i16 |
-//! | output weights, the mover's half then the other's, each within ±128 | 2 × hidden × i16 |
+//! | output weights, the mover's half then the other's, each within ±4,096 | 2 × hidden × i16 |
 //! | output bias (scaled by QA · QB) | i32 |
 use super::features::INPUTS as ROWS;
 use super::{Network, HIDDEN, OUTPUT_WEIGHT_LIMIT, QA, QB, SCALE};

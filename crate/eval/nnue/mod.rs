@@ -8,12 +8,12 @@
 //! the sums are updated with the move instead of recomputed. The output layer takes the
 //! side to move's accumulator then the other's, each through SCReLU (clip to 0..1, square).
 //!
-//! Integer inference as in Bullet-trained engines: the feature layer in i16 scaled by
-//! [`QA`], the output weights in i16 scaled by [`QB`], each perspective's products summed in
-//! i32 (the trainer keeps every weight below 2 in magnitude, so no sum can overflow, see
-//! [`network`]). The network file is versioned and read once from the bytes compiled into
-//! the crate ([`file`]); [`train`] fits it to positions from the project's own games, kept
-//! as text or as compact [`records`].
+//! Integer inference: the feature layer in i16 scaled by [`QA`], the output weights in i16
+//! scaled by [`QB`], each clipped sum's square rounded to an i16, each perspective's
+//! products summed in i32 (the trainer keeps every weight below 2 in magnitude, so no sum
+//! can overflow, see [`network`]). The network file is versioned and read once from the
+//! bytes compiled into the crate ([`file`]); [`train`] fits it to positions from the
+//! project's own games, kept as text or as compact [`records`].
 use cozy_chess::{Board, Color};
 
 mod accumulator;
@@ -31,14 +31,19 @@ pub use network::Network;
 pub const HIDDEN: usize = 256;
 /// Scale of the feature layer's weights and of the clip (1.0 is `QA`).
 pub const QA: i32 = 255;
-/// Scale of the output layer's weights.
-pub const QB: i32 = 64;
+/// Scale of the output layer's weights: steps of 1/2,048. Steps of 1/64 (the fifth network
+/// as trained) moved the trainer's checked values by up to 18 cp at 256 wide.
+pub const QB: i32 = 2048;
 /// Centipawns per unit of the network's output (the trainer's sigmoid scale).
 pub const SCALE: i32 = 400;
-/// The largest magnitude of an output weight: `clip(s) · w` then fits in an i16
-/// (255 × 128 = 32,640), which the output layer's vector code relies on; the file reader
+/// A clipped sum's square, at most `QA²` = 65,025, is rounded to units of 2^SQUARE_SHIFT: at
+/// most 2,032, an i16 lane, so that the output layer's product with a weight is one
+/// multiply-add of 16-bit lanes. A unit is 1/2,032 of a full square.
+const SQUARE_SHIFT: u32 = 5;
+/// The largest magnitude of an output weight (2.0 at scale `QB`; the trainer keeps weights
+/// within ±1.98): a perspective's sum then fits in an i32 ([`network`]); the file reader
 /// refuses more.
-const OUTPUT_WEIGHT_LIMIT: i16 = 128;
+const OUTPUT_WEIGHT_LIMIT: i16 = 4096;
 
 /// The network shipped with the engine (crate/eval/nnue/default.nnue, made by
 /// `tests/tuning/nnue.sh`).

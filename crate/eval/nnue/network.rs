@@ -1,14 +1,15 @@
 //! The network's weights and its integer output layer.
-use super::{side, Accumulator, HIDDEN, QA, QB, SCALE};
+use super::{side, Accumulator, HIDDEN, QA, QB, SCALE, SQUARE_SHIFT};
 use cozy_chess::Color;
 
 /// A quantised network (see the module notes of [`super`] for the layout and scales).
 ///
-/// No perspective's i32 sum can overflow: a clipped square is at most `QA² = 65025`, an
-/// output weight at most [`super::OUTPUT_WEIGHT_LIMIT`] = 128 in magnitude (the trainer clips
-/// weights to ±1.98 and `QB` is 64: 127 at most; the file reader refuses more), and a
-/// perspective has `HIDDEN = 256` products: 256 × 65025 × 128 < 2³¹ (checked below, at
-/// compile time). The two perspectives' sums, and the scaling after them, are added in i64.
+/// No perspective's i32 sum can overflow: a rounded clipped square is at most
+/// [`MAX_SQUARE`] = 2,032, an output weight at most [`super::OUTPUT_WEIGHT_LIMIT`] = 4,096 in
+/// magnitude (the trainer clips weights to ±1.98 and `QB` is 2,048: 4,055 at most; the file
+/// reader refuses more), and a perspective has `HIDDEN = 256` products:
+/// 256 × 2,032 × 4,096 < 2³¹ (checked below, at compile time). The two perspectives' sums,
+/// and the scaling after them, are added in i64.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     /// One row of HIDDEN weights per input.
@@ -38,29 +39,39 @@ impl Network {
     pub fn evaluate(&self, accumulator: &Accumulator, to_move: Color) -> i32 {
         let us = screlu_dot(&accumulator.sums[side(to_move)], &self.output_weights[0]);
         let them = screlu_dot(&accumulator.sums[side(!to_move)], &self.output_weights[1]);
-        let sum = i64::from(us) + i64::from(them);
+        // The sums are in units of QA² · QB / 2^SQUARE_SHIFT; the bias in QA · QB.
+        let sum = (i64::from(us) + i64::from(them)) << SQUARE_SHIFT;
         ((sum / i64::from(QA) + i64::from(self.output_bias)) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 }
 
+/// The largest rounded clipped square.
+const MAX_SQUARE: i32 = rounded_square(QA as u16) as i32;
+
 const _: () = assert!(
-    HIDDEN as i64 * (QA * QA) as i64 * super::OUTPUT_WEIGHT_LIMIT as i64 <= i32::MAX as i64,
+    HIDDEN as i64 * MAX_SQUARE as i64 * super::OUTPUT_WEIGHT_LIMIT as i64 <= i32::MAX as i64,
     "a perspective's output sum must fit in an i32"
 );
 
-/// Σ clip(s)² · w over a perspective, as `clip(s) · (clip(s) · w)`: the inner product
-/// fits in an i16 (at most 255 × [`super::OUTPUT_WEIGHT_LIMIT`]), so both multiplies take 16-bit
-/// lanes and the outer one sums pairs into i32 (x86's `pmaddwd`, wasm's `i32x4.dot_i16x8_s`).
-/// Portable code, which LLVM vectorises on x86-64; on wasm32 SIMD128 it does not find the
-/// dot product, so that target has the same steps written with its intrinsics. Both give
-/// the exact sum.
+/// `clipped²` rounded to units of 2^SQUARE_SHIFT, for `clipped` within 0..=QA: the square
+/// wraps no u16 (65,025 + 16 < 2^16), so the vector code computes it in 16-bit lanes.
+#[inline(always)]
+const fn rounded_square(clipped: u16) -> u16 {
+    (clipped * clipped + (1 << (SQUARE_SHIFT - 1))) >> SQUARE_SHIFT
+}
+
+/// Σ round(clip(s)²) · w over a perspective: the rounded square fits in an i16 (at most
+/// [`MAX_SQUARE`]), so the square takes 16-bit lanes and its product with the weight sums
+/// pairs into i32 (x86's `pmaddwd`, wasm's `i32x4.dot_i16x8_s`). Portable code, which LLVM
+/// vectorises on x86-64; on wasm32 SIMD128 it does not find the dot product, so that target
+/// has the same steps written with its intrinsics. Both give the exact sum.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 fn screlu_dot(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     let mut total = 0i32;
     for (&s, &w) in sums.iter().zip(weights) {
-        let clipped = s.clamp(0, QA as i16);
-        total += clipped as i32 * clipped.wrapping_mul(w) as i32;
+        let square = rounded_square(s.clamp(0, QA as i16) as u16);
+        total += square as i16 as i32 * w as i32;
     }
     total
 }
@@ -70,14 +81,15 @@ fn screlu_dot(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 #[inline(always)]
 fn screlu_dot(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     use core::arch::wasm32::*;
-    let (zero, one) = (i16x8_splat(0), i16x8_splat(QA as i16));
+    let (zero, one, half) = (i16x8_splat(0), i16x8_splat(QA as i16), u16x8_splat(1 << (SQUARE_SHIFT - 1)));
     let mut total = i32x4_splat(0);
     for (s, w) in sums.chunks_exact(8).zip(weights.chunks_exact(8)) {
         // SAFETY: each chunk is eight i16, the 16 bytes a v128 load reads; wasm loads
         // need no alignment.
         let (s, w) = unsafe { (v128_load(s.as_ptr().cast()), v128_load(w.as_ptr().cast())) };
         let clipped = i16x8_min(i16x8_max(s, zero), one);
-        total = i32x4_add(total, i32x4_dot_i16x8(clipped, i16x8_mul(clipped, w)));
+        let square = u16x8_shr(u16x8_add(u16x8_mul(clipped, clipped), half), SQUARE_SHIFT);
+        total = i32x4_add(total, i32x4_dot_i16x8(square, w));
     }
     i32x4_extract_lane::<0>(total) + i32x4_extract_lane::<1>(total) + i32x4_extract_lane::<2>(total) + i32x4_extract_lane::<3>(total)
 }
@@ -90,7 +102,8 @@ mod tests {
 
     /// The output layer's sum, each product in i64 as its definition reads.
     fn reference(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
-        sums.iter().zip(weights).map(|(&s, &w)| (s as i64).clamp(0, QA as i64).pow(2) * w as i64).sum()
+        let square = |s: i16| ((s as i64).clamp(0, QA as i64).pow(2) + (1 << (SQUARE_SHIFT - 1))) >> SQUARE_SHIFT;
+        sums.iter().zip(weights).map(|(&s, &w)| square(s) * w as i64).sum()
     }
 
     #[test]
