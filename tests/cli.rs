@@ -228,6 +228,17 @@ fn train_nnue_reads_several_files_as_one_and_names_a_missing_one() {
     let (code, _, err) = meshmate(&["train-nnue", first.to_str().unwrap(), missing.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("missing.txt"), "names the file: {err}");
+    // Going on from the written network at rate 0: epoch 0 is that network, no epoch does
+    // better, so the same bytes are written again (a misread or misplaced weight would not be).
+    let again = dir.join("again.nnue");
+    let (code, _, err) = meshmate(&["train-nnue", first.to_str().unwrap(), second.to_str().unwrap(), "--init", out.to_str().unwrap(), "--out", again.to_str().unwrap(), "--epochs", "1", "--rate", "0"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(std::fs::read(&again).unwrap() == std::fs::read(&out).unwrap(), "the network went on from is written back unchanged");
+    for (init, says) in [(&missing, "missing.txt"), (&first, "no MMNN header")] {
+        let (code, _, err) = meshmate(&["train-nnue", first.to_str().unwrap(), second.to_str().unwrap(), "--init", init.to_str().unwrap(), "--out", again.to_str().unwrap()]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("--init") && err.contains(says), "{init:?}: {err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -2,7 +2,8 @@
 //! computed from scratch (a property over random games with castling, en passant,
 //! promotions and null moves); the network sees a position and its colour-flipped mirror
 //! alike; the file format reads back what it wrote and refuses what it cannot use; the
-//! trainer fits, and its integer network agrees with its floating-point one.
+//! trainer fits, its integer network agrees with its floating-point one, and it can go on
+//! from a written network.
 //!
 //! Native only: proptest is a native dev-dependency.
 #![cfg(not(target_arch = "wasm32"))]
@@ -176,5 +177,18 @@ fn training_fits_and_quantising_keeps_the_values() {
         let integer = network.evaluate(&Accumulator::refreshed(&network, &board), board.side_to_move()) as f32;
         let float = trainer.evaluate(&board);
         assert!((integer - float).abs() <= 4.0, "{fen}: integer {integer}, floating point {float}");
+    }
+}
+
+/// `--init`: a trainer started from a written network holds that network's weights, so
+/// quantising it again gives the same file; a misplaced row or a wrong scale would not.
+#[test]
+fn a_trainer_started_from_a_network_writes_it_back_unchanged() {
+    for network in [default_network().clone(), random_network(9)] {
+        let trainer = train::Trainer::from_network(&network, 1);
+        assert!(trainer.quantise() == network, "the network read back from its trainer differs");
+        let board = parse_fen(BOARDS[1]).unwrap();
+        let integer = network.evaluate(&Accumulator::refreshed(&network, &board), board.side_to_move()) as f32;
+        assert!((trainer.evaluate(&board) - integer).abs() <= 4.0, "floating point {}, integer {integer}", trainer.evaluate(&board));
     }
 }

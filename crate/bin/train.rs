@@ -1,6 +1,7 @@
 //! `meshmate train-nnue`: fits the evaluation network to positions and writes its file.
 //! The last twentieth of the positions is held out, and the network of the epoch with the
-//! lowest held-out loss is the one written.
+//! lowest held-out loss is the one written. It starts from random weights, or from a
+//! network file's (`--init`), to train a network further on new positions.
 
 use crate::args::TrainArgs;
 use crate::output::say;
@@ -49,9 +50,16 @@ pub fn run_train(args: TrainArgs) -> Result<(), String> {
     let mirror = !args.no_mirror;
     say!("{total} positions: {} held out, {} to train on (with their mirror images unless --no-mirror)", held_out.len(), training.len() * if mirror { 2 } else { 1 });
     say!("the hand-written evaluation's held-out loss: {:.6}", classic_loss(&held_out_boards));
-    let mut trainer = train::Trainer::new(args.seed);
-    let mut best = (trainer.loss(held_out), trainer.quantise());
-    say!("epoch 0: held-out loss {:.6}", best.0);
+    let mut trainer = match &args.init {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("--init {}: {e}", path.display()))?;
+            let network = Network::from_bytes(&bytes).map_err(|e| format!("--init {}: {e}", path.display()))?;
+            train::Trainer::from_network(&network, args.seed)
+        }
+        None => train::Trainer::new(args.seed),
+    };
+    let mut best = Best::of(&trainer, trainer.loss(held_out));
+    say!("epoch 0: held-out loss {:.6}", best.loss);
     let start = std::time::Instant::now();
     for epoch in 1..=args.epochs {
         let progress = (epoch - 1) as f32 / args.epochs as f32;
@@ -59,16 +67,39 @@ pub fn run_train(args: TrainArgs) -> Result<(), String> {
         let training_loss = trainer.epoch(training, mirror, args.batch as usize, rate);
         let held_out_loss = trainer.loss(held_out);
         say!("epoch {epoch}: training loss {training_loss:.6}, held-out loss {held_out_loss:.6}, rate {rate:.5}, {:.0} s", start.elapsed().as_secs_f64());
-        if held_out_loss < best.0 {
-            best = (held_out_loss, trainer.quantise());
+        if held_out_loss < best.loss {
+            best = Best::of(&trainer, held_out_loss);
         }
     }
-    let (loss, network) = best;
-    let bytes = file::encode(&network);
+    let bytes = file::encode(&best.network);
     std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    say!("wrote {} ({} bytes), held-out loss {loss:.6} (floating point), {:.6} (the written integer network)", args.out.display(), bytes.len(), network_loss(&network, &held_out_boards));
-    show(&trainer, &network);
+    say!("wrote {} ({} bytes), held-out loss {:.6} (floating point), {:.6} (the written integer network)", args.out.display(), bytes.len(), best.loss, network_loss(&best.network, &held_out_boards));
+    best.show();
     Ok(())
+}
+
+/// The epoch with the lowest held-out loss: its integer network, and its floating-point
+/// values of the [`SHOWN`] positions, to show what rounding moved.
+struct Best {
+    loss: f64,
+    network: Network,
+    shown: [f32; SHOWN.len()],
+}
+
+impl Best {
+    fn of(trainer: &train::Trainer, loss: f64) -> Best {
+        let shown = SHOWN.map(|fen| trainer.evaluate(&parse_fen(fen).expect("the shown positions are valid")));
+        Best { loss, network: trainer.quantise(), shown }
+    }
+
+    /// Each shown position's floating-point and integer values.
+    fn show(&self) {
+        for (fen, float) in SHOWN.iter().zip(self.shown) {
+            let board = parse_fen(fen).expect("the shown positions are valid");
+            let integer = self.network.evaluate(&Accumulator::refreshed(&self.network, &board), board.side_to_move());
+            say!("{fen}: {float:.0} cp (floating point), {integer} cp (written network)");
+        }
+    }
 }
 
 /// A data file's contents: `datagen`'s records (a name ending in .bin) or text.
@@ -103,13 +134,4 @@ fn network_loss(network: &Network, positions: &[(Board, f32)]) -> f64 {
 fn loss(positions: &[(Board, f32)], evaluate: impl Fn(&Board) -> i32) -> f64 {
     let error = |(board, target): &(Board, f32)| (train::win_probability(evaluate(board) as f32) - target).powi(2) as f64;
     positions.iter().map(error).sum::<f64>() / positions.len() as f64
-}
-
-/// The last epoch's floating-point values and the written network's integer ones.
-fn show(trainer: &train::Trainer, network: &Network) {
-    for fen in SHOWN {
-        let board = parse_fen(fen).expect("the shown positions are valid");
-        let integer = network.evaluate(&Accumulator::refreshed(network, &board), board.side_to_move());
-        say!("{fen}: {:.0} cp (last epoch, floating point), {integer} cp (written network)", trainer.evaluate(&board));
-    }
 }

@@ -148,6 +148,23 @@ impl Trainer {
         Trainer { weights: Params(weights), gradient: zero.clone(), first_moment: zero.clone(), second_moment: zero, steps: 0, random: Random::new(seed, 1) }
     }
 
+    /// A trainer that goes on from `network`'s weights (each divided by its scale), so that
+    /// a network can be trained further on new positions; `seed` draws the shuffles. Its
+    /// [`Trainer::quantise`] gives `network` back unchanged.
+    pub fn from_network(network: &Network, seed: u64) -> Trainer {
+        let mut trainer = Trainer::new(seed);
+        let w = &mut trainer.weights.0;
+        let rows = network.feature_weights.iter().chain([&network.feature_bias]);
+        for (row, start) in rows.zip((0..).step_by(HIDDEN)) {
+            w[start..start + HIDDEN].iter_mut().zip(row).for_each(|(w, &q)| *w = q as f32 / QA as f32);
+        }
+        for (half, row) in network.output_weights.iter().enumerate() {
+            w[OUTPUT + half * HIDDEN..][..HIDDEN].iter_mut().zip(row).for_each(|(w, &q)| *w = q as f32 / QB as f32);
+        }
+        w[OUTPUT_BIAS] = (network.output_bias as f64 / (QA * QB) as f64) as f32;
+        trainer
+    }
+
     /// The network's win probability for the mover and the two perspectives' hidden sums,
     /// of the sample or (`mirrored`) of its mirror image.
     fn forward(&self, sample: &Sample, mirrored: bool, sums: &mut [[f32; HIDDEN]; 2]) -> f32 {
