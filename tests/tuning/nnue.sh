@@ -25,9 +25,14 @@
 #   8. with NET5_ROUNDS > 0 (the default), a fifth generation: self-play of the fourth network in
 #      NET5_ROUNDS rounds of NET5_GAMES games at NET5_NODES nodes, round r seeded NET5_SEED + r
 #      (DATA/net5-games/datagen-SEED.bin), then training on the third, fourth and fifth
-#      generations' positions (11.4 M) and rebuilding: the network shipped since HIDDEN became
-#      256 (crate/eval/nnue/mod.rs). Every step trains the width HIDDEN says; the first four
-#      networks shipped were 128 wide, so the steps before this one no longer remake their files.
+#      generations' positions (11.4 M) and rebuilding: the network shipped from c275b65, when HIDDEN became
+#      256 (crate/eval/nnue/mod.rs), to the sixth. Every step trains the width HIDDEN says; the first four
+#      networks shipped were 128 wide, so the steps before this one no longer remake their files;
+#   9. with NET6_ROUNDS > 0 (the default), a sixth generation: self-play of the fifth network in
+#      NET6_ROUNDS rounds of NET6_GAMES games at NET6_NODES nodes, round r seeded NET6_SEED + r
+#      (DATA/net6-games/datagen-SEED.bin), then the fifth network trained further on these
+#      positions alone (`train-nnue --init`), NET6_EPOCHS epochs from rate NET6_RATE, and
+#      rebuilding: the network shipped since the sixth generation (docs/strength.md).
 # Usage: tests/tuning/nnue.sh   (settings by environment, defaults in brackets:
 #   ROUNDS [10], GAMES per round [4000], NODES [1500], PLIES (random opening plies) [8],
 #   WORKERS [2], SEED (the first round's) [8],
@@ -36,13 +41,15 @@
 #   NET3_ROUNDS [58], NET3_GAMES [1000], NET3_NODES [4000], NET3_SEED [200],
 #   NET4_ROUNDS [58], NET4_GAMES [1000], NET4_NODES [4000], NET4_SEED [300],
 #   NET5_ROUNDS [40], NET5_GAMES [1000], NET5_NODES [4000], NET5_SEED [400],
+#   NET6_ROUNDS [60], NET6_GAMES [1000], NET6_NODES [4000], NET6_SEED [500], NET6_EPOCHS [4],
+#   NET6_RATE [0.0001],
 #   EPOCHS [20], LAMBDA [1.0], DATA, the folder of the rounds' files [target/nnue])
 # Everything is seeded: the same engine and settings give the same positions and network.
 # A generation with no rounds is skipped, training included. Rounds already in DATA are not
-# played again, and training is seeded, so with DATA holding the third, fourth and fifth
-# generations' rounds (net3-games, net4-games, net5-games, each with its runs.log),
+# played again, and training is seeded, so with DATA holding the third to sixth
+# generations' rounds (net3-games to net6-games, each with its runs.log),
 # `ROUNDS=0 NET_ROUNDS=0 tests/tuning/nnue.sh` plays nothing and trains the shipped network
-# (about an hour of one core for the three trainings).
+# (about an hour of one core for the four trainings).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-10}
@@ -68,6 +75,12 @@ NET5_ROUNDS=${NET5_ROUNDS:-40}
 NET5_GAMES=${NET5_GAMES:-1000}
 NET5_NODES=${NET5_NODES:-4000}
 NET5_SEED=${NET5_SEED:-400}
+NET6_ROUNDS=${NET6_ROUNDS:-60}
+NET6_GAMES=${NET6_GAMES:-1000}
+NET6_NODES=${NET6_NODES:-4000}
+NET6_SEED=${NET6_SEED:-500}
+NET6_EPOCHS=${NET6_EPOCHS:-4}
+NET6_RATE=${NET6_RATE:-0.0001}
 EPOCHS=${EPOCHS:-20}
 LAMBDA=${LAMBDA:-1.0}
 DATA=${DATA:-target/nnue}
@@ -87,17 +100,21 @@ play_rounds() {
     files+=("$file")
   done
 }
+# train [OPTION...]: trains on `files` with train-nnue's OPTIONs (EPOCHS epochs when none are
+# given), writing the shipped network, and rebuilds.
 train() {
-  nice -n 19 target/release/meshmate train-nnue "${files[@]}" --out crate/eval/nnue/default.nnue --epochs "$EPOCHS" --lambda "$LAMBDA"
+  (($# > 0)) || set -- --epochs "$EPOCHS"
+  nice -n 19 target/release/meshmate train-nnue "${files[@]}" --out crate/eval/nnue/default.nnue --lambda "$LAMBDA" "$@"
   cargo build --release
 }
-# generation FOLDER EVAL ROUNDS GAMES NODES SEED: unless ROUNDS is 0, plays the rounds with the
-# engine as built now (kept as DATA/engine-FOLDER), trains on `files` and rebuilds.
+# generation FOLDER EVAL ROUNDS GAMES NODES SEED [OPTION...]: unless ROUNDS is 0, plays the
+# rounds with the engine as built now (kept as DATA/engine-FOLDER), trains on `files` (with
+# train-nnue's OPTIONs) and rebuilds.
 generation() {
   (($3 > 0)) || return 0
   cp target/release/meshmate "$DATA/engine-$1"
   play_rounds "$DATA/engine-$1" "$2" "$3" "$4" "$5" "$6" "$1"
-  train
+  train "${@:7}"
 }
 files=()
 generation games "$EVAL" "$ROUNDS" "$GAMES" "$NODES" "$SEED"
@@ -108,3 +125,7 @@ generation net3-games nnue "$NET3_ROUNDS" "$NET3_GAMES" "$NET3_NODES" "$NET3_SEE
 generation net4-games nnue "$NET4_ROUNDS" "$NET4_GAMES" "$NET4_NODES" "$NET4_SEED"
 # the fifth, on all three generations' positions
 generation net5-games nnue "$NET5_ROUNDS" "$NET5_GAMES" "$NET5_NODES" "$NET5_SEED"
+# the sixth: the fifth network, as just written, trained further on the sixth's positions alone
+files=()
+generation net6-games nnue "$NET6_ROUNDS" "$NET6_GAMES" "$NET6_NODES" "$NET6_SEED" \
+  --init crate/eval/nnue/default.nnue --epochs "$NET6_EPOCHS" --rate "$NET6_RATE"
