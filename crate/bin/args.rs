@@ -223,7 +223,7 @@ pub struct DatagenArgs {
 
 /// `train-nnue`.
 #[derive(Args, Debug)]
-#[command(after_help = "Example:\n  meshmate train-nnue games-1.txt games-2.txt --out crate/eval/nnue/default.nnue\n  meshmate train-nnue data/datagen-1.bin data/datagen-2.bin --out net.nnue\n  meshmate train-nnue data/datagen-3.bin --init net.nnue --rate 0.0005 --out net-2.nnue")]
+#[command(after_help = "Example:\n  meshmate train-nnue games-1.txt games-2.txt --out crate/eval/nnue/default.nnue\n  meshmate train-nnue data/datagen-1.bin data/datagen-2.bin --out net.nnue\n  meshmate train-nnue data/datagen-3.bin --init net.nnue --rate 0.0001 --epochs 4 --out net-2.nnue")]
 pub struct TrainArgs {
     /// The positions: `datagen`'s records (files ending in .bin), or one `FEN;result;score`
     /// a line (White's view); several files are read in order, as one.
