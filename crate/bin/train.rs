@@ -52,9 +52,8 @@ pub fn run_train(args: TrainArgs) -> Result<(), String> {
     say!("the hand-written evaluation's held-out loss: {:.6}", classic_loss(&held_out_boards));
     let mut trainer = match &args.init {
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("--init {}: {e}", path.display()))?;
-            let network = Network::from_bytes(&bytes).map_err(|e| format!("--init {}: {e}", path.display()))?;
-            train::Trainer::from_network(&network, args.seed)
+            let network = std::fs::read(path).map_err(|e| e.to_string()).and_then(|bytes| Network::from_bytes(&bytes));
+            train::Trainer::from_network(&network.map_err(|e| format!("--init {}: {e}", path.display()))?, args.seed)
         }
         None => train::Trainer::new(args.seed),
     };
