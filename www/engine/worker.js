@@ -109,7 +109,9 @@ class ThreadedEngine {
   /** Posts the search processors' activity while the engine has a search queued or running
    * or any processor is busy, and once more when all are idle. (Idle processors alone do
    * not end the sampling: a new search's first moments, before the pool takes it up, look
-   * idle too.) */
+   * idle too.) Every line starts it, not only those that leave the engine busy: a quick
+   * mate's search can end on the pool before this thread asks, and its final counts are
+   * then the one sample there is. */
   sampleActivity() {
     if (!postEvents || this.activityTimer !== null) return;
     this.activityTimer = setInterval(() => {
@@ -134,7 +136,7 @@ class ThreadedEngine {
     }
     this.flush();
     if (this.quit) self.close();
-    else if (!this.engine.idle()) this.sampleActivity();
+    else this.sampleActivity();
   }
 
   /** Posts every pending report, then reports a panic on a pool thread. */
