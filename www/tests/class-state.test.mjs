@@ -260,6 +260,10 @@ test('after a search the measured speedup, this tab alone over the class, stands
   const predictedAfter = reduce(unpredicted, { class: 'prediction', key: 'k4', setup: SETUP, depth: 7, rows: ROWS, done: true });
   assert.match(measuredText(predictedAfter), /the model predicted 0\.80×/, 'one made after the search (the model waits while it is timed) is put beside it');
   assert.equal(measuredText(reduce(unpredicted, { class: 'prediction', key: 'k5', setup: SETUP, depth: 7, rows: ROWS, done: false })), measuredText(unpredicted), 'an unfinished one is not');
+  const brokenRows = ROWS.map((r) => (r.algorithm === 'ybwc' ? { algorithm: 'ybwc', speedup: null, why: 'the simulator was stopped while it loaded' } : r));
+  const broken = reduce(unpredicted, { class: 'prediction', key: 'k6', setup: SETUP, depth: 7, rows: brokenRows, done: true, error: 'the simulator was stopped while it loaded' });
+  assert.doesNotMatch(measuredText(broken), /predicted/, 'a failed run predicts nothing for its algorithm');
+  assert.match(measuredText(reduce(broken, { class: 'prediction', key: 'k6', setup: SETUP, depth: 7, rows: ROWS, done: true })), /the model predicted 0\.80×/, 'a prediction with a failed run gives way to the next whole one of the same setup');
   const failed = reduce(s, { class: 'alone', search: 1, state: 'failed', why: 'another search took the Play engine' });
   assert.equal(measuredSpeedup(failed), null);
   assert.match(measuredText(failed), /not measured: another search took the Play engine/);

@@ -314,13 +314,15 @@ describe('the Class view: a lecturer and students as one parallel computer', () 
     await result(lecturer, number);
     await lecturer.waitForFunction(() => document.querySelector('.class-prediction tr[data-measured]') || /not measured/.test(document.querySelector('.class-measured').textContent), null, { timeout: SEARCH_MS });
     const text = await lecturer.textContent('.class-measured');
+    assert.doesNotMatch(text, /not measured/, 'this tab searched the position alone');
     const row = await lecturer.locator('.class-prediction tr[data-measured]').evaluate((r) => ({ algorithm: r.dataset.algorithm, measured: Number(r.dataset.measured), cells: [...r.children].map((c) => c.textContent) }));
     assert.equal(row.algorithm, 'jamboree', `the searched algorithm's row: ${text}`);
     assert.equal(row.cells[2], `${row.measured.toFixed(2)}×`);
     assert.ok(row.measured > 0);
     // The sentence names what was measured, and the prediction of this very setup beside it
     // (once the model has it: it does not run while the class and this tab are timed).
-    await lecturer.waitForFunction(() => document.querySelector('.class-measured').dataset.predicted, null, { timeout: SEARCH_MS });
+    // Bounded below the test's own limit, so that a missing prediction fails here, by name.
+    await lecturer.waitForFunction(() => document.querySelector('.class-measured').dataset.predicted, null, { timeout: SEARCH_MS / 3 });
     const predicted = Number(await lecturer.getAttribute('.class-measured', 'data-predicted'));
     assert.ok(predicted > 0, 'the model\'s speedup for jamboree on this search\'s setup');
     assert.match(await lecturer.textContent('.class-measured'), new RegExp(`^Search ${number} \\(jamboree, depth 6, Pure, 4 processors\\): the class took .*; this tab alone, serial on one thread from an empty table, took .* to the same depth\\. Measured speedup ${row.measured.toFixed(2)}×; the model predicted ${predicted.toFixed(2)}× at [\\d.]+ ms one-way\\.$`));

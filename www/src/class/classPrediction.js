@@ -115,7 +115,8 @@ export class Predictor {
       if (this.wanted?.key === key) this.onPrediction({ key, setup, depth, rows: [...rows], done: rows.length === this.algorithms.length, error });
     }
     this.running = null;
-    if (rows.length === this.algorithms.length) this.kept.set(key, { key, setup, depth, rows, done: true, error });
+    // A prediction with a failed run is not kept: the setup is simulated again when asked.
+    if (rows.length === this.algorithms.length && !error) this.kept.set(key, { key, setup, depth, rows, done: true, error });
     this.pump();
   }
 

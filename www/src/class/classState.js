@@ -126,7 +126,9 @@ export function reduce(state, message) {
       return { ...s, latency: measuredLatency(s.latency, message) };
     case 'prediction': {
       const prediction = { key: message.key, setup: message.setup, depth: message.depth, rows: message.rows ?? [], done: Boolean(message.done), error: message.error ?? null };
-      const ofSearch = prediction.done && !s.searchPrediction?.done && predicts(prediction, s.search);
+      // The search's own prediction is the first whole one of its setup; one with a failed
+      // run gives way to the next.
+      const ofSearch = prediction.done && !(s.searchPrediction?.done && !s.searchPrediction.error) && predicts(prediction, s.search);
       return { ...s, prediction, searchPrediction: ofSearch ? prediction : s.searchPrediction };
     }
     case 'alone':

@@ -16,6 +16,8 @@ export class LabClient {
     this.progress = new Map();
     this.worker = null;
     this.ready = null;
+    /** Rejects the load under way (a worker dropped while it loads), or null. */
+    this.abortLoad = null;
     /** The paced run's shared words [events applied, cancelled], or null. */
     this.pace = null;
   }
@@ -27,10 +29,15 @@ export class LabClient {
     this.worker = worker;
     this.ready = new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the simulator did not load within a minute')), LOAD_TIMEOUT_MS);
+      this.abortLoad = (error) => {
+        clearTimeout(timer);
+        reject(error);
+      };
       worker.onmessage = (e) => {
         const message = e.data;
         if (message.type === 'ready') {
           clearTimeout(timer);
+          this.abortLoad = null;
           try {
             checkLayout(message.catalogue.replay);
             resolve(message.catalogue);
@@ -149,8 +156,11 @@ export class LabClient {
     this.pending.clear();
   }
 
-  /** Drops the worker (it is replaced on the next request). */
+  /** Drops the worker (it is replaced on the next request). A request still waiting for
+   * it to load fails now, not when the load's minute is up. */
   discard() {
+    this.abortLoad?.(new Error('the simulator was stopped while it loaded'));
+    this.abortLoad = null;
     this.worker?.terminate();
     this.worker = null;
     this.ready = null;
