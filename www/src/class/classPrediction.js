@@ -116,7 +116,7 @@ export class Predictor {
     }
     this.running = null;
     // A prediction with a failed run is not kept: the setup is simulated again when asked.
-    if (rows.length === this.algorithms.length && !error) this.kept.set(key, { key, setup, depth, rows, done: true, error });
+    if (rows.length === this.algorithms.length && !error) this.kept.set(key, { key, setup, depth, rows, done: true, error: null });
     this.pump();
   }
 

@@ -128,7 +128,8 @@ export function reduce(state, message) {
       const prediction = { key: message.key, setup: message.setup, depth: message.depth, rows: message.rows ?? [], done: Boolean(message.done), error: message.error ?? null };
       // The search's own prediction is the first whole one of its setup; one with a failed
       // run gives way to the next.
-      const ofSearch = prediction.done && !(s.searchPrediction?.done && !s.searchPrediction.error) && predicts(prediction, s.search);
+      const settled = s.searchPrediction?.done && !s.searchPrediction.error;
+      const ofSearch = prediction.done && !settled && predicts(prediction, s.search);
       return { ...s, prediction, searchPrediction: ofSearch ? prediction : s.searchPrediction };
     }
     case 'alone':
