@@ -41,6 +41,9 @@ const MAX_RESTARTS = 4;
  *                                    not superseded or stopped; `best` is null when there is no legal move
  * @property {() => void} [onDropped] other work withdrew the job (another job's `start`, or
  *                                    `stop`): it gets no `bestmove`. Its own `cancel` does not call it.
+ * @property {(message: string) => void} [onFailed] the engine gave up after its restarts, with the
+ *                                    job unfinished or started after that: it gets no `bestmove`, and
+ *                                    waits (for `has`) until withdrawn, as no restart will come
  */
 
 export class EngineClient {
@@ -80,6 +83,8 @@ export class EngineClient {
     this.currentWanted = false;
     this.lastGameId = undefined;
     this.restarts = 0;
+    /** why the engine gave up after MAX_RESTARTS, once it has; no job runs after that */
+    this.gaveUp = null;
     this.bootTimer = null;
     this.restartTimer = null;
     /** resolves the wait for `readyok` after options were sent */
@@ -127,6 +132,7 @@ export class EngineClient {
       this.pending = job;
     }
     for (const other of dropped) other.onDropped?.();
+    if (this.gaveUp) job.onFailed?.(this.gaveUp);
   }
 
   /** Stops the running search (its bestmove is dropped) and forgets any waiting job. */
@@ -215,7 +221,9 @@ export class EngineClient {
     this.pending = resubmit;
     this.setStatus(EngineStatus.Failed);
     if (this.restarts >= MAX_RESTARTS) {
-      this.onError(`${message}; gave up after ${MAX_RESTARTS} restarts (reload the page to try again)`);
+      this.gaveUp = `${message}; gave up after ${MAX_RESTARTS} restarts (reload the page to try again)`;
+      this.onError(this.gaveUp);
+      resubmit?.onFailed?.(this.gaveUp);
       return;
     }
     const delay = 1000 * 2 ** this.restarts++;

@@ -98,14 +98,17 @@ export function collectErrors(page) {
 /**
  * Init script: records the UCI lines the page sends to its workers ('> ...') and the lines
  * they answer ('< ...', a string or an event's `line`) in window.uciTraffic, so a test can
- * see what reached the engine; window.engineWorkers holds the workers the page talked to.
+ * see what reached the engine; window.engineWorkers holds the workers the page talked to, and
+ * window.uciWorkers those it sent `uci` to, in order (an engine client's boots and restarts).
  */
 export function recordUciTraffic() {
   window.uciTraffic = [];
   window.engineWorkers = [];
+  window.uciWorkers = [];
   const post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (message) {
     if (!window.engineWorkers.includes(this)) window.engineWorkers.push(this);
+    if (message === 'uci') window.uciWorkers.push(this);
     if (typeof message === 'string') window.uciTraffic.push(`> ${message}`);
     return post.call(this, message);
   };

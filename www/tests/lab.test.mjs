@@ -449,6 +449,31 @@ describe('Lab', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a Play engine that gives up after its restarts ends the real threads view with its reason, and a view started after that at once', { timeout: 120000 }, async (t) => {
+    const { page, errors } = await openLabWithEngine(t);
+    await setForm(page, { algorithm: 'dts', position: 'BK.02' });
+    // What the browser delivers when a worker dies of a wasm trap, to the Play engine's n-th worker.
+    const crash = async (n) => {
+      await page.waitForFunction((n) => window.uciWorkers.length === n, n, { timeout: 30000 });
+      await page.evaluate((n) => window.uciWorkers[n - 1].dispatchEvent(new ErrorEvent('error', { message: 'RuntimeError: unreachable' })), n);
+    };
+    const gaveUp = /^The engine failed: the engine crashed: RuntimeError: unreachable; gave up after 4 restarts \(reload the page to try again\)\.$/;
+    for (let n = 1; n <= 4; n++) await crash(n);
+    // The fourth restart is 8 s away: the view's search waits for it, and the fifth worker's crash ends the wait.
+    await page.click('[data-lab="threads"]');
+    assert.equal(await page.getAttribute('[data-lab="threads"]', 'aria-pressed'), 'true');
+    await crash(5);
+    await page.waitForFunction(() => /gave up/.test(window.__lab.snapshot().statusText), null, { timeout: 10000 });
+    assert.match((await snapshot(page)).statusText, gaveUp);
+    assert.equal(await page.getAttribute('[data-lab="threads"]', 'aria-pressed'), 'false');
+    // A view started once the engine has given up ends at once, with the same reason; no sixth worker is made.
+    await page.click('[data-lab="threads"]');
+    assert.match((await snapshot(page)).statusText, gaveUp);
+    assert.equal(await page.getAttribute('[data-lab="threads"]', 'aria-pressed'), 'false');
+    assert.equal(await page.evaluate(() => window.uciWorkers.length), 5);
+    assert.deepEqual(errors, []);
+  });
+
   test('a measured one-way time in place of the preset\'s: the 10 ms classroom is the plain one at its one-way time, and a time below the link\'s is refused', { timeout: 120000 }, async (t) => {
     const { page, errors } = await openLab(t);
     // The Lab worker itself, as the Class view's prediction drives it (no replay).

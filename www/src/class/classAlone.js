@@ -41,6 +41,7 @@ export class AloneSearch {
         },
         onBestMove: () => end(last?.depth === depth ? last : { why: last ? `this tab reached depth ${last.depth} only` : 'this tab reported no finished iteration' }),
         onDropped: () => end({ why: 'another search took the Play engine' }),
+        onFailed: (message) => end({ why: `the Play engine failed: ${message}` }),
       };
       this.running = { job, end };
       this.engine.start(job);

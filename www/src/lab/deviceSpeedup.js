@@ -24,8 +24,9 @@ export class DeviceSpeedup {
     /** The running search's job and how to end its wait, while one runs. */
     this.running = null;
     this.stopped = false;
-    /** Whether a Play or Analyse search took the engine and so ended the measurement. */
-    this.takenOver = false;
+    /** Why something outside the Lab ended the measurement, as a sentence (a Play or Analyse
+     * search took the engine, or the engine gave up); null while nothing has. */
+    this.interrupted = null;
     this.searches = 0;
   }
 
@@ -61,6 +62,12 @@ export class DeviceSpeedup {
     }
   }
 
+  /** Ends the measurement for a reason outside the Lab. */
+  interrupt(why) {
+    this.interrupted = why;
+    this.stop();
+  }
+
   /**
    * One search from an empty table (a new game id clears it) with these options; resolves
    * with the engine's time, nodes and depth at its last completed iteration, or null if
@@ -82,10 +89,8 @@ export class DeviceSpeedup {
           if (info.depth && (info.scoreCp !== undefined || info.scoreMate !== undefined) && !info.bound) last = { ms: info.timeMs, nodes: info.nodes, depth: info.depth };
         },
         onBestMove: () => end(last),
-        onDropped: () => {
-          this.takenOver = true;
-          this.stop();
-        },
+        onDropped: () => this.interrupt('Play or Analyse took the engine.'),
+        onFailed: (message) => this.interrupt(`The engine failed: ${message}.`),
       };
       this.running = { job, end };
       this.engine.start(job);

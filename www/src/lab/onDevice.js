@@ -35,6 +35,7 @@ export const OnDevice = {
       options,
       onBestMove: () => this.threadsDone(job),
       onDropped: () => this.threadsDone(job, 'Play or Analyse took the engine; the drawing shows its workers as they last reported.'),
+      onFailed: (message) => this.threadsDone(job, `The engine failed: ${message}.`),
     };
     this.threads = { job, ended: false, finalSampleTaken: false, drawing: null };
     this.threadsPressed(true);
@@ -126,18 +127,18 @@ export const OnDevice = {
       this.setStatus('measuring', `Measuring ${where} at depth ${row.depth}: round ${row.round} of ${ROUNDS} done…`);
     });
     // Other work of the Lab (a run, the real threads view, leaving it) ended it and has the
-    // status now; a Play or Analyse search that took the engine has not.
-    if (this.device !== device && !device.takenOver) return;
+    // status now; a Play or Analyse search that took the engine, or its failure, has not.
+    if (this.device !== device && !device.interrupted) return;
     if (this.device === device) this.stopDevice();
     if (!searchable) return this.setStatus('error', 'There is nothing to search in this position: the side to move has no legal move.');
-    const takenOver = device.takenOver ? ' Play or Analyse took the engine.' : '';
-    if (!rows.length) return this.setStatus('done', `Measurement stopped.${takenOver}`);
+    const interrupted = device.interrupted ? ` ${device.interrupted}` : '';
+    if (!rows.length) return this.setStatus('done', `Measurement stopped.${interrupted}`);
     const all = pooled(rows);
     const singles = rows.map(speedup);
     this.setStatus(
       'done',
       `On this device, ${where} at depth ${depth}: SPE ${speedup(all).toFixed(2)} (single rounds ${Math.min(...singles).toFixed(2)} to ${Math.max(...singles).toFixed(2)}), ` +
-        `search overhead ${searchOverhead(all).toFixed(3)}, ${rows.length} round${rows.length === 1 ? '' : 's'}.${takenOver} One position's parallel tree changes from run to run; ` +
+        `search overhead ${searchOverhead(all).toFixed(3)}, ${rows.length} round${rows.length === 1 ? '' : 's'}.${interrupted} One position's parallel tree changes from run to run; ` +
         'the native meshmate speedup pools a whole suite. The Play settings are back for the engine\'s next search.',
     );
   },
