@@ -32,7 +32,12 @@
 #      NET6_ROUNDS rounds of NET6_GAMES games at NET6_NODES nodes, round r seeded NET6_SEED + r
 #      (DATA/net6-games/datagen-SEED.bin), then the fifth network trained further on these
 #      positions alone (`train-nnue --init`), NET6_EPOCHS epochs from rate NET6_RATE, and
-#      rebuilding: the network shipped since the sixth generation (docs/strength.md).
+#      rebuilding: the network shipped from the sixth generation to the seventh (docs/strength.md);
+#  10. with NET7_ROUNDS > 0 (the default), a seventh generation: self-play of the sixth network in
+#      NET7_ROUNDS rounds of NET7_GAMES games at NET7_NODES nodes, round r seeded NET7_SEED + r
+#      (DATA/net7-games/datagen-SEED.bin), then the sixth network trained further on these
+#      positions alone, NET7_EPOCHS epochs from rate NET7_RATE, and rebuilding: the network
+#      shipped since the seventh generation.
 # Usage: tests/tuning/nnue.sh   (settings by environment, defaults in brackets:
 #   ROUNDS [10], GAMES per round [4000], NODES [1500], PLIES (random opening plies) [8],
 #   WORKERS [2], SEED (the first round's) [8],
@@ -43,13 +48,15 @@
 #   NET5_ROUNDS [40], NET5_GAMES [1000], NET5_NODES [4000], NET5_SEED [400],
 #   NET6_ROUNDS [60], NET6_GAMES [1000], NET6_NODES [4000], NET6_SEED [500], NET6_EPOCHS [4],
 #   NET6_RATE [0.0001],
+#   NET7_ROUNDS [35], NET7_GAMES [1000], NET7_NODES [4000], NET7_SEED [600], NET7_EPOCHS [4],
+#   NET7_RATE [0.0001],
 #   EPOCHS [20], LAMBDA [1.0], DATA, the folder of the rounds' files [target/nnue])
 # Everything is seeded: the same engine and settings give the same positions and network.
 # A generation with no rounds is skipped, training included. Rounds already in DATA are not
-# played again, and training is seeded, so with DATA holding the third to sixth
-# generations' rounds (net3-games to net6-games, each with its runs.log),
+# played again, and training is seeded, so with DATA holding the third to seventh
+# generations' rounds (net3-games to net7-games, each with its runs.log),
 # `ROUNDS=0 NET_ROUNDS=0 tests/tuning/nnue.sh` plays nothing and trains the shipped network
-# (about an hour of one core for the four trainings).
+# (about an hour of one core for the five trainings).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-10}
@@ -81,6 +88,12 @@ NET6_NODES=${NET6_NODES:-4000}
 NET6_SEED=${NET6_SEED:-500}
 NET6_EPOCHS=${NET6_EPOCHS:-4}
 NET6_RATE=${NET6_RATE:-0.0001}
+NET7_ROUNDS=${NET7_ROUNDS:-35}
+NET7_GAMES=${NET7_GAMES:-1000}
+NET7_NODES=${NET7_NODES:-4000}
+NET7_SEED=${NET7_SEED:-600}
+NET7_EPOCHS=${NET7_EPOCHS:-4}
+NET7_RATE=${NET7_RATE:-0.0001}
 EPOCHS=${EPOCHS:-20}
 LAMBDA=${LAMBDA:-1.0}
 DATA=${DATA:-target/nnue}
@@ -129,3 +142,7 @@ generation net5-games nnue "$NET5_ROUNDS" "$NET5_GAMES" "$NET5_NODES" "$NET5_SEE
 files=()
 generation net6-games nnue "$NET6_ROUNDS" "$NET6_GAMES" "$NET6_NODES" "$NET6_SEED" \
   --init crate/eval/nnue/default.nnue --epochs "$NET6_EPOCHS" --rate "$NET6_RATE"
+# the seventh: the sixth network, as just written, trained further on the seventh's positions alone
+files=()
+generation net7-games nnue "$NET7_ROUNDS" "$NET7_GAMES" "$NET7_NODES" "$NET7_SEED" \
+  --init crate/eval/nnue/default.nnue --epochs "$NET7_EPOCHS" --rate "$NET7_RATE"
