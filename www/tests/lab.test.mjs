@@ -449,7 +449,7 @@ describe('Lab', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('a Play engine that gives up after its restarts ends the real threads view with its reason, and a view started after that at once', { timeout: 120000 }, async (t) => {
+  test('a Play engine that gives up after its restarts ends the real threads view with its reason, and a view or a measurement started after that at once', { timeout: 120000 }, async (t) => {
     const { page, errors } = await openLabWithEngine(t);
     await setForm(page, { algorithm: 'dts', position: 'BK.02' });
     // What the browser delivers when a worker dies of a wasm trap, to the Play engine's n-th worker.
@@ -471,6 +471,10 @@ describe('Lab', () => {
     assert.match((await snapshot(page)).statusText, gaveUp);
     assert.equal(await page.getAttribute('[data-lab="threads"]', 'aria-pressed'), 'false');
     assert.equal(await page.evaluate(() => window.uciWorkers.length), 5);
+    // So does a measurement on the device, rather than blaming the device's one worker.
+    await page.click('[data-lab="measure"]');
+    assert.match((await snapshot(page)).statusText, gaveUp);
+    assert.equal(await page.getAttribute('[data-lab="measure"]', 'aria-pressed'), 'false');
     assert.deepEqual(errors, []);
   });
 

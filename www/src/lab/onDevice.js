@@ -106,6 +106,8 @@ export const OnDevice = {
     if (!this.catalogue) return;
     const { request, position, error } = this.controls.read();
     if (error) return this.setStatus('error', error);
+    // The engine's options (its Threads maximum) are gone once it gave up: say why, not "one worker".
+    if (this.engine.gaveUp) return this.setStatus('error', `The engine failed: ${this.engine.gaveUp}.`);
     const workers = this.engineWorkers(request);
     if (workers < 2) return this.setStatus('error', 'The Play engine has one worker here (one core, one processor in the form, or a page that is not cross-origin isolated): there is no speedup to measure.');
     if (!this.engineOffers(request.algorithm)) return this.setStatus('error', `The engine does not offer ${request.algorithm}; choose another algorithm.`);
