@@ -582,6 +582,8 @@ fn aphid_over_the_class_gives_the_serial_value_and_survives_a_lost_student() {
 
 /// `meshmate speedup --relay`: the lecturer's process creates the session, waits for its
 /// members and prints the time-to-depth table on the class; at its end the members leave.
+/// Depth 13 keeps the three searches at about half a second, long enough for members slowed
+/// by a loaded machine to ask for work (at depth 10 they took 0.2 s, and once none did).
 #[test]
 fn speedup_measures_a_class_of_joined_members_and_ends_the_session() {
     let _alone = one_at_a_time();
@@ -590,7 +592,7 @@ fn speedup_measures_a_class_of_joined_members_and_ends_the_session() {
     let token = dir.join("token");
     std::fs::write(&token, &relay.token).unwrap();
     let mut lecturer = Command::new(env!("CARGO_BIN_EXE_meshmate"))
-        .args(["speedup", "--algo", "ybwc", "--depth", "10", "--members", "2", "--papers-split", "--relay", &relay.url])
+        .args(["speedup", "--algo", "ybwc", "--depth", "13", "--members", "2", "--papers-split", "--relay", &relay.url])
         .arg("--suite").arg(&suite).arg("--lecturer-token-file").arg(&token)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
