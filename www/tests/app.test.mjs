@@ -9,6 +9,9 @@ import { RESULTS, collectErrors, rankNumbersOffTheirRanks, recordUciTraffic, ser
 
 const ENGINE_READY_MS = 90000;
 const ENGINE_MOVE_MS = 60000;
+/** How long the page may take to show moves it made without the engine (clicks, an import): a
+ * loaded CI machine, with the Analyse engine searching beside them, has taken more than 5 s. */
+const PAGE_MOVES_MS = 20000;
 const DESKTOP = { width: 1366, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
@@ -153,7 +156,7 @@ describe('meshmate app in Chromium', () => {
     for (const [from, to] of [['e2', 'e4'], ['e7', 'e5'], ['g1', 'f3'], ['b8', 'c6'], ['f1', 'b5'], ['a7', 'a6'], ['b5', 'c6'], ['d7', 'c6'], ['e1', 'g1']]) {
       await clickMove(page, from, to);
     }
-    const played = await waitForMoves(page, 9, 5000);
+    const played = await waitForMoves(page, 9, PAGE_MOVES_MS);
     assert.deepEqual(played, ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6', 'Bxc6', 'dxc6', 'O-O']);
     await page.locator('details.import-export').evaluate((d) => (d.open = true));
     const pgn = await copyPgn(page);
@@ -162,12 +165,12 @@ describe('meshmate app in Chromium', () => {
     assert.deepEqual(await moveTexts(page), []);
     // Open the exported game as a file, as a player would.
     await page.setInputFiles('.import-export input[type="file"]', { name: 'game.pgn', mimeType: 'application/x-chess-pgn', buffer: Buffer.from(pgn) });
-    assert.deepEqual(await waitForMoves(page, 9, 5000), played);
+    assert.deepEqual(await waitForMoves(page, 9, PAGE_MOVES_MS), played);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="download-pgn"]')]);
     assert.match(download.suggestedFilename(), /^meshmate-\d{4}-\d\d-\d\d\.pgn$/);
     await importText(page, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
     await importText(page, pgn);
-    assert.deepEqual(await waitForMoves(page, 9, 5000), played);
+    assert.deepEqual(await waitForMoves(page, 9, PAGE_MOVES_MS), played);
     assert.equal(await copyPgn(page), pgn);
     // The keyboard moves through the game.
     await page.locator('.move-list').focus();
@@ -227,7 +230,7 @@ describe('meshmate app in Chromium', () => {
     await page.click('[data-mode="analyse"]');
     await importText(page, '1. f3 e5 2. g4');
     await drag(page, 'd8', 'h4');
-    assert.deepEqual(await waitForMoves(page, 4, 5000), ['f3', 'e5', 'g4', 'Qh4#']);
+    assert.deepEqual(await waitForMoves(page, 4, PAGE_MOVES_MS), ['f3', 'e5', 'g4', 'Qh4#']);
     assert.match(await page.locator('.move-list .result').textContent(), /0-1 \(checkmate\)/);
     assert.equal(await page.evaluate(() => [...document.querySelectorAll('.board-column cg-board square.check')].map((s) => s.cgKey).join()), 'e1');
     assert.match(await page.locator('.analysis-summary').textContent(), /Game over/);
