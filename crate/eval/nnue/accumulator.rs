@@ -52,6 +52,25 @@ impl Accumulator {
     /// a null move) later.
     #[inline]
     pub fn update(&mut self, network: &Network, parent: &Board, child: &Board) {
+        #[cfg(target_arch = "x86_64")]
+        if super::has_avx2() {
+            // SAFETY: the processor has AVX2, checked just now.
+            return unsafe { self.update_avx2(network, parent, child) };
+        }
+        self.update_in_build_lanes(network, parent, child)
+    }
+
+    /// [`Self::update`] compiled for AVX2's 256-bit lanes.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn update_avx2(&mut self, network: &Network, parent: &Board, child: &Board) {
+        self.update_in_build_lanes(network, parent, child)
+    }
+
+    /// [`Self::update`] in the lanes of the code around it: the build's own (SSE2 for
+    /// x86-64, SIMD128 for wasm), or AVX2's where [`Self::update_avx2`] inlines it.
+    #[inline(always)]
+    pub(super) fn update_in_build_lanes(&mut self, network: &Network, parent: &Board, child: &Board) {
         let (mut off, mut on) = (Changes::default(), Changes::default());
         for color in Color::ALL {
             for piece in Piece::ALL {
@@ -116,7 +135,7 @@ impl Changes {
 }
 
 /// Subtracts the rows `off` from the sums and adds the rows `on`, in one pass: a
-/// fixed-length loop the compiler vectorises (SSE2 natively, SIMD128 in wasm), each
+/// fixed-length loop the compiler vectorises (SSE2 or AVX2 natively, SIMD128 in wasm), each
 /// group of sums loaded and stored once.
 #[inline(always)]
 fn apply<const OFF: usize, const ON: usize>(sums: &mut [i16; HIDDEN], off: [&[i16; HIDDEN]; OFF], on: [&[i16; HIDDEN]; ON]) {
@@ -129,5 +148,49 @@ fn apply<const OFF: usize, const ON: usize>(sums: &mut [i16; HIDDEN], off: [&[i1
             value = value.wrapping_add(row[i]);
         }
         *sum = value;
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+    use crate::chess::legal_moves;
+    use crate::eval::nnue::{default_network, has_avx2};
+    use crate::random::Random;
+
+    /// The update in AVX2's lanes and in the build's give the same sums, move after move
+    /// of random games (castling, captures, promotions and null moves among them): the
+    /// engine runs the first where the processor has AVX2 and the second elsewhere, and
+    /// tests/nnue.rs checks against a refresh only the one this processor runs.
+    #[test]
+    fn both_lane_widths_update_alike() {
+        if !has_avx2() {
+            return;
+        }
+        let network = default_network();
+        let mut random = Random::new(7, 0);
+        for _game in 0..40 {
+            let mut board = Board::default();
+            let mut sums = Accumulator::refreshed(network, &board);
+            for _ply in 0..120 {
+                let moves = legal_moves(&board);
+                let child = match board.null_move() {
+                    Some(passed) if random.next_u64() % 10 == 0 => passed,
+                    _ if moves.is_empty() => break,
+                    _ => {
+                        let mut child = board.clone();
+                        child.play_unchecked(moves[(random.next_u64() % moves.len() as u64) as usize]);
+                        child
+                    }
+                };
+                let mut narrow = sums;
+                narrow.update_in_build_lanes(network, &board, &child);
+                // SAFETY: the processor has AVX2, checked above.
+                unsafe { sums.update_avx2(network, &board, &child) };
+                assert_eq!(sums, narrow, "after {board} to {child}");
+                board = child;
+            }
+            assert_eq!(sums, Accumulator::refreshed(network, &board));
+        }
     }
 }

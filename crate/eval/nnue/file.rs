@@ -10,6 +10,7 @@
 //! | output weights, the mover's half then the other's, each within ±4,096 | 2 × hidden × i16 |
 //! | output bias (scaled by QA · QB) | i32 |
 use super::features::INPUTS as ROWS;
+use super::network::Row;
 use super::{Network, HIDDEN, OUTPUT_WEIGHT_LIMIT, QA, QB, SCALE};
 
 const MAGIC: &[u8; 4] = b"MMNN";
@@ -26,7 +27,7 @@ pub fn encode(network: &Network) -> Vec<u8> {
     for field in [VERSION, ROWS as u32, HIDDEN as u32, QA as u32, QB as u32, SCALE as u32] {
         bytes.extend_from_slice(&field.to_le_bytes());
     }
-    let rows = network.feature_weights.iter().chain([&network.feature_bias]).chain(&network.output_weights);
+    let rows = network.feature_weights.iter().map(|row| &row.0).chain([&network.feature_bias]).chain(network.output_weights.iter().map(|row| &row.0));
     for value in rows.flatten() {
         bytes.extend_from_slice(&value.to_le_bytes());
     }
@@ -57,10 +58,10 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
         row.iter_mut().for_each(|w| *w = values.next().unwrap());
         row
     };
-    let feature_weights = (0..ROWS).map(|_| row()).collect();
+    let feature_weights = (0..ROWS).map(|_| Row(row())).collect();
     let feature_bias = row();
-    let output_weights = [row(), row()];
-    if let Some(w) = output_weights.iter().flatten().find(|w| w.unsigned_abs() > OUTPUT_WEIGHT_LIMIT as u16) {
+    let output_weights = [Row(row()), Row(row())];
+    if let Some(w) = output_weights.iter().flat_map(|row| &row.0).find(|w| w.unsigned_abs() > OUTPUT_WEIGHT_LIMIT as u16) {
         return Err(format!("output weight {w} is beyond ±{OUTPUT_WEIGHT_LIMIT} (a trained weight of ±2 or more)"));
     }
     let output_bias = i32::from_le_bytes(bytes[SIZE - 4..].try_into().unwrap());

@@ -66,6 +66,17 @@ pub fn evaluate_from_scratch(board: &Board) -> i32 {
     evaluate(board, &Accumulator::refreshed(network, board))
 }
 
+/// Whether this processor has AVX2. Native builds assume only x86-64-v2
+/// (.cargo/config.toml), whose vectors are SSE's 128 bits; with AVX2 the feature layer's
+/// update and the output layer, the network's whole cost, run in 256-bit lanes, on a
+/// check made at run time so that one binary still runs on every x86-64-v2 processor.
+/// The answer is cached by the standard library: a load and a test a call.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn has_avx2() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
 /// Index of a perspective's half of an accumulator.
 #[inline(always)]
 fn side(color: Color) -> usize {

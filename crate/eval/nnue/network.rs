@@ -13,12 +13,29 @@ use cozy_chess::Color;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     /// One row of HIDDEN weights per input.
-    pub(super) feature_weights: Vec<[i16; HIDDEN]>,
+    pub(super) feature_weights: Vec<Row>,
     pub(super) feature_bias: [i16; HIDDEN],
     /// The side to move's half, then the other side's.
-    pub(super) output_weights: [[i16; HIDDEN]; 2],
+    pub(super) output_weights: [Row; 2],
     /// Scaled by `QA · QB`.
     pub(super) output_bias: i32,
+}
+
+/// HIDDEN weights the hot loops read, aligned to a cache line: a vector load of them then
+/// never straddles two lines, and (with [`Row::weights`]) the compiler knows it, so that
+/// AVX2 loads them whole, where it splits a 256-bit load of unknown alignment in two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(super) struct Row(pub(super) [i16; HIDDEN]);
+
+impl Row {
+    /// The weights, with their alignment made known to the optimiser.
+    #[inline(always)]
+    pub(super) fn weights(&self) -> &[i16; HIDDEN] {
+        // SAFETY: a `Row` is aligned to 64 bytes (its repr), and so is its first field.
+        unsafe { core::hint::assert_unchecked(self.0.as_ptr() as usize % 64 == 0) };
+        &self.0
+    }
 }
 
 impl Network {
@@ -30,15 +47,34 @@ impl Network {
     /// The weights of one input.
     #[inline(always)]
     pub(super) fn feature_row(&self, input: usize) -> &[i16; HIDDEN] {
-        &self.feature_weights[input]
+        self.feature_weights[input].weights()
     }
 
     /// The value of the position whose sums are `accumulator`, `to_move` to move, in
     /// centipawns from the mover's view.
     #[inline]
     pub fn evaluate(&self, accumulator: &Accumulator, to_move: Color) -> i32 {
-        let us = screlu_dot(&accumulator.sums[side(to_move)], &self.output_weights[0]);
-        let them = screlu_dot(&accumulator.sums[side(!to_move)], &self.output_weights[1]);
+        #[cfg(target_arch = "x86_64")]
+        if super::has_avx2() {
+            // SAFETY: the processor has AVX2, checked just now.
+            return unsafe { self.evaluate_avx2(accumulator, to_move) };
+        }
+        self.evaluate_in_build_lanes(accumulator, to_move)
+    }
+
+    /// [`Self::evaluate`] compiled for AVX2's 256-bit lanes.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn evaluate_avx2(&self, accumulator: &Accumulator, to_move: Color) -> i32 {
+        self.evaluate_in_build_lanes(accumulator, to_move)
+    }
+
+    /// [`Self::evaluate`] in the lanes of the code around it (see
+    /// [`Accumulator::update_in_build_lanes`]).
+    #[inline(always)]
+    pub(super) fn evaluate_in_build_lanes(&self, accumulator: &Accumulator, to_move: Color) -> i32 {
+        let us = screlu_dot(&accumulator.sums[side(to_move)], self.output_weights[0].weights());
+        let them = screlu_dot(&accumulator.sums[side(!to_move)], self.output_weights[1].weights());
         // The sums are in units of QA² · QB / 2^SQUARE_SHIFT; the bias in QA · QB.
         let sum = (i64::from(us) + i64::from(them)) << SQUARE_SHIFT;
         ((sum / i64::from(QA) + i64::from(self.output_bias)) * i64::from(SCALE) / i64::from(QA * QB)) as i32
@@ -106,6 +142,13 @@ mod tests {
         sums.iter().zip(weights).map(|(&s, &w)| square(s) * w as i64).sum()
     }
 
+    /// [`screlu_dot`] in AVX2's lanes, as [`Network::evaluate`] runs it where it can.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn screlu_dot_avx2(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+        screlu_dot(sums, weights)
+    }
+
     #[test]
     fn the_output_product_is_exact_over_the_whole_range() {
         let mut random = Random::new(42, 0);
@@ -128,6 +171,12 @@ mod tests {
                 };
             }
             assert_eq!(screlu_dot(&sums, &weights) as i64, reference(&sums, &weights), "sums {sums:?}, weights {weights:?}");
+            #[cfg(target_arch = "x86_64")]
+            if crate::eval::nnue::has_avx2() {
+                // SAFETY: the processor has AVX2, checked just now.
+                let wide = unsafe { screlu_dot_avx2(&sums, &weights) };
+                assert_eq!(wide as i64, reference(&sums, &weights), "in AVX2's lanes: sums {sums:?}, weights {weights:?}");
+            }
         }
     }
 }

@@ -10,6 +10,7 @@
 //! some 3.6 GB; positions are read into samples one at a time ([`read_positions`],
 //! `records::read_records`), never held as boards.
 use super::features::{for_each_active, INPUTS};
+use super::network::Row;
 use super::{Network, HIDDEN, QA, QB, SCALE};
 use crate::random::Random;
 use cozy_chess::{Board, Color};
@@ -154,11 +155,11 @@ impl Trainer {
     pub fn from_network(network: &Network, seed: u64) -> Trainer {
         let mut trainer = Trainer::new(seed);
         let w = &mut trainer.weights.0;
-        let rows = network.feature_weights.iter().chain([&network.feature_bias]);
+        let rows = network.feature_weights.iter().map(|row| &row.0).chain([&network.feature_bias]);
         for (row, start) in rows.zip((0..).step_by(HIDDEN)) {
             w[start..start + HIDDEN].iter_mut().zip(row).for_each(|(w, &q)| *w = q as f32 / QA as f32);
         }
-        for (half, row) in network.output_weights.iter().enumerate() {
+        for (half, Row(row)) in network.output_weights.iter().enumerate() {
             w[OUTPUT + half * HIDDEN..][..HIDDEN].iter_mut().zip(row).for_each(|(w, &q)| *w = q as f32 / QB as f32);
         }
         w[OUTPUT_BIAS] = (network.output_bias as f64 / (QA * QB) as f64) as f32;
@@ -264,9 +265,9 @@ impl Trainer {
             row
         };
         Network {
-            feature_weights: (0..INPUTS).map(|i| row(i * HIDDEN, QA)).collect(),
+            feature_weights: (0..INPUTS).map(|i| Row(row(i * HIDDEN, QA))).collect(),
             feature_bias: row(FEATURE_BIAS, QA),
-            output_weights: [row(OUTPUT, QB), row(OUTPUT + HIDDEN, QB)],
+            output_weights: [Row(row(OUTPUT, QB)), Row(row(OUTPUT + HIDDEN, QB))],
             output_bias: (w[OUTPUT_BIAS] * (QA * QB) as f32).round() as i32,
         }
     }
