@@ -44,7 +44,7 @@ export const LEVELS = [
   { name: 'Club', elo: 1590, calibrated: true, limitElo: 1600, movetime: 500 },
   { name: 'Strong club', elo: 1780, calibrated: true, limitElo: 1800, movetime: 800 },
   { name: 'Expert', elo: 1930, calibrated: true, limitElo: 2000, movetime: 1000 },
-  { name: 'Master', elo: 2540, calibrated: true, movetime: 1000 },
+  { name: 'Master', elo: 2570, calibrated: true, movetime: 1000 },
   { name: 'Full strength', elo: 2590, calibrated: true, movetime: 5000 },
 ];
 
