@@ -70,7 +70,7 @@ impl Accumulator {
     /// [`Self::update`] in the lanes of the code around it: the build's own (SSE2 for
     /// x86-64, SIMD128 for wasm), or AVX2's where [`Self::update_avx2`] inlines it.
     #[inline(always)]
-    pub(super) fn update_in_build_lanes(&mut self, network: &Network, parent: &Board, child: &Board) {
+    fn update_in_build_lanes(&mut self, network: &Network, parent: &Board, child: &Board) {
         let (mut off, mut on) = (Changes::default(), Changes::default());
         for color in Color::ALL {
             for piece in Piece::ALL {
