@@ -60,6 +60,8 @@ pub struct RelayLink {
     /// The live members, as the relay last told the owner.
     members: Vec<u64>,
     closed: Option<String>,
+    /// The socket's thread, waited for when the link is dropped.
+    socket_thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl RelayLink {
@@ -93,11 +95,11 @@ impl RelayLink {
         let (commands, from_link) = channel();
         let (to_link, updates) = channel();
         let url = url.to_string();
-        std::thread::Builder::new()
+        let socket_thread = std::thread::Builder::new()
             .name("relay link".into())
             .spawn(move || hold_socket(&url, socket, Client::new(hello), &from_link, &to_link))
             .map_err(|e| e.to_string())?;
-        Ok(RelayLink { commands, updates, held: VecDeque::new(), code: String::new(), member: 0, processor: usize::MAX, processors: 0, search: 0, members: Vec::new(), closed: None })
+        Ok(RelayLink { commands, updates, held: VecDeque::new(), code: String::new(), member: 0, processor: usize::MAX, processors: 0, search: 0, members: Vec::new(), closed: None, socket_thread: Some(socket_thread) })
     }
 
     /// The session's code, which students join with.
@@ -265,6 +267,21 @@ impl Link for RelayLink {
     /// The owner tells the relay the search is over: waiting members join the next.
     fn search_over(&mut self) {
         let _ = self.commands.send(Command::End);
+    }
+}
+
+impl Drop for RelayLink {
+    /// Closes the channel to the socket's thread, which then sends what is still queued
+    /// (the owner's QUIT frames above all), leaves and closes the socket, and waits for it
+    /// to finish (a bounded wait: the thread never blocks longer than opening a socket).
+    /// A process that exits without this wait can cut its socket before the thread has
+    /// written them; the relay then takes the owner's link for failed and keeps its
+    /// members waiting through the owner's grace period instead of ending the session.
+    fn drop(&mut self) {
+        drop(std::mem::replace(&mut self.commands, channel().0));
+        if let Some(thread) = self.socket_thread.take() {
+            let _ = thread.join();
+        }
     }
 }
 
