@@ -27,7 +27,7 @@ fn reference(board: &Board, evaluation: Evaluation, depth: i32, ply: usize, mut 
         }
     }
     if depth <= 0 {
-        return quiescence(board, sums.as_ref(), alpha, beta, ply, &mut QuiescenceStats::default());
+        return quiescence(board, sums.as_ref(), alpha, beta, ply, &mut QuiescenceStats::default(), None);
     }
     let moves = legal_moves(board);
     if moves.is_empty() {

@@ -422,6 +422,13 @@ impl Searcher {
         }
     }
 
+    /// The table the quiescence search reads and writes: this searcher's, when it is not
+    /// pure and whole on this machine.
+    #[inline(always)]
+    fn quiescence_table<'t>(options: &SearchOptions, tt: &'t Arc<TranspositionTable>) -> Option<&'t TranspositionTable> {
+        (!options.pure && tt.parts() == 1).then_some(&**tt)
+    }
+
     /// The network's sums of a frame, when the network evaluates.
     #[inline(always)]
     fn sums<'f>(options: &SearchOptions, f: &'f Frame) -> Option<&'f Accumulator> {

@@ -321,7 +321,7 @@ impl<'a> Worker<'a> {
         if job.depth <= 0 {
             let mut stats = QuiescenceStats::default();
             let sums = self.network.then(|| Accumulator::refreshed(default_network(), board));
-            let value = quiescence(board, sums.as_ref(), job.gamma - 1, job.gamma, job.ply, &mut stats);
+            let value = quiescence(board, sums.as_ref(), job.gamma - 1, job.gamma, job.ply, &mut stats, None);
             self.nodes += stats.nodes.saturating_sub(1);
             self.seldepth = self.seldepth.max(stats.seldepth);
             return self.answer(&job, value, None, processor);

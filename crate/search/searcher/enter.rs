@@ -81,7 +81,7 @@ impl Searcher {
         }
         if f.depth <= 0 {
             let mut stats = QuiescenceStats::default();
-            let v = quiescence(&f.board, Self::sums(&self.options, f), f.alpha, f.beta, ply, &mut stats);
+            let v = quiescence(&f.board, Self::sums(&self.options, f), f.alpha, f.beta, ply, &mut stats, Self::quiescence_table(&self.options, &self.tt));
             self.nodes += stats.nodes.saturating_sub(1);
             f.span.add_own(stats.nodes.saturating_sub(1));
             self.seldepth = self.seldepth.max(stats.seldepth);

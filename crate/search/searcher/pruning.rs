@@ -91,7 +91,7 @@ impl Searcher {
             child.play_unchecked(sm.mv);
             let mut stats = QuiescenceStats::default();
             let child_sums = Self::sums(&self.options, f).map(|sums| Accumulator::updated(default_network(), sums, &f.board, &child));
-            let value = -quiescence(&child, child_sums.as_ref(), -beta, -beta + 1, f.ply + 1, &mut stats);
+            let value = -quiescence(&child, child_sums.as_ref(), -beta, -beta + 1, f.ply + 1, &mut stats, Self::quiescence_table(&self.options, &self.tt));
             self.nodes += stats.nodes;
             f.span.add_own(stats.nodes);
             self.seldepth = self.seldepth.max(stats.seldepth);
