@@ -41,12 +41,7 @@ pub fn quiescence(board: &Board, accumulator: Option<&Accumulator>, mut alpha: i
     let entry = table.and_then(|t| t.probe_here(board.hash()));
     if let Some(e) = entry {
         let score = from_table(e.score, ply);
-        let usable = match e.bound {
-            Bound::Exact => true,
-            Bound::Lower => score >= beta,
-            Bound::Upper => score <= alpha,
-        };
-        if usable {
+        if e.bound.settles(score, alpha, beta) {
             return score;
         }
     }

@@ -18,6 +18,18 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a stored `score` with this bound decides a search of the window
+    /// (`alpha`, `beta`) on its own: exact, or a bound on the side the window fails to.
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// A search result for one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {

@@ -338,12 +338,8 @@ impl<'a> Worker<'a> {
         let entry = self.tt.probe(hash);
         if let Some(e) = entry.filter(|e| self.table_cutoffs && job.ply > 0 && e.depth as i32 >= job.depth) {
             let score = rebase(e.score as i32, job.ply as i32);
-            let decided = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= job.gamma,
-                Bound::Upper => score < job.gamma,
-            };
-            if decided {
+            // The job tests `value >= gamma`: the null window (gamma - 1, gamma).
+            if e.bound.settles(score, job.gamma - 1, job.gamma) {
                 return self.answer(&job, score, e.mv, processor);
             }
         }

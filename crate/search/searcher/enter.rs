@@ -115,12 +115,7 @@ impl Searcher {
         f.table_depth = entry.map_or(-1, |e| i32::from(e.depth));
         if let Some(e) = entry {
             let score = from_table(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= f.beta,
-                Bound::Upper => score <= f.alpha,
-            };
-            if table_cutoffs && !f.pv_node && ply > 0 && e.depth as i32 >= f.depth && usable {
+            if table_cutoffs && !f.pv_node && ply > 0 && e.depth as i32 >= f.depth && e.bound.settles(score, f.alpha, f.beta) {
                 return Some(score);
             }
         }
@@ -132,12 +127,9 @@ impl Searcher {
         f.eval_estimate = f.static_eval;
         if let Some(e) = entry.filter(|_| !f.in_check) {
             let score = from_table(e.score, ply);
-            let sharper = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score > f.static_eval,
-                Bound::Upper => score < f.static_eval,
-            };
-            if sharper && score.abs() < MATE_BOUND {
+            // A bound that settles the null window at the evaluation says on which side of
+            // it the value lies: the score is the nearer estimate (equal, nothing changes).
+            if e.bound.settles(score, f.static_eval, f.static_eval) && score.abs() < MATE_BOUND {
                 f.eval_estimate = score;
             }
         }
