@@ -21,12 +21,15 @@
 //   Club         50 games vs 1600: 48.0% -> 1586 (1490 to 1680)
 //   Strong club  50 games vs 1700: 61.0% -> 1778 (1690 to 1875)
 //   Expert       50 games vs 1900: 54.0% -> 1928 (1845 to 2015)
-//   Master       20 games vs 2300: 85.0% -> 2601 (2455 to 3104), the seventh network with the
-//                quiescence table (6206b0f); without it 82.5% -> 2569 (9117e30); the fifth
+//   Master       20 games vs 2300: 82.5% -> 2569 (2447 to 2813), the seventh network (9117e30);
+//                with the quiescence table (6206b0f) 85.0% -> 2601 (2455 to 3104); the fifth
 //                network (c275b65) 80.0% -> 2541, the fourth (36a9adb) 67.5% -> 2427
-//   Full strength 8 games vs 2500, all drawn (6206b0f): no interval, so it shows Master's
-//                rating as an estimate, its floor (five times Master's nodes); without the
-//                quiescence table 4 games, 62.5% -> 2589 (9117e30); the fifth network (c275b65) the same;
+//   Full strength 4 games vs 2500: 62.5% -> 2589 (2439 to 2784), the seventh network (9117e30);
+//                with the quiescence table (6206b0f) 8 games vs 2500, all drawn: no interval.
+//                Both keep the seventh network's ratings until Full strength is measured
+//                against a stronger opponent: 2601 for Master and nothing for Full strength
+//                would show Master above the level that searches five times its nodes.
+//                The fifth network (c275b65) 62.5% -> 2589 for Full strength;
 //                the fourth (36a9adb): 4 games vs 2300 all won, 2 vs 2500 lost, most likely
 //                2495; the second 2491 (2303 to 3220), the hand-written evaluation 2491
 //                (5 s a move costs about 10 CPU-minutes a game).
@@ -47,8 +50,8 @@ export const LEVELS = [
   { name: 'Club', elo: 1590, calibrated: true, limitElo: 1600, movetime: 500 },
   { name: 'Strong club', elo: 1780, calibrated: true, limitElo: 1800, movetime: 800 },
   { name: 'Expert', elo: 1930, calibrated: true, limitElo: 2000, movetime: 1000 },
-  { name: 'Master', elo: 2600, calibrated: true, movetime: 1000 },
-  { name: 'Full strength', elo: 2600, calibrated: false, movetime: 5000 },
+  { name: 'Master', elo: 2570, calibrated: true, movetime: 1000 },
+  { name: 'Full strength', elo: 2590, calibrated: true, movetime: 5000 },
 ];
 
 /** The level a new player gets. */
